@@ -1,0 +1,150 @@
+"""Settings: ``[tool.pytest-quest]`` of the target's ``pyproject.toml``, then flags.
+
+Precedence: command-line flag > ``pyproject.toml`` > the defaults below.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from pytest_quest.errors import ConfigError
+
+__all__ = ["IGNORED_DIRS", "Settings", "detect_sources", "find_root", "load_settings"]
+
+#: Folders never scanned, snapshotted or copied into a sandbox.
+IGNORED_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".quest", ".tox", ".nox", ".venv", "venv", "env", ".env",
+        "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis",
+        "node_modules", "build", "dist", "htmlcov", ".eggs", ".idea", ".vscode",
+    }
+)
+_NOT_SOURCES = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example",
+                          "benchmarks", "scripts", "tools", "build", "dist"})
+_NOT_SOURCE_MODULES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py",
+                                 "tasks.py", "manage.py"})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a command needs to know about the target project."""
+
+    root: Path
+    sources: tuple[str, ...] = ()
+    test_dir: str = "tests/quest"
+    max_tries: int = 3
+    timeout: float = 60.0
+    baseline_timeout: float = 900.0
+    branch: bool = False
+    reruns: int = 3
+    mutation: bool = True
+    #: Share of classic mutants a test must kill (after the extreme ones all die).
+    mutation_threshold: float = 0.6
+    max_mutants: int = 20
+    memory_mb: int = 4096
+    lease_seconds: int = 1800
+    python: str = field(default_factory=lambda: sys.executable)
+
+    def with_overrides(self, **values: Any) -> Settings:
+        """Apply command-line flags; ``None`` means "not given"."""
+        given = {k: v for k, v in values.items() if v is not None}
+        if "sources" in given:
+            given["sources"] = tuple(_clean_rel(s, self.root) for s in given["sources"]) or self.sources
+        return replace(self, **given)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sources": list(self.sources), "test_dir": self.test_dir, "branch": self.branch}
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest folder up from ``start`` holding ``.quest/`` or ``pyproject.toml``."""
+    here = Path(start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".quest").is_dir():
+            return candidate
+    for candidate in (here, *here.parents):
+        if (candidate / "pyproject.toml").is_file() or (candidate / "setup.py").is_file():
+            return candidate
+    return here
+
+
+def _clean_rel(value: str, root: Path) -> str:
+    path = Path(value)
+    if path.is_absolute():
+        try:
+            path = path.resolve().relative_to(root.resolve())
+        except ValueError:
+            raise ConfigError(f"source folder {value} is outside the project {root}") from None
+    text = path.as_posix().strip("/")
+    if text.startswith(".."):
+        raise ConfigError(f"source folder {value} is outside the project {root}")
+    return text or "."
+
+
+def detect_sources(root: Path) -> tuple[str, ...]:
+    """Guess the source folders: ``src/``'s packages, else top-level packages and modules."""
+    src = root / "src"
+    if src.is_dir() and any(src.glob("*/__init__.py")) or (src.is_dir() and any(src.glob("*.py"))):
+        return ("src",)
+    found = []
+    for child in sorted(root.iterdir()):
+        name = child.name
+        if name.startswith(".") or name in IGNORED_DIRS or name in _NOT_SOURCES:
+            continue
+        if child.is_dir() and (child / "__init__.py").is_file():
+            found.append(name)
+        elif (
+            child.suffix == ".py"
+            and child.is_file()
+            and name not in _NOT_SOURCE_MODULES
+            and not name.startswith("test_")
+        ):
+            found.append(name)
+    return tuple(found)
+
+
+_TYPES = {f.name: f.type for f in fields(Settings)}
+
+
+def load_settings(root: Path | None = None) -> Settings:
+    """Read ``[tool.pytest-quest]`` and fill in what it leaves out."""
+    root = find_root(root)
+    table: dict[str, Any] = {}
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{pyproject}: {exc}") from None
+        table = data.get("tool", {}).get("pytest-quest", {}) or {}
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        name = key.replace("-", "_")
+        if name not in _TYPES or name == "root":
+            raise ConfigError(f"{pyproject}: unknown key [tool.pytest-quest] {key}")
+        values[name] = _coerce(name, raw, pyproject)
+    if "sources" in values:
+        values["sources"] = tuple(_clean_rel(s, root) for s in values["sources"])
+    else:
+        values["sources"] = detect_sources(root)
+    if "test_dir" in values:
+        values["test_dir"] = _clean_rel(values["test_dir"], root)
+    return Settings(root=root, **values)
+
+
+def _coerce(name: str, raw: Any, where: Path) -> Any:
+    kind = _TYPES[name]
+    ok = {
+        "tuple[str, ...]": isinstance(raw, list) and all(isinstance(x, str) for x in raw),
+        "str": isinstance(raw, str),
+        "int": isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0,
+        "float": isinstance(raw, int | float) and not isinstance(raw, bool) and raw > 0,
+        "bool": isinstance(raw, bool),
+    }.get(str(kind), False)
+    if not ok:
+        raise ConfigError(f"{where}: [tool.pytest-quest] {name} = {raw!r} is not a valid {kind}")
+    return tuple(raw) if isinstance(raw, list) else raw

@@ -1,0 +1,51 @@
+"""One exception root with small named subclasses, as coverage.py does.
+
+Every error a user can cause (bad arguments, a corrupt ledger, a broken
+environment) is a :class:`QuestError`; the CLI prints its message on one line
+and exits with its ``exit_code``. Anything else is a bug and keeps its
+traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "CorruptLedger",
+    "EnvironmentFault",
+    "QuestError",
+    "QuestLocked",
+    "UnknownQuest",
+    "UsageError",
+]
+
+
+class QuestError(Exception):
+    """Root of every expected pytest-quest error."""
+
+    exit_code = 2
+
+
+class UsageError(QuestError):
+    """The caller asked for something that cannot be done (bad path, bad option)."""
+
+
+class ConfigError(UsageError):
+    """``[tool.pytest-quest]`` holds a value we cannot use."""
+
+
+class UnknownQuest(UsageError):
+    """The quest id is not in the ledger."""
+
+
+class CorruptLedger(QuestError):
+    """The ledger file exists but cannot be read; it is never overwritten."""
+
+
+class QuestLocked(QuestError):
+    """The quest is no longer open for submissions (PASS, REVIEW, DONE, RETIRED)."""
+
+    exit_code = 4
+
+
+class EnvironmentFault(QuestError):
+    """The gate could not verify: the sandbox broke, not the test. Spends no try."""

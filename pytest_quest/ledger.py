@@ -1,0 +1,284 @@
+"""The ledger: ``.quest/ledger.json`` and its append-only ``attempts.jsonl``.
+
+Committed to git and diffed in review, so the JSON is deterministic (sorted
+keys, stable order, two-space indent). Written by temp file + fsync +
+``os.replace`` under a file lock, so parallel agents and killed processes can
+never leave half a ledger. A file we cannot read is refused, never replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from pytest_quest.errors import CorruptLedger, UnknownQuest
+from pytest_quest.quest import Quest
+from pytest_quest.states import State
+
+__all__ = [
+    "LEDGER_DIR",
+    "SCHEMA_VERSION",
+    "Ledger",
+    "append_attempt",
+    "read_attempts",
+    "now_iso",
+    "transaction",
+]
+
+SCHEMA_VERSION = 1
+LEDGER_DIR = ".quest"
+LEDGER_NAME = "ledger.json"
+ATTEMPTS_NAME = "attempts.jsonl"
+LOCK_TIMEOUT = 60.0
+_GITIGNORE = "# written by pytest-quest: local state, not for review\n*.lock\nruns/\n"
+
+
+def now_iso() -> str:
+    """UTC time with second precision: stable, sortable, readable in a diff."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _parse_time(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+@dataclass
+class Ledger:
+    """All quests of one project plus the scan snapshot of its protected files."""
+
+    path: Path
+    quests: dict[str, Quest] = field(default_factory=dict)
+    #: Protected file -> sha256 at the last scan (sources, existing tests, configs).
+    snapshot: dict[str, str] = field(default_factory=dict)
+    #: One entry per scan: time, total, added, retired (the burn-down's steps).
+    scans: list[dict[str, Any]] = field(default_factory=list)
+    #: The settings the last scan used (sources, test_dir, branch).
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- paths
+    @property
+    def directory(self) -> Path:
+        return self.path.parent
+
+    @property
+    def attempts_path(self) -> Path:
+        return self.directory / ATTEMPTS_NAME
+
+    @property
+    def root(self) -> Path:
+        """The project root: the folder that holds ``.quest/``."""
+        return self.directory.parent
+
+    # ------------------------------------------------------------------- i/o
+    @classmethod
+    def for_root(cls, root: Path) -> Ledger:
+        return cls(path=Path(root) / LEDGER_DIR / LEDGER_NAME)
+
+    @classmethod
+    def load(cls, path: Path, missing_ok: bool = False) -> Ledger:
+        """Read ``path``; raise :class:`CorruptLedger` on anything we cannot trust."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            if missing_ok:
+                return cls(path=path)
+            raise CorruptLedger(
+                f"no ledger at {path}: run `pytest-quest scan` in the project root first"
+            ) from None
+        except OSError as exc:
+            raise CorruptLedger(f"cannot read ledger {path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("top level is not an object")
+            version = data.get("schema")
+            if version != SCHEMA_VERSION:
+                raise ValueError(f"schema {version!r}, this pytest-quest reads {SCHEMA_VERSION}")
+            quests = {q["id"]: Quest.from_dict(q) for q in data.get("quests", [])}
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CorruptLedger(
+                f"ledger {path} is corrupt ({exc}); it was left untouched: "
+                "restore it from git or remove it and rescan"
+            ) from None
+        return cls(
+            path=path,
+            quests=quests,
+            snapshot=dict(data.get("snapshot", {})),
+            scans=list(data.get("scans", [])),
+            settings=dict(data.get("settings", {})),
+        )
+
+    def to_json(self) -> str:
+        data = {
+            "schema": SCHEMA_VERSION,
+            "tool": "pytest-quest",
+            "settings": self.settings,
+            "scans": self.scans,
+            "snapshot": dict(sorted(self.snapshot.items())),
+            "quests": [self.quests[k].to_dict() for k in self.ordered_ids()],
+        }
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def save(self) -> None:
+        """Atomically replace the ledger file (temp file, fsync, ``os.replace``)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        gitignore = self.directory / ".gitignore"
+        if not gitignore.exists():
+            gitignore.write_text(_GITIGNORE, encoding="utf-8")
+        _atomic_write(self.path, self.to_json())
+
+    # --------------------------------------------------------------- queries
+    def ordered_ids(self) -> list[str]:
+        """Quests in file order, then source order: stable across runs."""
+        return sorted(self.quests, key=lambda k: (self.quests[k].path, self.quests[k].lines[0], k))
+
+    def ordered(self) -> list[Quest]:
+        return [self.quests[k] for k in self.ordered_ids()]
+
+    def get(self, quest_id: str) -> Quest:
+        try:
+            return self.quests[quest_id]
+        except KeyError:
+            raise UnknownQuest(f"unknown quest {quest_id!r}: see `pytest-quest status`") from None
+
+    def put(self, quest: Quest) -> None:
+        self.quests[quest.id] = quest
+
+    def counts(self) -> dict[str, int]:
+        found = Counter(q.state.value for q in self.quests.values())
+        return {s.value: found.get(s.value, 0) for s in State}
+
+    @property
+    def remaining(self) -> int:
+        return sum(1 for q in self.quests.values() if q.state is State.TODO)
+
+    @property
+    def total(self) -> int:
+        """Quests that count: everything but RETIRED."""
+        return sum(1 for q in self.quests.values() if q.state is not State.RETIRED)
+
+    def next_todo(
+        self, agent: str | None = None, lease_seconds: int = 1800, now: str | None = None
+    ) -> Quest | None:
+        """The first TODO quest not leased to another agent; lease it when ``agent`` is set.
+
+        An agent that already holds a live lease gets the same quest back, so a
+        crashed loop resumes where it was.
+        """
+        now = now or now_iso()
+        moment = _parse_time(now)
+        free: Quest | None = None
+        for quest in self.ordered():
+            if quest.state is not State.TODO:
+                continue
+            lease = quest.lease
+            live = lease is not None and _parse_time(lease["until"]) > moment
+            if live and agent is not None and lease["agent"] == agent:
+                return quest
+            if live and lease["agent"] != agent:
+                continue
+            if free is None:
+                free = quest
+        if free is not None and agent is not None:
+            until = (moment + timedelta(seconds=lease_seconds)).isoformat().replace("+00:00", "Z")
+            free = free.with_(lease={"agent": agent, "until": until})
+            self.put(free)
+        return free
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows cannot open directories
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some filesystems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def transaction(path: Path, missing_ok: bool = False) -> Iterator[Ledger]:
+    """Lock, load, yield, save: the only way the CLI changes a ledger.
+
+    The ledger is saved only when the block ends without an exception, so a
+    failed command leaves the file exactly as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise CorruptLedger(
+            f"ledger {path} is locked by another pytest-quest process for over {LOCK_TIMEOUT:.0f} s"
+        ) from None
+    try:
+        ledger = Ledger.load(path, missing_ok=missing_ok)
+        before = ledger.to_json() if path.exists() else None
+        yield ledger
+        if ledger.to_json() != before:
+            ledger.save()
+    finally:
+        lock.release()
+
+
+def append_attempt(ledger: Ledger, record: dict[str, Any]) -> None:
+    """Append one attempt (or review decision) to ``attempts.jsonl`` and fsync it."""
+    ledger.directory.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    with open(ledger.attempts_path, "a", encoding="utf-8", newline="\n") as handle:
+        handle.write(line + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_attempts(ledger: Ledger, quest_id: str | None = None) -> list[dict[str, Any]]:
+    """Every attempt in order; a torn last line (a killed writer) is skipped."""
+    try:
+        lines = ledger.attempts_path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if quest_id is None or record.get("quest") == quest_id:
+            out.append(record)
+    return out

@@ -1,0 +1,87 @@
+"""Per-function lines and branches from coverage.py's per-file data.
+
+coverage.py reports a function's region without its nested functions, but a
+quest owns its nested functions and lambdas, so we intersect the file's
+statements with the quest's body span ourselves. The input is the ``files``
+entry of coverage's JSON report (or the same keys built from ``analysis2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Measured", "format_branch", "format_lines", "measure"]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Coverage of one quest's body by one run."""
+
+    statements: tuple[int, ...]
+    executed: tuple[int, ...]
+    missing: tuple[int, ...]
+    branches: int = 0
+    missing_branches: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing and not self.missing_branches
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "statements": list(self.statements),
+            "executed": list(self.executed),
+            "missing": list(self.missing),
+            "branches": self.branches,
+            "missing_branches": [list(b) for b in self.missing_branches],
+        }
+
+
+def measure(entry: Mapping[str, Any] | None, body: Sequence[int], branch: bool = False) -> Measured:
+    """Intersect one file's coverage ``entry`` with the quest ``body`` span ``[first, last]``.
+
+    A file coverage never saw (``entry`` is None) counts as wholly missing,
+    but then we cannot know its statements: the caller must say so.
+    """
+    first, last = int(body[0]), int(body[1])
+
+    def inside(line: int) -> bool:
+        return first <= line <= last
+
+    if entry is None:
+        return Measured((), (), ())
+    executed = tuple(sorted(x for x in entry.get("executed_lines", ()) if inside(x)))
+    missing = tuple(sorted(x for x in entry.get("missing_lines", ()) if inside(x)))
+    statements = tuple(sorted(set(executed) | set(missing)))
+    if not branch:
+        return Measured(statements, executed, missing)
+    taken = [tuple(b) for b in entry.get("executed_branches", ()) if inside(b[0])]
+    lost = tuple(sorted(tuple(b) for b in entry.get("missing_branches", ()) if inside(b[0])))
+    return Measured(statements, executed, missing, len(taken) + len(lost), lost)  # type: ignore[arg-type]
+
+
+def format_lines(lines: Sequence[int]) -> str:
+    """``[6, 7, 8, 10]`` -> ``"6-8, 10"``: short and exact."""
+    parts: list[str] = []
+    run: list[int] = []
+    for line in sorted(lines):
+        if run and line == run[-1] + 1:
+            run.append(line)
+            continue
+        if run:
+            parts.append(_run(run))
+        run = [line]
+    if run:
+        parts.append(_run(run))
+    return ", ".join(parts)
+
+
+def _run(run: list[int]) -> str:
+    return str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}"
+
+
+def format_branch(src: int, dst: int) -> str:
+    """A branch arc as a reader says it: ``12->14`` or ``12->exit``."""
+    return f"{src}->exit" if dst < 0 else f"{src}->{dst}"

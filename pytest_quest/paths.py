@@ -1,0 +1,29 @@
+"""Where a quest's test file goes, and how user-given paths map into the project."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pytest_quest.config import Settings
+from pytest_quest.errors import UsageError
+from pytest_quest.quest import Quest
+
+__all__ = ["default_test_path", "project_relative"]
+
+
+def default_test_path(quest: Quest, settings: Settings) -> str:
+    """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``."""
+    module = quest.path.removesuffix(".py").replace("/", "_")
+    name = re.sub(r"[^0-9A-Za-z_]+", "_", quest.qualname).strip("_")
+    return f"{settings.test_dir.rstrip('/')}/test_{module}__{name}.py"
+
+
+def project_relative(path: str | Path, settings: Settings) -> str:
+    """A user-given path as a posix path from the project root; outside it is a usage error."""
+    given = Path(path)
+    absolute = (given if given.is_absolute() else Path.cwd() / given).resolve()
+    try:
+        return absolute.relative_to(settings.root.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(f"{path} is outside the project {settings.root}") from None

@@ -1,0 +1,69 @@
+"""The ledger record of one quest: one function or method of the target.
+
+A plain frozen dataclass so the ratchet can stay a pure function
+``(quest, verdict, now) -> quest`` and the ledger can serialise it
+deterministically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from pytest_quest.facts import Fact
+from pytest_quest.states import State
+
+__all__ = ["Quest"]
+
+
+@dataclass(frozen=True)
+class Quest:
+    """One function or method to be tested; its id is ``path::qualname``."""
+
+    id: str
+    path: str
+    qualname: str
+    kind: str = "function"
+    #: ``[first, last]``: the ``def`` line (decorators excluded) to the last line.
+    lines: tuple[int, int] = (0, 0)
+    #: ``[first, last]`` of the body: the lines that must be executed.
+    body: tuple[int, int] = (0, 0)
+    source_hash: str = ""
+    state: State = State.TODO
+    tries: int = 0
+    facts: tuple[Fact, ...] = ()
+    evidence: dict[str, Any] | None = None
+    lease: dict[str, Any] | None = None
+    decision: dict[str, Any] | None = None
+    added: str = ""
+    updated: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def with_(self, **changes: Any) -> Quest:
+        """A copy with ``changes``; records are never mutated in place."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "facts":
+                value = [fact.to_dict() for fact in value]
+            elif f.name in ("lines", "body"):
+                value = list(value)
+            elif f.name == "state":
+                value = value.value
+            if value is None or value == {} or (f.name == "facts" and not value):
+                continue
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Quest:
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in known}
+        kwargs["state"] = State(kwargs.get("state", "TODO"))
+        kwargs["lines"] = tuple(kwargs.get("lines", (0, 0)))
+        kwargs["body"] = tuple(kwargs.get("body", (0, 0)))
+        kwargs["facts"] = tuple(Fact.from_dict(f) for f in kwargs.get("facts", ()))
+        return cls(**kwargs)

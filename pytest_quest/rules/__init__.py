@@ -1,0 +1,22 @@
+"""The coverage-domain rule catalog, one module per gate stage.
+
+Importing this package registers every rule in :data:`pytest_quest.gate.CATALOG`
+and exposes the stages in the order the gate runs them.
+"""
+
+from __future__ import annotations
+
+from pytest_quest.gate import Stage
+from pytest_quest.rules import coverage, mutation, run, scope, static
+from pytest_quest.submission import Submission
+
+__all__ = ["STAGES"]
+
+#: The gate's stages for a submission, cheapest first.
+STAGES: tuple[Stage[Submission], ...] = (
+    Stage("static", static.check),
+    Stage("scope", scope.check),
+    Stage("run", run.check),
+    Stage("coverage", coverage.check),
+    Stage("mutation", mutation.check),
+)

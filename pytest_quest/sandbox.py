@@ -1,0 +1,284 @@
+"""The throwaway copy of the project and the subprocess that runs tests in it.
+
+The submitted test is untrusted code. It runs in a fresh temporary copy of
+the project (never the working tree), in its own process group, with a
+timeout, resource limits and a scrubbed environment; the harness inside adds
+an audit hook that refuses writes outside the copy. Protected files are
+hashed while they are copied, so the scope rule judges exactly the bytes the
+test will run against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_quest.config import IGNORED_DIRS, Settings
+
+__all__ = ["RunResult", "Sandbox", "is_protected", "iter_project_files", "run", "snapshot"]
+
+_CONFIG_NAMES = frozenset({
+    "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", ".coveragerc",
+    "conftest.py", "noxfile.py", "requirements.txt",
+})
+#: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
+_KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
+
+
+def iter_project_files(root: Path, test_dir: str) -> Iterator[str]:
+    """Every file worth copying, as posix paths; skips VCS, caches, venvs and quest tests."""
+    quest_dir = (root / test_dir).resolve()
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in IGNORED_DIRS
+            and not d.endswith(".egg-info")
+            and not (here / d / "pyvenv.cfg").exists()
+            and (here / d).resolve() != quest_dir
+        )
+        rel_dir = here.relative_to(root).as_posix()
+        for name in sorted(filenames):
+            if name.endswith((".pyc", ".pyo")) or name in (".coverage",):
+                continue
+            yield name if rel_dir == "." else f"{rel_dir}/{name}"
+
+
+def is_protected(rel: str, settings: Settings) -> bool:
+    """Sources, tests, conftests and configs: what no submission may change."""
+    name = rel.rsplit("/", 1)[-1]
+    if rel.endswith(".py") or name in _CONFIG_NAMES or name.endswith(".pth"):
+        return True
+    first = rel.split("/", 1)[0]
+    if first in ("tests", "test"):
+        return True
+    return any(rel == s or rel.startswith(s.rstrip("/") + "/") for s in settings.sources if s != ".")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def snapshot(settings: Settings) -> dict[str, str]:
+    """Hashes of the protected files now: what ``scan`` records in the ledger."""
+    root = settings.root
+    out = {}
+    for rel in iter_project_files(root, settings.test_dir):
+        if is_protected(rel, settings):
+            try:
+                out[rel] = _sha256((root / rel).read_bytes())
+            except OSError:
+                continue
+    return out
+
+
+@dataclass
+class Sandbox:
+    """A private copy of the project; removed by :meth:`cleanup`."""
+
+    path: Path
+    private: Path
+    #: Protected files as copied, with their hashes.
+    hashes: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def create(
+        cls,
+        settings: Settings,
+        extra: dict[str, bytes] | None = None,
+        include_quest_tests: bool = False,
+    ) -> Sandbox:
+        """Copy the project (without the quest test folder) plus ``extra`` files."""
+        base = Path(tempfile.mkdtemp(prefix="pytest-quest-"))
+        box = cls(path=base / "project", private=base / "private")
+        box.path.mkdir()
+        box.private.mkdir()
+        (base / "tmp").mkdir()
+        (base / "home").mkdir()
+        root = settings.root
+        made: set[str] = set()
+        files = list(iter_project_files(root, settings.test_dir))
+        if include_quest_tests and (root / settings.test_dir).is_dir():
+            for path in sorted((root / settings.test_dir).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    files.append(path.relative_to(root).as_posix())
+        for rel in files:
+            source = root / rel
+            try:
+                data = source.read_bytes()
+            except OSError:
+                continue
+            box._write(rel, data, made)
+            if is_protected(rel, settings):
+                box.hashes[rel] = _sha256(data)
+        for rel, data in (extra or {}).items():
+            box._write(rel, data, made)
+        return box
+
+    def _write(self, rel: str, data: bytes, made: set[str]) -> None:
+        target = self.path / rel
+        parent = target.parent.as_posix()
+        if parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(parent)
+        target.write_bytes(data)
+
+    @property
+    def base(self) -> Path:
+        return self.path.parent
+
+    def current_hash(self, rel: str) -> str | None:
+        try:
+            return _sha256((self.path / rel).read_bytes())
+        except OSError:
+            return None
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+@dataclass
+class RunResult:
+    """What the harness reported, plus how the process ended."""
+
+    events: list[dict[str, Any]]
+    returncode: int | None
+    timed_out: bool
+    seconds: float
+    output: str = ""
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("event") == kind]
+
+    def first(self, kind: str) -> dict[str, Any] | None:
+        found = self.of(kind)
+        return found[0] if found else None
+
+    @property
+    def finished(self) -> bool:
+        return self.first("done") is not None
+
+    @property
+    def coverage_files(self) -> dict[str, Any] | None:
+        event = self.first("coverage")
+        return None if event is None else event.get("files", {})
+
+
+def import_roots(settings: Settings) -> list[str]:
+    """Folders to put on ``sys.path`` so the sandbox's sources shadow any installed copy."""
+    roots: list[str] = ["."]
+    for source in settings.sources:
+        path = settings.root / source
+        if source == "." or path.is_file():
+            continue
+        if source == "src" or not (path / "__init__.py").exists():
+            roots.append(source)
+    return roots
+
+
+def module_name(rel: str, settings: Settings) -> str:
+    """``src/hotel/pricing.py`` -> ``hotel.pricing`` given the import roots."""
+    best = ""
+    for root in import_roots(settings):
+        prefix = "" if root == "." else root.rstrip("/") + "/"
+        if rel.startswith(prefix) and len(prefix) >= len(best):
+            best = prefix
+    stem = rel[len(best):].removesuffix(".py")
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _environment(box: Sandbox, settings: Settings) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k in _KEEP_ENV}
+    roots = [str(box.path / r) if r != "." else str(box.path) for r in import_roots(settings)]
+    env.update(
+        HOME=str(box.base / "home"),
+        TMPDIR=str(box.base / "tmp"),
+        TEMP=str(box.base / "tmp"),
+        TMP=str(box.base / "tmp"),
+        PYTHONPATH=os.pathsep.join(roots),
+        PYTHONHASHSEED="0",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONIOENCODING="utf-8",
+        NO_COLOR="1",
+    )
+    return env
+
+
+def run(
+    box: Sandbox, settings: Settings, spec: dict[str, Any], timeout: float, grace: float = 0.0
+) -> RunResult:
+    """Run the harness on ``spec`` in ``box``; kill its whole process group at ``timeout``.
+
+    ``timeout`` bounds the measured first round. When that round finished in
+    time, the reruns and the mutation stage get ``grace`` more seconds.
+    """
+    spec = dict(spec)
+    spec.setdefault("sandbox", str(box.path))
+    spec.setdefault("private_dir", str(box.private))
+    spec.setdefault("allowed_write", [str(box.path), str(box.base / "tmp"), str(box.base / "home")])
+    spec_path = box.private / "spec.json"
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    events_path = box.private / "events.jsonl"
+    log_path = box.private / "output.txt"
+    started = time.monotonic()
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [settings.python, "-m", "pytest_quest.harness", str(spec_path)],
+            cwd=box.path,
+            env=_environment(box, settings),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        timed_out = False
+        returncode: int | None = None
+        for budget, check_round in ((timeout, True), (grace, False)):
+            try:
+                returncode = process.wait(timeout=max(budget, 0.01))
+                break
+            except subprocess.TimeoutExpired:
+                if check_round and grace > 0 and _first_round_done(events_path):
+                    continue
+                timed_out = True
+                break
+        _kill_group(process)  # also leftovers of a test that spawned and detached
+        if returncode is None:
+            returncode = process.wait()
+    seconds = time.monotonic() - started
+    events = []
+    if events_path.exists():
+        for line in events_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue
+    output = log_path.read_text(encoding="utf-8", errors="replace")[-20000:]
+    return RunResult(events, returncode, timed_out, seconds, output)
+
+
+def _first_round_done(events_path: Path) -> bool:
+    try:
+        return '"round_done"' in events_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        pass

@@ -1,0 +1,195 @@
+"""The scan service: find every function, merge into the ledger, lock the baseline.
+
+A rescan keeps every PASS, adds new functions as TODO and retires vanished
+ones. The baseline runs the project's existing suite once, with coverage, in
+a sandbox copy, and locks what it already covers fully (evidence "baseline").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_quest import __version__, ratchet
+from pytest_quest.config import Settings
+from pytest_quest.errors import EnvironmentFault
+from pytest_quest.ledger import Ledger, now_iso, transaction
+from pytest_quest.measure import measure
+from pytest_quest.quest import Quest
+from pytest_quest.sandbox import RunResult, Sandbox, snapshot
+from pytest_quest.sandbox import run as run_sandbox
+from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file
+from pytest_quest.states import State
+
+__all__ = ["ScanReport", "find_functions", "run_suite", "scan"]
+
+
+@dataclass
+class ScanReport:
+    """What a scan did, for the terminal and ``--json``."""
+
+    files: int = 0
+    total: int = 0
+    added: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    revived: list[str] = field(default_factory=list)
+    locked: list[str] = field(default_factory=list)
+    errors: list[ScanError] = field(default_factory=list)
+    baseline: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, ledger: Ledger) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "total": ledger.total,
+            "remaining": ledger.remaining,
+            "counts": ledger.counts(),
+            "added": len(self.added),
+            "retired": len(self.retired),
+            "locked_by_baseline": len(self.locked),
+            "baseline": self.baseline,
+            "errors": [{"path": e.path, "message": e.message} for e in self.errors],
+        }
+
+
+def find_functions(settings: Settings) -> tuple[list[Found], list[ScanError], int]:
+    """Every quest the sources hold now, the files that failed to parse, and the file count."""
+    found: list[Found] = []
+    errors: list[ScanError] = []
+    files = 0
+    for rel in iter_source_files(settings.root, settings.sources, settings.test_dir):
+        files += 1
+        result = scan_file(settings.root, rel)
+        if isinstance(result, ScanError):
+            errors.append(result)
+        else:
+            found.extend(result)
+    return found, errors, files
+
+
+def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> None:
+    seen = set()
+    for item in found:
+        seen.add(item.id)
+        old = ledger.quests.get(item.id)
+        shape = {
+            "path": item.path, "qualname": item.qualname, "kind": item.kind,
+            "lines": item.lines, "body": item.body, "source_hash": item.source_hash,
+        }
+        if old is None:
+            ledger.put(Quest(id=item.id, added=now, updated=now, **shape))
+            report.added.append(item.id)
+        elif old.state is State.RETIRED:
+            ledger.put(old.with_(state=State.TODO, tries=0, facts=(), evidence=None, updated=now,
+                                 **shape))
+            report.revived.append(item.id)
+        else:
+            ledger.put(old.with_(**shape))
+    for quest_id, quest in list(ledger.quests.items()):
+        if quest_id not in seen and quest.state is not State.RETIRED:
+            ledger.put(quest.with_(state=State.RETIRED, lease=None, updated=now))
+            report.retired.append(quest_id)
+
+
+def run_suite(settings: Settings, measure_all: bool = True) -> RunResult:
+    """Run the project's own suite (and locked quest tests) once with coverage, in a sandbox.
+
+    Tests that fail are deselected and the suite is run once more, so only
+    passing tests can lock a function.
+    """
+    base_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "--no-cov", "-q", "--tb=no"]
+    spec: dict[str, Any] = {
+        "mode": "suite",
+        "pytest_args": base_args,
+        "sources": list(settings.sources),
+        "branch": settings.branch,
+        "reruns": 1,
+        "guard": False,
+        "limits": {"memory_mb": settings.memory_mb},
+    }
+    box = Sandbox.create(settings, include_quest_tests=True)
+    try:
+        result = run_sandbox(box, settings, spec, settings.baseline_timeout)
+        failed = sorted({
+            e["nodeid"] for e in result.of("report") if e["outcome"] == "failed" and e["nodeid"]
+        })
+        if failed and result.finished:
+            spec["pytest_args"] = base_args + [f"--deselect={n}" for n in failed]
+            result = run_sandbox(box, settings, spec, settings.baseline_timeout)
+            result.events.append({"event": "deselected", "nodeids": failed})
+    finally:
+        box.cleanup()
+    if result.timed_out:
+        raise EnvironmentFault(
+            f"the existing suite did not finish within {settings.baseline_timeout:g} s; "
+            "raise baseline_timeout or scan with --no-baseline"
+        )
+    if result.first("start") is None:
+        tail = (result.output.strip().splitlines() or ["no output"])[-1]
+        raise EnvironmentFault(f"the suite could not start in the sandbox: {tail}")
+    return result
+
+
+def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: str,
+                   report: ScanReport) -> None:
+    files = result.coverage_files or {}
+    passed = sum(1 for e in result.of("report") if e["when"] == "call" and e["outcome"] == "passed")
+    failed = sum(1 for e in result.of("report") if e["outcome"] == "failed")
+    deselected = result.first("deselected")
+    report.baseline = {
+        "tests_passed": passed,
+        "tests_failed": failed,
+        "deselected": len(deselected["nodeids"]) if deselected else 0,
+        "seconds": round(result.seconds, 2),
+    }
+    if failed or not result.finished:
+        report.baseline["note"] = "the suite did not pass cleanly; nothing was locked"
+        return
+    for quest in ledger.ordered():
+        if quest.state is not State.TODO:
+            continue
+        entry = files.get(quest.path)
+        if entry is None:
+            continue
+        got = measure(entry, quest.body, settings.branch)
+        if got.statements and got.complete:
+            evidence = {
+                "source": "baseline",
+                "covered_lines": list(got.executed),
+                "source_hash": quest.source_hash,
+                "tool": f"pytest-quest {__version__}",
+                "time": now,
+            }
+            ledger.put(ratchet.lock_pass(quest, evidence, now))
+            report.locked.append(quest.id)
+
+
+def scan(
+    settings: Settings,
+    baseline: bool = True,
+    progress: Callable[[str], None] = lambda message: None,
+) -> tuple[ScanReport, Ledger]:
+    """Scan the sources into the ledger; optionally lock what the existing suite covers."""
+    progress("finding functions")
+    found, errors, files = find_functions(settings)
+    report = ScanReport(files=files, total=len(found), errors=errors)
+    result = None
+    if baseline and found:
+        progress("running the existing suite once with coverage")
+        result = run_suite(settings)
+    now = now_iso()
+    with transaction(Ledger.for_root(settings.root).path, missing_ok=True) as ledger:
+        _merge(ledger, found, now, report)
+        ledger.snapshot = snapshot(settings)
+        ledger.settings = settings.to_dict()
+        if result is not None:
+            _lock_baseline(ledger, result, settings, now, report)
+        ledger.scans.append({
+            "time": now,
+            "total": ledger.total,
+            "remaining": ledger.remaining,
+            "added": len(report.added) + len(report.revived),
+            "retired": len(report.retired),
+            "locked": len(report.locked),
+        })
+    return report, ledger
