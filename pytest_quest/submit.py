@@ -248,6 +248,10 @@ def _record(
     with transaction(Ledger.for_root(settings.root).path) as ledger:
         current = ledger.get(quest_id)
         updated = ratchet.apply(current, verdict, now_iso(), settings.max_tries)
+        result = measured(sub)
+        if result is not None and updated.state is State.TODO:
+            # `next` shows the agent exactly the lines its last test missed.
+            updated = updated.with_(extra={**updated.extra, "missing": list(result.missing)})
         ledger.put(updated)
         append_attempt(
             ledger,

@@ -1,0 +1,25 @@
+"""``pytest-quest rules``: the audit list of everything the gate blocks."""
+
+from __future__ import annotations
+
+import click
+
+from pytest_quest.cli.options import json_option
+from pytest_quest.cli.terminal import Terminal
+
+
+@click.command("rules")
+@json_option
+def command(as_json: bool) -> None:
+    """List every gate rule: id, level, stage, description."""
+    import pytest_quest.rules  # noqa: F401 - registers the catalog
+    from pytest_quest.gate import CATALOG
+
+    term = Terminal()
+    rules = list(CATALOG)
+    if as_json:
+        term.json([r.to_dict() for r in rules])
+        return
+    term.table(["rule", "level", "stage", "what it checks"],
+               [(r.id, r.level, r.stage, r.description) for r in rules],
+               title=f"{len(rules)} rules, in stage order")

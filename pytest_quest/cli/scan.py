@@ -1,0 +1,58 @@
+"""``pytest-quest scan``: one quest per function, and lock what the suite already covers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.terminal import Terminal
+
+
+@click.command("scan")
+@click.option("--source", "sources", multiple=True, metavar="DIR",
+              help="Source folder or module to scan (repeatable; default: auto-detected).")
+@click.option("--no-baseline", is_flag=True, help="Do not run the existing suite.")
+@click.option("--branch/--no-branch", default=None, help="Measure branches as well as lines.")
+@root_option
+@json_option
+def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, root: Path | None,
+            as_json: bool) -> None:
+    """Create or merge .quest/ledger.json: keeps every PASS, adds new functions, retires gone ones."""
+    from pytest_quest.scan import scan
+
+    term = Terminal()
+    settings = settings_from(root, sources=sources or None, branch=branch)
+    if not settings.sources:
+        from pytest_quest.errors import UsageError
+
+        raise UsageError(f"no Python sources found under {settings.root}: pass --source DIR")
+    with term.status("scanning") as live:
+        def progress(message: str) -> None:
+            if live is not None:
+                live.update(message)
+            else:
+                term.info(message)
+
+        report, ledger = scan(settings, baseline=not no_baseline, progress=progress)
+    data = report.to_dict(ledger)
+    if as_json:
+        term.json(data)
+        return
+    term.print(f"Scanned {data['files']} files under {', '.join(settings.sources)}: "
+               f"{data['total']} quests.")
+    term.print(f"  added {data['added']}, retired {data['retired']}, "
+               f"locked by the existing suite {data['locked_by_baseline']}")
+    if report.baseline:
+        base = report.baseline
+        line = (f"  baseline: {base['tests_passed']} tests passed in {base['seconds']} s")
+        if base.get("deselected"):
+            line += f", {base['deselected']} failing tests left out"
+        term.print(line)
+        if base.get("note"):
+            term.print(f"  [review]{base['note']}[/review]")
+    for error in report.errors:
+        term.print(f"  [fail]could not parse[/fail] {error.path}: {error.message}")
+    term.print(f"Remaining: [bold]{ledger.remaining}[/bold] of {ledger.total}. "
+               "Next: `pytest-quest next`.")

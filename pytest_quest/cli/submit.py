@@ -1,0 +1,65 @@
+"""``pytest-quest submit``: run the gate on one test file for one quest."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.terminal import Terminal
+
+_EXIT = {"PASS": 0, "FAIL": 1, "REVIEW": 3}
+_CLAIM = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$", re.S)
+
+
+@click.command("submit")
+@click.argument("quest_id")
+@click.option("--test", "test", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The test file (default: the test_path `next` gave).")
+@click.option("--unreachable", "claims", multiple=True, metavar='LINE:"REASON"',
+              help="Claim a line cannot be reached; sends the quest to a human (REVIEW).")
+@click.option("--agent", default=None, metavar="NAME", help="Who submits (recorded).")
+@click.option("--timeout", type=float, default=None, help="Seconds for the test run.")
+@root_option
+@json_option
+def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: str | None,
+            timeout: float | None, root: Path | None, as_json: bool) -> None:
+    """Judge TEST for QUEST_ID. Exit 0 PASS, 1 FAIL, 3 REVIEW, 2 usage error, 4 locked."""
+    from pytest_quest.errors import UsageError
+    from pytest_quest.submission import Claim
+    from pytest_quest.submit import submit
+
+    term = Terminal()
+    parsed = []
+    for raw in claims:
+        match = _CLAIM.match(raw)
+        if not match:
+            raise UsageError(f'--unreachable takes LINE:"REASON", got {raw!r}')
+        parsed.append(Claim(int(match.group(1)), match.group(2).strip("\"'")))
+    settings = settings_from(root, timeout=timeout)
+    if not as_json:
+        term.info(f"judging {test or 'the default test path'} for {quest_id} ...")
+    result = submit(settings, quest_id, test, tuple(parsed), agent)
+    verdict = result.verdict.outcome.value
+    if as_json:
+        term.json(result.to_dict(settings.max_tries))
+    else:
+        _render(term, result, settings.max_tries)
+    raise SystemExit(_EXIT[verdict])
+
+
+def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-untyped-def]
+    verdict = result.verdict
+    style = verdict.outcome.value.lower()
+    q = result.quest
+    term.print(f"[{style}]{verdict.outcome.value}[/{style}] {q.id} -> {q.state.value} "
+               f"(tries {q.tries}/{max_tries}, {result.seconds:.2f} s)")
+    for fact in verdict.facts:
+        term.print(f"  [bold]{fact.rule}[/bold] ({fact.level})  {fact.where}")
+        term.data(f"      expected: {fact.expected}\n      actual:   {fact.actual}")
+    if verdict.hint and verdict.outcome.value != "PASS":
+        term.print(f"To flip it: {verdict.hint}")
+    if q.state.value == "DONE":
+        term.print("[done]No tries left: the quest is DONE. Take the next one.[/done]")

@@ -1,0 +1,91 @@
+"""The only place commands reach rich: data for machines on stdout, decoration on stderr.
+
+Colour is off when the stream is not a terminal or ``NO_COLOR`` is set. Width
+falls back to 80 columns so output stays readable in CI logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["Terminal"]
+
+
+class Terminal:
+    """A small facade over two rich consoles (stdout for data, stderr for decoration)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.theme import Theme
+
+        theme = Theme({
+            "pass": "bold green", "fail": "bold red", "review": "bold yellow",
+            "todo": "cyan", "done": "magenta", "retired": "dim", "muted": "dim",
+        })
+        no_color = bool(os.environ.get("NO_COLOR"))
+        width = None if sys.stdout.isatty() else 100
+        self.out = Console(file=sys.stdout, theme=theme, no_color=no_color, width=width,
+                           highlight=False, soft_wrap=False)
+        self.err = Console(file=sys.stderr, theme=theme, no_color=no_color, stderr=True,
+                           highlight=False, width=None if sys.stderr.isatty() else 100)
+
+    # ------------------------------------------------------------- machines
+    def json(self, data: Any) -> None:
+        """JSON on stdout, nothing else: the machine interface."""
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+    def data(self, text: str) -> None:
+        """Plain text on stdout, no markup interpretation."""
+        self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    # ---------------------------------------------------------------- humans
+    def print(self, text: Any = "", *, err: bool = False, style: str | None = None) -> None:
+        (self.err if err else self.out).print(text, style=style)
+
+    def info(self, text: str) -> None:
+        """Decoration and progress: stderr."""
+        self.err.print(text, style="muted")
+
+    def rule(self, title: str = "", *, err: bool = False) -> None:
+        (self.err if err else self.out).rule(title)
+
+    @contextmanager
+    def status(self, message: str) -> Iterator[Any]:
+        """A spinner on stderr (silent when stderr is not a terminal)."""
+        if not self.err.is_terminal:
+            self.info(message)
+            yield None
+            return
+        with self.err.status(message) as live:
+            yield live
+
+    def syntax(self, code: str, *, start_line: int = 1, marked: Sequence[int] = (),
+               err: bool = False) -> None:
+        from rich.syntax import Syntax
+
+        syntax = Syntax(code, "python", line_numbers=True, start_line=start_line,
+                        highlight_lines=set(marked), word_wrap=False, theme="ansi_dark")
+        (self.err if err else self.out).print(syntax)
+
+    def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *,
+              title: str | None = None, err: bool = False) -> None:
+        from rich.table import Table
+
+        table = Table(title=title, show_lines=False, header_style="bold")
+        for column in columns:
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*(str(c) for c in row))
+        (self.err if err else self.out).print(table)
+
+    def bar(self, done: int, total: int, width: int = 30) -> str:
+        """A text progress bar (no live rendering: it must read the same in a log)."""
+        filled = 0 if total == 0 else round(width * done / total)
+        share = 0.0 if total == 0 else 100.0 * done / total
+        return f"[pass]{'█' * filled}[/pass][muted]{'░' * (width - filled)}[/muted] {share:5.1f}%"
