@@ -20,10 +20,17 @@ def default_test_path(quest: Quest, settings: Settings) -> str:
 
 
 def project_relative(path: str | Path, settings: Settings) -> str:
-    """A user-given path as a posix path from the project root; outside it is a usage error."""
+    """A user-given path as a posix path from the project root; outside it is a usage error.
+
+    A relative path is read from the current folder when that folder is inside
+    the project (as any command line does), else from the project root.
+    """
     given = Path(path)
-    absolute = (given if given.is_absolute() else Path.cwd() / given).resolve()
+    root = settings.root.resolve()
+    cwd = Path.cwd().resolve()
+    base = cwd if cwd == root or root in cwd.parents else root
+    absolute = (given if given.is_absolute() else base / given).resolve()
     try:
-        return absolute.relative_to(settings.root.resolve()).as_posix()
+        return absolute.relative_to(root).as_posix()
     except ValueError:
         raise UsageError(f"{path} is outside the project {settings.root}") from None

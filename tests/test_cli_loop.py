@@ -1,0 +1,220 @@
+"""The agent's loop through the real CLI: scan, next, submit; exit codes and JSON contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pytest_quest.cli import cli
+from pytest_quest.ledger import Ledger, read_attempts
+from tests.test_submit_smoke import FULL, PARTIAL
+
+QUEST = "hotel/pricing.py::nightly_rate"
+TEST = "tests/quest/test_hotel_pricing__nightly_rate.py"
+
+
+def run(project: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [*args, "--root", str(project)], catch_exceptions=False)
+    return result.exit_code, result.stdout
+
+
+def write(project: Path, source: str, rel: str = TEST) -> Path:
+    path = project / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    return path
+
+
+def submit_json(project: Path, *extra: str) -> tuple[int, dict]:
+    code, out = run(project, "submit", QUEST, "--json", *extra)
+    return code, json.loads(out)
+
+
+def test_scan_json_and_rescan_merge(example_copy: Path) -> None:
+    code, out = run(example_copy, "scan", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["total"], data["added"], data["locked_by_baseline"]) == (39, 39, 5)
+    assert data["counts"]["PASS"] == 5 and data["remaining"] == 34
+    pricing = example_copy / "hotel" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("def tax_amount", "def tax_amount_v2")
+                       + "\n\ndef brand_new(x):\n    return x * 2\n")
+    code, out = run(example_copy, "scan", "--json", "--no-baseline")
+    data = json.loads(out)
+    assert (data["added"], data["retired"]) == (2, 1)
+    ledger = Ledger.load(Ledger.for_root(example_copy).path)
+    assert ledger.get("hotel/pricing.py::tax_amount").state.value == "RETIRED"
+    assert ledger.get("hotel/pricing.py::brand_new").state.value == "TODO"
+    assert ledger.counts()["PASS"] == 5  # every PASS kept
+    assert len(ledger.scans) == 2
+
+
+def test_next_json_contract(project: Path) -> None:
+    code, out = run(project, "next", "--json")
+    data = json.loads(out)
+    assert code == 0
+    for key in ("quest", "path", "qualname", "lines", "missing_lines", "tries", "max_tries",
+                "test_path", "facts", "prompt", "example", "submit"):
+        assert key in data
+    assert data["test_path"].startswith("tests/quest/test_")
+    assert data["missing_lines"] and data["tries"] == 0 and data["max_tries"] == 3
+
+
+def test_next_human_output_names_the_test_path(project: Path) -> None:
+    code, out = run(project, "next")
+    assert code == 0 and "Write your test to:" in out and "pytest-quest submit" in out
+
+
+def test_partial_then_full_then_locked(project: Path) -> None:
+    write(project, PARTIAL)
+    code, data = submit_json(project)
+    assert code == 1
+    assert (data["verdict"], data["state"], data["tries"]) == ("FAIL", "TODO", 1)
+    assert data["facts"][0]["rule"] == "coverage-lines"
+    assert data["facts"][0]["where"] == "hotel/pricing.py:7,9,11,15"
+    code, out = run(project, "next", "--json")
+    nxt = json.loads(out)
+    assert nxt["quest"] != QUEST or nxt["missing_lines"] == [7, 9, 11, 15]
+
+    write(project, FULL)
+    code, data = submit_json(project)
+    assert code == 0, data
+    assert (data["verdict"], data["state"]) == ("PASS", "PASS")
+    before = Ledger.for_root(project).path.read_text()
+    code, out = run(project, "submit", QUEST, "--json")
+    assert code == 4
+    assert Ledger.for_root(project).path.read_text() == before
+    attempts = read_attempts(Ledger.load(Ledger.for_root(project).path), QUEST)
+    assert [a["verdict"] for a in attempts] == ["FAIL", "PASS"]
+
+
+def test_three_fails_end_in_done(project: Path) -> None:
+    write(project, PARTIAL)
+    states = []
+    for _ in range(3):
+        code, data = submit_json(project)
+        assert code == 1
+        states.append((data["state"], data["tries"]))
+    assert states == [("TODO", 1), ("TODO", 2), ("DONE", 3)]
+    code, _ = run(project, "submit", QUEST)
+    assert code == 4
+
+
+def test_edited_source_fails_on_scope(project: Path) -> None:
+    pricing = project / "hotel" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("base * 1.25", "base * 1.5"))
+    write(project, FULL)
+    code, data = submit_json(project)
+    assert code == 1
+    facts = [f for f in data["facts"] if f["rule"] == "scope-protected-files"]
+    assert [f["where"] for f in facts] == ["hotel/pricing.py"]
+
+
+def test_new_conftest_outside_quest_folder_fails_on_scope(project: Path) -> None:
+    write(project, "import pytest\n", rel="hotel/conftest.py")
+    write(project, FULL)
+    code, data = submit_json(project)
+    assert code == 1
+    assert any(f["where"] == "hotel/conftest.py" and f["actual"] == "a new file"
+               for f in data["facts"])
+
+
+def test_hanging_test_fails_within_the_timeout(project: Path) -> None:
+    write(project, FULL + "\n\ndef test_hangs():\n    while True:\n        pass\n")
+    code, data = submit_json(project, "--timeout", "3")
+    assert code == 1
+    assert data["facts"][0]["rule"] == "run-timeout"
+    assert data["seconds"] < 10
+
+
+def test_failing_assertion_is_quoted(project: Path) -> None:
+    write(project, FULL.replace("== 80.0", "== 81.0"))
+    code, data = submit_json(project)
+    assert code == 1
+    fact = data["facts"][0]
+    assert fact["rule"] == "run-exit-code"
+    assert fact["where"].endswith("::test_low")
+    assert "80.0 == 81.0" in fact["actual"]
+
+
+def test_writing_outside_the_sandbox_is_blocked(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "escaped.txt"
+    write(project, FULL + f"\n\ndef test_escape():\n    open({str(target)!r}, 'w').write('x')\n")
+    code, data = submit_json(project)
+    assert code == 1
+    assert not target.exists()
+    assert any(f["rule"] == "run-sandbox-violation" for f in data["facts"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["submit", "hotel/nope.py::f"], "unknown quest"),
+        (["submit", QUEST, "--test", "tests/quest/missing.py"], "does not exist"),
+        (["submit", QUEST, "--unreachable", "nonsense"], "--unreachable"),
+    ],
+)
+def test_bad_input_is_exit_2_and_writes_nothing(project: Path, args: list[str], message: str
+                                               ) -> None:
+    before = Ledger.for_root(project).path.read_text()
+    result = CliRunner().invoke(cli, [*args, "--root", str(project)])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    assert Ledger.for_root(project).path.read_text() == before
+
+
+def test_test_outside_the_project_is_exit_2(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "test_elsewhere.py"
+    outside.write_text(FULL)
+    result = CliRunner().invoke(cli, ["submit", QUEST, "--test", str(outside), "--root",
+                                      str(project)])
+    assert result.exit_code == 2 and "outside the project" in result.stderr
+
+
+def test_environment_fault_spends_no_try(project: Path) -> None:
+    pricing = project / "hotel" / "pricing.py"
+    pricing.write_text("import module_that_is_not_installed\n" + pricing.read_text())
+    run(project, "scan", "--no-baseline")
+    write(project, FULL)
+    result = CliRunner().invoke(cli, ["submit", QUEST, "--root", str(project)])
+    assert result.exit_code == 2
+    assert "could not verify" in result.stderr and "no try was spent" in result.stderr
+    assert Ledger.load(Ledger.for_root(project).path).get(QUEST).tries == 0
+
+
+def test_unreachable_claim_goes_to_review(project: Path) -> None:
+    write(project, FULL.replace("def test_rejects_zero_nights", "def _unused"))
+    code, data = submit_json(project, "--unreachable", '7:"callers never pass 0"')
+    assert code == 3
+    assert (data["verdict"], data["state"], data["tries"]) == ("REVIEW", "REVIEW", 0)
+    assert any(f["rule"] == "coverage-unreachable-claim" and f["where"] == "hotel/pricing.py:7"
+               for f in data["facts"])
+
+
+def test_rules_json_lists_the_catalog() -> None:
+    result = CliRunner().invoke(cli, ["rules", "--json"])
+    rules = json.loads(result.stdout)
+    assert result.exit_code == 0
+    assert {"id", "level", "stage", "description"} <= set(rules[0])
+    assert {"coverage-lines", "run-timeout", "scope-protected-files"} <= {r["id"] for r in rules}
+
+
+def test_no_quest_left_is_null(project: Path) -> None:
+    path = Ledger.for_root(project).path
+    ledger = Ledger.load(path)
+    for quest in list(ledger.quests.values()):
+        ledger.put(quest.with_(state=quest.state.__class__("DONE")))
+    ledger.save()
+    code, out = run(project, "next", "--json")
+    assert code == 0 and json.loads(out)["quest"] is None
+
+
+def test_demo_runs_end_to_end() -> None:
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "FAIL hotel/pricing.py::nightly_rate" in result.stdout
+    assert "PASS hotel/pricing.py::nightly_rate -> PASS" in result.stdout

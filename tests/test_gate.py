@@ -1,0 +1,70 @@
+"""Gate mechanics: staged evaluation stops early, supersedes names the root cause."""
+
+from __future__ import annotations
+
+import pytest
+
+import pytest_quest.rules  # noqa: F401 - registers the catalog
+from pytest_quest.facts import FAIL, REVIEW, Fact
+from pytest_quest.gate import CATALOG, Catalog, Stage, evaluate, resolve
+from pytest_quest.states import Outcome
+
+
+def _catalog() -> Catalog:
+    cat = Catalog()
+    cat.add("cheap", FAIL, "static", "d", "fix cheap")
+    cat.add("root", FAIL, "run", "d", "fix root", supersedes=("cov",))
+    cat.add("cov", FAIL, "coverage", "d", "cover")
+    cat.add("claim", REVIEW, "coverage", "d", "wait")
+    return cat
+
+
+def _fact(rule: str, level: str = FAIL) -> Fact:
+    return Fact(rule, level, "w", "e", "a")
+
+
+def test_stops_after_first_failing_stage_and_prepares_lazily() -> None:
+    cat = _catalog()
+    seen: list[str] = []
+    stages = [Stage("static", lambda c: [_fact("cheap")]), Stage("run", lambda c: [_fact("root")])]
+    verdict = evaluate(stages, None, cat, prepare=lambda name, c: seen.append(name))
+    assert seen == ["static"]
+    assert verdict.outcome is Outcome.FAIL
+    assert (verdict.root_cause, verdict.hint) == ("cheap", "fix cheap")
+
+
+def test_supersedes_hides_noise() -> None:
+    facts = resolve([_fact("cov"), _fact("root")], _catalog())
+    assert [f.rule for f in facts] == ["root"]
+
+
+def test_review_only_is_review_with_hint() -> None:
+    verdict = evaluate([Stage("coverage", lambda c: [_fact("claim", REVIEW)])], None, _catalog())
+    assert (verdict.outcome, verdict.root_cause, verdict.hint) == (Outcome.REVIEW, "claim", "wait")
+
+
+def test_no_facts_is_pass() -> None:
+    verdict = evaluate([Stage("static", lambda c: [])], None, _catalog())
+    assert verdict.outcome is Outcome.PASS and verdict.root_cause is None
+
+
+@pytest.mark.parametrize(("level", "stage"), [("maybe", "static"), (FAIL, "nowhere")])
+def test_catalog_rejects_bad_rules(level: str, stage: str) -> None:
+    with pytest.raises(ValueError):
+        Catalog().add("x", level, stage, "d", "h")
+
+
+def test_catalog_rejects_duplicates() -> None:
+    cat = _catalog()
+    with pytest.raises(ValueError):
+        cat.add("cheap", FAIL, "static", "d", "h")
+
+
+def test_real_catalog_is_documented_and_ordered() -> None:
+    rules = list(CATALOG)
+    assert len(rules) >= 10
+    for rule in rules:
+        assert rule.description and rule.hint and rule.level in (FAIL, REVIEW)
+    assert any(r.id == "coverage-lines" for r in rules)
+    stages = [r.stage for r in rules]
+    assert stages.index("static") < stages.index("coverage")

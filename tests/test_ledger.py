@@ -1,0 +1,132 @@
+"""The ledger: deterministic JSON, atomic writes under a lock, corrupt files refused."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.errors import CorruptLedger, UnknownQuest
+from pytest_quest.ledger import (
+    Ledger,
+    append_attempt,
+    read_attempts,
+    transaction,
+)
+from pytest_quest.quest import Quest
+from pytest_quest.states import State
+
+
+def _quest(n: int, path: str = "m.py", state: State = State.TODO) -> Quest:
+    return Quest(id=f"{path}::f{n}", path=path, qualname=f"f{n}", lines=(n * 10, n * 10 + 2),
+                 body=(n * 10 + 1, n * 10 + 2), state=state)
+
+
+def test_save_is_deterministic_and_sorted(tmp_path: Path) -> None:
+    a = Ledger.for_root(tmp_path)
+    for n in (3, 1, 2):
+        a.put(_quest(n))
+    a.save()
+    first = a.path.read_text()
+    b = Ledger.load(a.path)
+    b.save()
+    assert a.path.read_text() == first
+    data = json.loads(first)
+    assert data["schema"] == 1
+    assert [q["id"] for q in data["quests"]] == ["m.py::f1", "m.py::f2", "m.py::f3"]
+    assert first.startswith("{\n  ")
+    assert (tmp_path / ".quest" / ".gitignore").read_text().count("*.lock") == 1
+
+
+def test_missing_ledger_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CorruptLedger, match="pytest-quest scan"):
+        Ledger.load(tmp_path / ".quest" / "ledger.json")
+
+
+@pytest.mark.parametrize("text", ["{not json", "[]", '{"schema": 99, "quests": []}',
+                                  '{"schema": 1, "quests": [{"no": "id"}]}'])
+def test_corrupt_ledger_is_refused_and_never_overwritten(tmp_path: Path, text: str) -> None:
+    path = tmp_path / ".quest" / "ledger.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    with pytest.raises(CorruptLedger, match=str(path)):
+        Ledger.load(path)
+    with pytest.raises(CorruptLedger), transaction(path):
+        pass
+    assert path.read_text() == text
+
+
+def test_transaction_saves_only_on_success(tmp_path: Path) -> None:
+    path = Ledger.for_root(tmp_path).path
+    with transaction(path, missing_ok=True) as ledger:
+        ledger.put(_quest(1))
+    with pytest.raises(RuntimeError), transaction(path) as ledger:
+        ledger.put(_quest(2))
+        raise RuntimeError("boom")
+    assert list(Ledger.load(path).quests) == ["m.py::f1"]
+
+
+def test_no_temp_files_are_left_behind(tmp_path: Path) -> None:
+    ledger = Ledger.for_root(tmp_path)
+    ledger.put(_quest(1))
+    ledger.save()
+    ledger.save()
+    assert sorted(p.name for p in ledger.directory.iterdir()) == [".gitignore", "ledger.json"]
+
+
+def _bump(path: str, n: int) -> None:
+    for i in range(n):
+        with transaction(Path(path)) as ledger:
+            q = ledger.get("m.py::f1")
+            ledger.put(q.with_(tries=q.tries + 1))
+            append_attempt(ledger, {"quest": q.id, "i": i})
+
+
+def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
+    path = Ledger.for_root(tmp_path).path
+    with transaction(path, missing_ok=True) as ledger:
+        ledger.put(_quest(1))
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_bump, args=(str(path), 10)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    ledger = Ledger.load(path)
+    assert ledger.get("m.py::f1").tries == 30
+    assert len(read_attempts(ledger, "m.py::f1")) == 30
+
+
+def test_torn_attempt_line_is_skipped(tmp_path: Path) -> None:
+    ledger = Ledger.for_root(tmp_path)
+    append_attempt(ledger, {"quest": "a"})
+    with open(ledger.attempts_path, "a") as handle:
+        handle.write('{"quest": "b", "tr')
+    assert read_attempts(ledger) == [{"quest": "a"}]
+
+
+def test_counts_remaining_and_total(tmp_path: Path) -> None:
+    ledger = Ledger.for_root(tmp_path)
+    for n, state in enumerate([State.TODO, State.PASS, State.RETIRED, State.TODO, State.DONE]):
+        ledger.put(_quest(n, state=state))
+    assert ledger.remaining == 2
+    assert ledger.total == 4
+    assert ledger.counts() == {"TODO": 2, "PASS": 1, "REVIEW": 0, "DONE": 1, "RETIRED": 1}
+    with pytest.raises(UnknownQuest):
+        ledger.get("nope")
+
+
+def test_leases_give_parallel_agents_different_quests(tmp_path: Path) -> None:
+    ledger = Ledger.for_root(tmp_path)
+    for n in range(3):
+        ledger.put(_quest(n))
+    now = "2026-11-30T00:00:00Z"
+    a = ledger.next_todo("alice", 60, now)
+    b = ledger.next_todo("bob", 60, now)
+    assert a is not None and b is not None and a.id != b.id
+    assert ledger.next_todo("alice", 60, now).id == a.id
+    assert ledger.next_todo(None, 60, now).id not in (a.id, b.id)
+    later = "2026-11-30T00:05:00Z"
+    assert ledger.next_todo("carol", 60, later).id == a.id  # expired lease is free again

@@ -1,0 +1,88 @@
+"""States, transitions and the ratchet: a PASS is locked forever, only FAIL spends a try."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_quest import ratchet
+from pytest_quest.errors import QuestLocked
+from pytest_quest.facts import FAIL, REVIEW, Fact, Verdict, aggregate
+from pytest_quest.quest import Quest
+from pytest_quest.states import Outcome, State, is_terminal, next_state
+
+NOW = "2026-11-30T00:00:00Z"
+FACT = Fact("coverage-lines", FAIL, "m.py:3", "executed", "not executed")
+
+
+def quest(**kw: object) -> Quest:
+    return Quest(id="m.py::f", path="m.py", qualname="f", lines=(1, 3), body=(2, 3), **kw)
+
+
+@pytest.mark.parametrize("state", list(State))
+def test_only_todo_is_open(state: State) -> None:
+    assert is_terminal(state) is (state is not State.TODO)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "tries", "expected"),
+    [
+        (Outcome.PASS, 0, State.PASS),
+        (Outcome.REVIEW, 0, State.REVIEW),
+        (Outcome.FAIL, 1, State.TODO),
+        (Outcome.FAIL, 2, State.TODO),
+        (Outcome.FAIL, 3, State.DONE),
+        (Outcome.FAIL, 4, State.DONE),
+    ],
+)
+def test_next_state(outcome: Outcome, tries: int, expected: State) -> None:
+    assert next_state(outcome, tries, 3) is expected
+
+
+def test_aggregate_by_level() -> None:
+    review = Fact("coverage-unreachable-claim", REVIEW, "m.py:3", "a", "b")
+    assert aggregate([]) is Outcome.PASS
+    assert aggregate([review]) is Outcome.REVIEW
+    assert aggregate([review, FACT]) is Outcome.FAIL
+
+
+def test_fail_spends_a_try_and_keeps_facts() -> None:
+    after = ratchet.apply(quest(), Verdict(Outcome.FAIL, (FACT,)), NOW)
+    assert (after.state, after.tries, after.facts, after.updated) == (State.TODO, 1, (FACT,), NOW)
+
+
+def test_third_fail_ends_in_done() -> None:
+    q = quest(tries=2)
+    assert ratchet.apply(q, Verdict(Outcome.FAIL, (FACT,)), NOW).state is State.DONE
+
+
+def test_pass_locks_with_evidence_and_spends_nothing() -> None:
+    after = ratchet.apply(quest(tries=1), Verdict(Outcome.PASS, evidence={"test": "t.py"}), NOW)
+    assert (after.state, after.tries, after.evidence) == (State.PASS, 1, {"test": "t.py"})
+
+
+def test_review_spends_no_try() -> None:
+    after = ratchet.apply(quest(), Verdict(Outcome.REVIEW), NOW)
+    assert (after.state, after.tries) == (State.REVIEW, 0)
+
+
+def test_submission_clears_the_lease() -> None:
+    leased = quest(lease={"agent": "a", "until": NOW})
+    assert ratchet.apply(leased, Verdict(Outcome.FAIL, (FACT,)), NOW).lease is None
+
+
+@pytest.mark.parametrize("state", [State.PASS, State.REVIEW, State.DONE, State.RETIRED])
+def test_ratchet_refuses_everything_but_todo(state: State) -> None:
+    with pytest.raises(QuestLocked):
+        ratchet.apply(quest(state=state), Verdict(Outcome.PASS), NOW)
+    with pytest.raises(QuestLocked):
+        ratchet.lock_pass(quest(state=state), {"source": "suite"}, NOW)
+
+
+def test_lock_pass_from_a_measurement() -> None:
+    after = ratchet.lock_pass(quest(facts=(FACT,)), {"source": "baseline"}, NOW)
+    assert (after.state, after.facts, after.evidence) == (State.PASS, (), {"source": "baseline"})
+
+
+def test_quest_round_trips_through_dict() -> None:
+    q = quest(facts=(FACT,), evidence={"a": 1}, tries=2)
+    assert Quest.from_dict(q.to_dict()) == q
