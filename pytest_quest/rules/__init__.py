@@ -17,6 +17,7 @@ STAGES: tuple[Stage[Submission], ...] = (
     Stage("static", static.check),
     Stage("scope", scope.check),
     Stage("run", run.check),
+    Stage("sources", static.sources_check),  # after run; "run" would re-run _prepare
     Stage("coverage", coverage.check),
     Stage("mutation", mutation.check),
 )

@@ -1,0 +1,583 @@
+"""Tier 0, part two: does every test check something that can fail?
+
+Coverage is a proxy: a test that calls the function and checks nothing
+covers every line. These rules look at each collected test function and the
+assertions that can actually fail it: ones that are reachable, not constant
+true, not tautologies, and not swallowed by a ``try/except``. Same-file
+helpers and fixtures are followed, because moving the ``assert`` into a helper
+is good style and must not cost a try.
+
+The module also holds :class:`Names`, the small resolver the static rules use
+to see through import aliases (``import os as o``), ``getattr(mod, "name")``
+and ``__import__("os")``: a rule written against ``os._exit`` must also catch
+``o._exit`` and ``getattr(__import__("os"), "_exit")``.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from pytest_quest.facts import FAIL, Fact
+from pytest_quest.gate import CATALOG
+from pytest_quest.submission import Submission
+
+__all__ = [
+    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "quote", "truthiness",
+]
+
+_COVERAGE = ("coverage-lines", "coverage-branches")
+
+NO_ASSERTION = CATALOG.add(
+    "static-no-assertion", FAIL, "static",
+    "Every test function checks something: an assert, pytest.raises/warns, self.assert*, "
+    "a mock assert_* call, or a same-file helper or fixture that does. Calling the function "
+    "and checking nothing covers every line and proves nothing.",
+    "Assert the exact result (or the exception) of the call in the test named in the fact.",
+    supersedes=_COVERAGE,
+)
+TRIVIAL = CATALOG.add(
+    "static-trivial-assertion", FAIL, "static",
+    "A test's assertions are not all constant-true (assert True, assert 1, assert (x, 'msg')) "
+    "or tautologies (assert f(x) == f(x), x is x, compare with mock.ANY or an object whose "
+    "__eq__ always returns True).",
+    "Compare the function's result with an expected value written out in the test.",
+    supersedes=_COVERAGE,
+)
+SWALLOWED = CATALOG.add(
+    "static-swallowed-assertion", FAIL, "static",
+    "No assertion sits inside a try whose except (AssertionError, Exception, BaseException, "
+    "bare) or contextlib.suppress swallows its failure without re-raising, nor in a try whose "
+    "finally returns.",
+    "Remove the try/except around the assertion; use pytest.raises for expected exceptions.",
+    supersedes=_COVERAGE,
+)
+
+#: Exceptions an ``assert`` (or a unittest/mock assert call) raises on failure.
+_ASSERT_CATCHERS = frozenset({"AssertionError", "Exception", "BaseException", "*"})
+#: What catches pytest.raises/pytest.fail failures (``Failed`` is a BaseException).
+_OUTCOME_CATCHERS = frozenset(
+    {"BaseException", "*", "Failed", "OutcomeException", "pytest.fail.Exception",
+     "_pytest.outcomes.Failed", "_pytest.outcomes.OutcomeException"}
+)
+_RAISES = frozenset({"pytest.raises", "pytest.warns", "pytest.deprecated_call", "pytest.fail"})
+_SUPPRESS = frozenset({"contextlib.suppress"})
+_BUILTINS = frozenset({"getattr", "__import__", "exit", "quit", "open", "setattr", "delattr"})
+
+
+def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
+    """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
+    text = ast.get_source_segment(sub.test_text, node) or ast.unparse(node)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Names:
+    """Resolve expressions to dotted names through imports and simple aliases.
+
+    ``import os as o; o._exit`` -> ``os._exit``; ``from pytest import mark;
+    mark.skip`` -> ``pytest.mark.skip``; ``getattr(sys, "exit")`` -> ``sys.exit``;
+    ``importlib.import_module("os")`` -> ``os``; ``x = os._exit; x`` -> ``os._exit``.
+    Names bound locally (def, class, assignment of something unresolvable) that
+    shadow a builtin resolve to nothing, so a local ``def exit()`` is not a hit.
+    """
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.imports: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}
+        self.local: set[str] = set()
+        #: Every plain assignment ``name = expr`` in the file, for path expansion.
+        self.assigned: dict[str, list[ast.expr]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.imports[a.asname] = a.name
+                    else:
+                        top = a.name.split(".")[0]
+                        self.imports[top] = top
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                for a in node.names:
+                    full = f"{base}.{a.name}" if base and not base.endswith(".") else base + a.name
+                    self.imports[a.asname or a.name] = full
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                self.local.add(node.name)
+            elif isinstance(node, ast.arg):
+                self.local.add(node.arg)
+            elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        self.assigned.setdefault(target.id, []).append(node.value)
+        for _ in range(3):  # aliases of aliases
+            for name, values in self.assigned.items():
+                resolved = [self.resolve(v) for v in values]
+                if len(values) == 1 and resolved[0] is not None and name not in self.imports:
+                    self.aliases[name] = resolved[0]
+        for name in self.assigned:
+            if name not in self.aliases:
+                self.local.add(name)
+
+    def resolve(self, node: ast.AST | None) -> str | None:
+        """The dotted name ``node`` refers to, or None when it is not a plain reference."""
+        if isinstance(node, ast.Name):
+            if node.id in self.imports:
+                return self.imports[node.id]
+            if node.id in self.aliases:
+                return self.aliases[node.id]
+            if node.id in self.local:
+                return None
+            return node.id
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            return f"{base}.{node.attr}" if base else None
+        if isinstance(node, ast.Subscript) and self.resolve(node.value) == "sys.modules":
+            key = _const_str(node.slice)
+            return key
+        if isinstance(node, ast.Call):
+            func = self.resolve(node.func)
+            if func in ("getattr", "builtins.getattr") and len(node.args) >= 2:
+                base, attr = self.resolve(node.args[0]), _const_str(node.args[1])
+                return f"{base}.{attr}" if base and attr else None
+            if func in ("__import__", "importlib.import_module", "builtins.__import__") and (
+                node.args
+            ):
+                return _const_str(node.args[0])
+        return None
+
+
+def _const_str(node: ast.AST | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def truthiness(node: ast.AST) -> bool | None:
+    """True/False when ``node`` is a constant-truth expression, else None (unknown)."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return True if len(node.elts) > 1 else None
+        return bool(node.elts)
+    if isinstance(node, ast.Dict):
+        return True if node.keys else None if node.values else False
+    if isinstance(node, ast.JoinedStr):
+        literal = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
+        return True if literal else None
+    if isinstance(node, ast.Lambda):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = truthiness(node.operand)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        values = [truthiness(v) for v in node.values]
+        if isinstance(node.op, ast.Or):
+            return True if True in values else False if all(v is False for v in values) else None
+        return False if False in values else True if all(v is True for v in values) else None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        return _literal_compare(node)
+    return None
+
+
+_OPS: dict[type[ast.cmpop], Callable[[object, object], object]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: operator.contains(b, a),  # type: ignore[arg-type]
+    ast.NotIn: lambda a, b: not operator.contains(b, a),  # type: ignore[arg-type]
+}
+
+
+def _literal_compare(node: ast.Compare) -> bool | None:
+    try:
+        left = ast.literal_eval(node.left)
+        right = ast.literal_eval(node.comparators[0])
+        return bool(_OPS[type(node.ops[0])](left, right))
+    except Exception:  # not literals, or an unorderable pair: unknown
+        return None
+
+
+_Func = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place that can fail a test: an assert, a raises block, an assert call."""
+
+    node: ast.AST
+    #: "assert" (raises AssertionError) or "outcome" (pytest.raises/fail: a BaseException).
+    kind: str
+    trivial: str | None = None
+    #: The try/suppress that swallows it, as a line of code, or None.
+    swallowed: str | None = None
+    #: Where it was reached from in the test (the helper call), when not directly.
+    via: ast.AST | None = None
+
+
+@dataclass(frozen=True)
+class _Guard:
+    """What the enclosing try/suppress blocks swallow: exception names, and how it looks."""
+
+    catches: frozenset[str] = frozenset()
+    label: str | None = None
+
+
+class Assertions:
+    """Collect the assertion sites of test functions, following same-file helpers."""
+
+    def __init__(self, sub: Submission, tree: ast.Module, names: Names) -> None:
+        self.sub, self.names = sub, names
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.methods: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.always_equal = _always_equal_classes(tree)
+        self.autouse: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.functions[node.name] = node
+                if self._is_autouse(node):
+                    self.autouse.append(node)
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self.methods[(node.name, item.name)] = item
+        self._cache: dict[int, list[Site]] = {}
+        self._active: set[int] = set()
+
+    def _is_autouse(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        for deco in func.decorator_list:
+            if isinstance(deco, ast.Call) and any(
+                k.arg == "autouse" and truthiness(k.value) is True for k in deco.keywords
+            ):
+                return True
+        return False
+
+    def tests(self, tree: ast.Module) -> Iterator[tuple[str | None, _Func]]:
+        """What pytest collects by default: test* functions, test* methods of Test* classes."""
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test"
+            ):
+                yield None, node
+            elif isinstance(node, ast.ClassDef) and (
+                node.name.startswith("Test")
+                or any((self.names.resolve(b) or "").endswith("TestCase") for b in node.bases)
+            ):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                        item.name.startswith("test")
+                    ):
+                        yield node.name, item
+
+    def of_test(self, cls: str | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Site]:
+        """Sites of a test: its body, the fixtures it requests from this file, autouse fixtures."""
+        sites = self.of_function(func, cls)
+        params = [a.arg for a in func.args.args + func.args.kwonlyargs]
+        for fixture in [self.functions[p] for p in params if p in self.functions] + self.autouse:
+            if fixture is not func:
+                sites += [replace(s, via=s.via or func) for s in self.of_function(fixture, None)]
+        return sites
+
+    def of_function(self, func: _Func, cls: str | None) -> list[Site]:
+        key = id(func)
+        if key in self._cache:
+            return self._cache[key]
+        if key in self._active:  # recursion: the outer call collects
+            return []
+        self._active.add(key)
+        local = {n.name: n for stmt in func.body for n in ast.walk(stmt)
+                 if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+        sites = list(self._block(func.body, _Guard(), cls, local))
+        self._active.discard(key)
+        self._cache[key] = sites
+        return sites
+
+    def _block(self, stmts: list[ast.stmt], guard: _Guard, cls: str | None,
+               local: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[Site]:
+        for stmt in stmts:
+            yield from self._stmt(stmt, guard, cls, local)
+            if isinstance(stmt, ast.Return | ast.Raise | ast.Continue | ast.Break):
+                return  # what follows is unreachable
+
+    def _stmt(self, stmt: ast.stmt, guard: _Guard, cls: str | None,
+              local: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[Site]:
+        blk = self._block
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            return  # a nested definition checks nothing until it is called
+        if isinstance(stmt, ast.Assert):
+            yield self._site(stmt, "assert", self.trivial(stmt.test), guard)
+            yield from self._exprs(stmt.test, guard, cls, local)
+        elif isinstance(stmt, ast.If):
+            truth = truthiness(stmt.test)
+            yield from self._exprs(stmt.test, guard, cls, local)
+            if truth is not False:
+                yield from blk(stmt.body, guard, cls, local)
+            if truth is not True:
+                yield from blk(stmt.orelse, guard, cls, local)
+        elif isinstance(stmt, ast.While):
+            if truthiness(stmt.test) is not False:
+                yield from blk(stmt.body, guard, cls, local)
+            yield from blk(stmt.orelse, guard, cls, local)
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            yield from self._exprs(stmt.iter, guard, cls, local)
+            if not _empty_iterable(stmt.iter):
+                yield from blk(stmt.body, guard, cls, local)
+            yield from blk(stmt.orelse, guard, cls, local)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            inner = self._try_guard(stmt, guard)
+            yield from blk(stmt.body, inner, cls, local)
+            final = self._finally_guard(stmt, guard)
+            for handler in stmt.handlers:
+                yield from blk(handler.body, final, cls, local)
+            yield from blk(stmt.orelse, final, cls, local)
+            yield from blk(stmt.finalbody, guard, cls, local)
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            inner = guard
+            for item in stmt.items:
+                name = self.names.resolve(_call_func(item.context_expr))
+                if name in _RAISES:
+                    yield self._site(item.context_expr, "outcome", None, guard)
+                elif name in _SUPPRESS:
+                    assert isinstance(item.context_expr, ast.Call)
+                    caught = {self._exc_name(a) for a in item.context_expr.args}
+                    inner = _Guard(inner.catches | frozenset(caught),
+                                   quote(self.sub, item.context_expr))
+                else:
+                    yield from self._exprs(item.context_expr, guard, cls, local)
+            yield from blk(stmt.body, inner, cls, local)
+        elif isinstance(stmt, ast.Raise):
+            if stmt.exc is not None and (self.names.resolve(_call_func(stmt.exc)) or "").endswith(
+                "AssertionError"
+            ):
+                yield self._site(stmt, "assert", None, guard)
+            elif stmt.exc is not None:
+                yield from self._exprs(stmt.exc, guard, cls, local)
+        elif isinstance(stmt, ast.Match):
+            yield from self._exprs(stmt.subject, guard, cls, local)
+            for case in stmt.cases:
+                yield from blk(case.body, guard, cls, local)
+        else:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.expr):
+                    yield from self._exprs(child, guard, cls, local)
+
+    def _exprs(self, expr: ast.expr, guard: _Guard, cls: str | None,
+               local: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[Site]:
+        """Assertion calls and helper calls inside an expression (lambdas included)."""
+        for node in ast.walk(expr):
+            if not isinstance(node, ast.Call):
+                continue
+            helper = self._helper(node.func, cls, local)
+            if helper is not None:
+                for site in self.of_function(helper, cls):
+                    swallowed = site.swallowed or self._swallows(guard, site.kind)
+                    yield replace(site, swallowed=swallowed, via=node)
+                continue
+            name = self.names.resolve(node.func)
+            last = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                node.func.id if isinstance(node.func, ast.Name) else "")
+            if name in _RAISES:
+                yield self._site(node, "outcome", None, guard)
+            elif last.startswith("assert") or (
+                last == "fail" and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"
+            ):
+                yield self._site(node, "assert", self._trivial_call(last, node), guard)
+
+    def _helper(self, func: ast.expr, cls: str | None,
+                local: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+                ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        if isinstance(func, ast.Name):
+            return local.get(func.id) or self.functions.get(func.id)
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id in ("self", "cls") and cls is not None):
+            return self.methods.get((cls, func.attr))
+        return None
+
+    def _site(self, node: ast.AST, kind: str, trivial: str | None, guard: _Guard) -> Site:
+        return Site(node=node, kind=kind, trivial=trivial, swallowed=self._swallows(guard, kind))
+
+    @staticmethod
+    def _swallows(guard: _Guard, kind: str) -> str | None:
+        catchers = _ASSERT_CATCHERS if kind == "assert" else _OUTCOME_CATCHERS
+        return guard.label if guard.catches & catchers else None
+
+    def _exc_name(self, node: ast.expr) -> str:
+        name = self.names.resolve(node) or ""
+        return name.removeprefix("builtins.")
+
+    def _try_guard(self, stmt: ast.Try | ast.TryStar, guard: _Guard) -> _Guard:
+        final = self._finally_guard(stmt, guard)
+        caught: set[str] = set(final.catches)
+        label = final.label
+        for handler in stmt.handlers:
+            if _reraises(handler.body, self.names):
+                continue
+            if handler.type is None:
+                names = {"*"}
+            elif isinstance(handler.type, ast.Tuple):
+                names = {self._exc_name(e) for e in handler.type.elts}
+            else:
+                names = {self._exc_name(handler.type)}
+            if names & (_ASSERT_CATCHERS | _OUTCOME_CATCHERS):
+                caught |= names
+                label = label or f"line {handler.lineno}: " + (
+                    "except:" if handler.type is None
+                    else f"except {quote(self.sub, handler.type)}:")
+        return _Guard(frozenset(caught), label)
+
+    def _finally_guard(self, stmt: ast.Try | ast.TryStar, guard: _Guard) -> _Guard:
+        """A ``return``/``break``/``continue`` in ``finally`` discards any exception."""
+        for node in _walk_shallow(stmt.finalbody):
+            if isinstance(node, ast.Return | ast.Break | ast.Continue):
+                return _Guard(guard.catches | {"*"},
+                              guard.label or f"line {node.lineno}: {ast.unparse(node)} in finally")
+        return guard
+
+    def trivial(self, test: ast.expr) -> str | None:
+        """Why an assert's condition can never fail, or None."""
+        if truthiness(test) is True:
+            return "always true"
+        if isinstance(test, ast.BoolOp):
+            reasons = [self.trivial(v) for v in test.values]
+            if isinstance(test.op, ast.Or) and any(reasons):
+                return next(r for r in reasons if r)
+            if isinstance(test.op, ast.And) and all(reasons):
+                return reasons[0]
+            return None
+        if isinstance(test, ast.Call) and self.names.resolve(test.func) == "isinstance" and (
+            len(test.args) == 2 and self.names.resolve(test.args[1]) == "object"
+        ):
+            return "everything is an instance of object"
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            left, right = _unwrap_approx(test.left, self.names), _unwrap_approx(
+                test.comparators[0], self.names)
+            op = test.ops[0]
+            if isinstance(op, ast.Eq | ast.Is | ast.LtE | ast.GtE) and _same(left, right):
+                return "compares an expression with itself"
+            if isinstance(op, ast.Eq):
+                for side in (left, right):
+                    name = self.names.resolve(side) or ""
+                    if name.endswith("mock.ANY"):
+                        return "mock.ANY equals anything"
+                    if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and (
+                        side.func.id in self.always_equal
+                    ):
+                        return f"{side.func.id}.__eq__ always returns True"
+        return None
+
+    def _trivial_call(self, name: str, call: ast.Call) -> str | None:
+        if name in ("assertTrue", "assert_") and call.args and truthiness(call.args[0]) is True:
+            return "always true"
+        if name in ("assertFalse",) and call.args and truthiness(call.args[0]) is False:
+            return "always false, asserted false"
+        if name.startswith(("assertEqual", "assertIs", "assertAlmostEqual", "assertCountEqual",
+                            "assertListEqual", "assertDictEqual")) and len(call.args) >= 2 and (
+            name not in ("assertIsNone", "assertIsNotNone", "assertIsInstance")
+        ) and _same(call.args[0], call.args[1]):
+            return "compares an expression with itself"
+        return None
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a, annotate_fields=False) == ast.dump(b, annotate_fields=False)
+
+
+def _unwrap_approx(node: ast.expr, names: Names) -> ast.expr:
+    if isinstance(node, ast.Call) and names.resolve(node.func) == "pytest.approx" and node.args:
+        return node.args[0]
+    return node
+
+
+def _call_func(node: ast.expr) -> ast.expr:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _empty_iterable(node: ast.expr) -> bool:
+    if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict | ast.Constant):
+        return truthiness(node) is False
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value in (0, False))
+
+
+def _walk_shallow(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of ``stmts`` without descending into nested functions, classes or loops' bodies."""
+    stack: list[ast.AST] = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                              | ast.Lambda):
+                stack.append(child)
+
+
+def _reraises(body: list[ast.stmt], names: Names) -> bool:
+    """The handler raises again, fails the test, or asserts: the failure is not lost."""
+    for node in _walk_shallow(body):
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Assert) and truthiness(node.test) is not True:
+            return True
+        if isinstance(node, ast.Call):
+            name = names.resolve(node.func) or ""
+            last = name.rsplit(".", 1)[-1]
+            if name == "pytest.fail" or last.startswith("assert") or last == "fail":
+                return True
+    return False
+
+
+def _always_equal_classes(tree: ast.Module) -> set[str]:
+    """Classes in the file whose ``__eq__`` returns a constant true value."""
+    out = set()
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__eq__":
+                returns = [n for n in _walk_shallow(item.body) if isinstance(n, ast.Return)]
+                if returns and all(r.value is not None and truthiness(r.value) is True
+                                   for r in returns):
+                    out.add(cls.name)
+            elif isinstance(item, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__eq__" for t in item.targets
+            ) and isinstance(item.value, ast.Lambda) and truthiness(item.value.body) is True:
+                out.add(cls.name)
+    return out
+
+
+def check_assertions(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
+    """One fact per test without a real assertion, and per swallowed assertion."""
+    finder = Assertions(sub, tree, names)
+    for cls, func in finder.tests(tree):
+        label = f"{cls}.{func.name}" if cls else func.name
+        sites = finder.of_test(cls, func)
+        for site in sites:
+            if site.swallowed and not site.trivial:
+                where = site.via if site.via is not None else site.node
+                yield SWALLOWED.fact(
+                    f"{sub.test_rel}:{getattr(where, 'lineno', func.lineno)}",
+                    f"a failure of `{quote(sub, site.node, 80)}` fails {label}",
+                    f"it is swallowed by {site.swallowed}",
+                )
+        if any(s.swallowed and not s.trivial for s in sites):
+            continue
+        if any(not s.trivial for s in sites):
+            continue
+        trivial = [s for s in sites if s.trivial]
+        if trivial:
+            shown = "; ".join(f"`{quote(sub, s.node, 60)}` ({s.trivial})" for s in trivial[:3])
+            yield TRIVIAL.fact(
+                f"{sub.test_rel}:{func.lineno}",
+                f"{label} asserts something that can fail",
+                f"its only assertions can never fail: {shown}",
+            )
+        else:
+            yield NO_ASSERTION.fact(
+                f"{sub.test_rel}:{func.lineno}",
+                f"{label} checks a result (assert, pytest.raises, ...)",
+                "no reachable assertion in the test or the helpers it calls",
+            )

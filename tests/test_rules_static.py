@@ -1,0 +1,447 @@
+"""Unit tests of the tier-0 static rules: a Submission built by hand, no subprocess.
+
+For every rule one source that fires it and one close variant that must stay
+quiet (precision: a false FAIL costs the agent a try).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.config import load_settings
+from pytest_quest.facts import Fact
+from pytest_quest.gate import CATALOG
+from pytest_quest.quest import Quest
+from pytest_quest.rules import static
+from pytest_quest.sandbox import RunResult, Sandbox
+from pytest_quest.submission import Submission
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
+TEST_REL = "tests/quest/test_hotel_pricing__nightly_rate.py"
+
+
+def make(source: str, qualname: str = "nightly_rate", path: str = "hotel/pricing.py") -> Submission:
+    settings = load_settings(EXAMPLE)
+    quest = Quest(id=f"{path}::{qualname}", path=path, qualname=qualname)
+    data = textwrap.dedent(source).encode()
+    return Submission(settings=settings, quest=quest, test_rel=TEST_REL, test_bytes=data,
+                      snapshot={})
+
+
+def facts(source: str, **kwargs: str) -> list[Fact]:
+    return list(static.check(make(source, **kwargs)))
+
+
+def rules(source: str, **kwargs: str) -> set[str]:
+    return {f.rule for f in facts(source, **kwargs)}
+
+
+GOOD = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_rate():
+    assert nightly_rate(100.0, "high", 7) == 112.5
+
+def test_error():
+    with pytest.raises(ValueError):
+        nightly_rate(1.0, "low", 0)
+"""
+
+
+def test_good_test_is_quiet() -> None:
+    assert facts(GOOD) == []
+
+
+def test_every_static_rule_is_in_the_catalog() -> None:
+    ids = {r.id for r in CATALOG}
+    for rule in ("test-file-parses", "static-skip", "static-process-exit", "static-pytest-hooks",
+                 "static-coverage-pragma", "static-tracing-tamper", "static-builtins-patched",
+                 "static-target-replaced", "static-source-write", "static-no-assertion",
+                 "static-trivial-assertion", "static-swallowed-assertion",
+                 "run-sources-modified"):
+        assert rule in ids
+
+
+# --- test-file-parses -------------------------------------------------------
+
+def test_parses_fires_with_line() -> None:
+    (fact,) = facts("def test_x(:\n    pass\n")
+    assert fact.rule == "test-file-parses"
+    assert fact.where == f"{TEST_REL}:1"
+
+
+def test_parses_quiet() -> None:
+    assert "test-file-parses" not in rules(GOOD)
+
+
+# --- static-no-assertion ----------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    "def test_x():\n    nightly_rate(1, 'low', 1)\n",
+    "def test_x():\n    r = nightly_rate(1, 'low', 1)\n    print(r)\n",
+    # an assertion that can never run
+    "def test_x():\n    nightly_rate(1, 'low', 1)\n    return\n    assert nightly_rate(1, 'low', 1) == 0.8\n",
+    "def test_x():\n    if False:\n        assert nightly_rate(1, 'low', 1) == 0.8\n",
+    "def test_x():\n    for _ in []:\n        assert nightly_rate(1, 'low', 1) == 0.8\n",
+    # a nested function with the assertion, never called
+    "def test_x():\n    def inner():\n        assert nightly_rate(1, 'low', 1) == 0.8\n",
+    # a helper that checks nothing
+    "def check(v):\n    return v == 0.8\n\ndef test_x():\n    check(nightly_rate(1, 'low', 1))\n",
+])
+def test_no_assertion_fires(body: str) -> None:
+    found = facts("from hotel.pricing import nightly_rate\n" + body)
+    assert [f.rule for f in found] == ["static-no-assertion"]
+    assert "test_x" in found[0].expected
+
+
+@pytest.mark.parametrize("body", [
+    "def check(v):\n    assert v == 0.8\n\ndef test_x():\n    check(nightly_rate(1, 'low', 1))\n",
+    "def check(v):\n    assert v == 0.8\n\ndef deeper(v):\n    check(v)\n\n"
+    "def test_x():\n    deeper(nightly_rate(1, 'low', 1))\n",
+    "def test_x():\n    def inner():\n        assert nightly_rate(1, 'low', 1) == 0.8\n    inner()\n",
+    "import unittest\nclass TestX(unittest.TestCase):\n    def helper(self):\n"
+    "        self.assertEqual(nightly_rate(1, 'low', 1), 0.8)\n"
+    "    def test_x(self):\n        self.helper()\n",
+    "def test_x():\n    m = object()\n    m.assert_called_once_with(1)\n",
+    "import pytest\ndef test_x():\n    pytest.raises(ValueError, nightly_rate, 1, 'low', 0)\n",
+    "import pytest\ndef test_x():\n    with pytest.warns(UserWarning):\n        nightly_rate(1, 'low', 1)\n",
+    "import pytest\n@pytest.fixture\ndef rate():\n    r = nightly_rate(1, 'low', 1)\n"
+    "    assert r == 0.8\n    return r\n\ndef test_x(rate):\n    nightly_rate(1, 'low', 1)\n",
+    "def test_x():\n    if nightly_rate(1, 'low', 1) != 0.8:\n"
+    "        raise AssertionError('wrong')\n",
+    "def test_x():\n    assert nightly_rate(1, 'low', 1) == __import__('pytest').approx(0.8)\n",
+])
+def test_no_assertion_quiet(body: str) -> None:
+    assert facts("from hotel.pricing import nightly_rate\n" + body) == []
+
+
+def test_no_assertion_only_looks_at_collected_tests() -> None:
+    source = "def helper():\n    pass\n\nclass Helper:\n    def test_not_collected(self):\n        pass\n"
+    assert facts(source) == []
+
+
+# --- static-trivial-assertion -----------------------------------------------
+
+@pytest.mark.parametrize("check", [
+    "assert True", "assert 1", "assert 'x'", "assert not False", "assert (r == 2, 'msg')",
+    "assert r == r", "assert r is r", "assert nightly_rate(1, 'low', 1) == nightly_rate(1, 'low', 1)",
+    "assert r == pytest.approx(r)", "assert 1 == 1", "assert r or True", "assert r == mock.ANY",
+    "assert isinstance(r, object)", "assert r == Anything()", "assert [r]",
+])
+def test_trivial_assertion_fires(check: str) -> None:
+    source = (
+        "import pytest\nfrom unittest import mock\nfrom hotel.pricing import nightly_rate\n"
+        "class Anything:\n    def __eq__(self, other):\n        return True\n"
+        f"def test_x():\n    r = nightly_rate(1, 'low', 1)\n    {check}\n"
+    )
+    found = facts(source)
+    assert [f.rule for f in found] == ["static-trivial-assertion"], check
+
+
+def test_trivial_unittest_call_fires() -> None:
+    source = ("import unittest\nclass TestX(unittest.TestCase):\n    def test_x(self):\n"
+              "        self.assertTrue(True)\n        self.assertEqual(1 + 1, 1 + 1)\n")
+    assert rules(source) == {"static-trivial-assertion"}
+
+
+@pytest.mark.parametrize("check", [
+    "assert r == 0.8", "assert r != r + 1", "assert r == pytest.approx(0.8)",
+    "assert r is not None and r == 0.8", "assert (r, 'a') == (0.8, 'a')",
+])
+def test_trivial_assertion_quiet(check: str) -> None:
+    source = ("import pytest\nfrom hotel.pricing import nightly_rate\n"
+              f"def test_x():\n    r = nightly_rate(1, 'low', 1)\n    {check}\n")
+    assert facts(source) == []
+
+
+def test_trivial_next_to_a_real_assertion_is_quiet() -> None:
+    source = ("from hotel.pricing import nightly_rate\n"
+              "def test_x():\n    assert True\n    assert nightly_rate(1, 'low', 1) == 0.8\n")
+    assert facts(source) == []
+
+
+# --- static-swallowed-assertion ---------------------------------------------
+
+@pytest.mark.parametrize("handler", [
+    "except AssertionError:\n        pass", "except Exception:\n        pass",
+    "except BaseException:\n        pass", "except:\n        pass",
+    "except (ValueError, AssertionError) as e:\n        print(e)",
+    "finally:\n        return",
+])
+def test_swallowed_fires(handler: str) -> None:
+    source = ("from hotel.pricing import nightly_rate\n"
+              "def test_x():\n    try:\n        assert nightly_rate(1, 'low', 1) == 0.8\n"
+              f"    {handler}\n")
+    found = facts(source)
+    assert [f.rule for f in found] == ["static-swallowed-assertion"], handler
+    assert found[0].where == f"{TEST_REL}:4"
+
+
+def test_swallowed_through_helper_and_suppress() -> None:
+    source = ("import contextlib\nfrom hotel.pricing import nightly_rate\n"
+              "def check():\n    assert nightly_rate(1, 'low', 1) == 0.8\n"
+              "def test_x():\n    with contextlib.suppress(Exception):\n        check()\n")
+    assert rules(source) == {"static-swallowed-assertion"}
+
+
+def test_swallowed_pytest_raises_by_base_exception() -> None:
+    source = ("import pytest\nfrom hotel.pricing import nightly_rate\ndef test_x():\n    try:\n"
+              "        with pytest.raises(ValueError):\n            nightly_rate(1, 'low', 0)\n"
+              "    except BaseException:\n        pass\n")
+    assert rules(source) == {"static-swallowed-assertion"}
+
+
+@pytest.mark.parametrize("handler", [
+    "except AssertionError:\n        raise", "except Exception as e:\n        raise RuntimeError() from e",
+    "except ValueError:\n        pass", "except Exception:\n        pytest.fail('boom')",
+])
+def test_swallowed_quiet(handler: str) -> None:
+    source = ("import pytest\nfrom hotel.pricing import nightly_rate\n"
+              "def test_x():\n    try:\n        assert nightly_rate(1, 'low', 1) == 0.8\n"
+              f"    {handler}\n")
+    assert facts(source) == []
+
+
+def test_pytest_raises_inside_except_exception_is_not_swallowed() -> None:
+    source = ("import pytest\nfrom hotel.pricing import nightly_rate\ndef test_x():\n    try:\n"
+              "        with pytest.raises(ValueError):\n            nightly_rate(1, 'low', 0)\n"
+              "    except Exception:\n        pass\n")
+    assert facts(source) == []
+
+
+# --- static-skip ------------------------------------------------------------
+
+@pytest.mark.parametrize("source", [
+    "import pytest\n@pytest.mark.skip\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import pytest\n@pytest.mark.skipif(True, reason='x')\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import pytest\n@pytest.mark.xfail\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import pytest\npytestmark = pytest.mark.skip\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import pytest\ndef test_x():\n    pytest.skip('later')\n    assert 1 + 1 == 2\n",
+    "import pytest\nnp = pytest.importorskip('numpy')\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "from pytest import mark as m\n@m.xfail(strict=False)\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import pytest\ndef test_x():\n    getattr(pytest, 'skip')('x')\n    assert 1 + 1 == 2\n",
+    "import unittest\nclass TestX(unittest.TestCase):\n    def test_x(self):\n"
+    "        self.skipTest('x')\n        self.assertEqual(1 + 1, 2)\n",
+    "import pytest\n@pytest.mark.parametrize('a', [pytest.param(1, marks=pytest.mark.skip)])\n"
+    "def test_x(a):\n    assert a + 1 == 2\n",
+])
+def test_skip_fires(source: str) -> None:
+    assert "static-skip" in rules(source)
+
+
+def test_skip_quiet() -> None:
+    source = ("import pytest\n@pytest.mark.parametrize('a', [1])\n"
+              "@pytest.mark.filterwarnings('ignore')\ndef test_x(a):\n    skip = a\n"
+              "    assert skip + 1 == 2\n")
+    assert facts(source) == []
+
+
+# --- static-process-exit ----------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    "import os\nos._exit(0)", "import sys\nsys.exit(0)", "exit()", "quit()",
+    "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", "import signal\nsignal.alarm(1)",
+    "import atexit\natexit.register(print)", "from os import _exit as e\ne(0)",
+    "getattr(__import__('os'), '_exit')(0)", "raise SystemExit(0)", "import os\nos.abort()",
+])
+def test_exit_fires(call: str) -> None:
+    body = textwrap.indent(call, "    ")
+    assert "static-process-exit" in rules(f"def test_x():\n    assert 1 + 1 == 2\n{body}\n")
+
+
+def test_exit_quiet() -> None:
+    source = ("import sys\nimport pytest\ndef exit_code(x):\n    return x\n"
+              "def test_x():\n    assert exit_code(1) == 1\n    assert sys.version_info > (3,)\n"
+              "    with pytest.raises(SystemExit):\n        exit_code(None)\n")
+    assert "static-process-exit" not in rules(source)
+
+
+# --- static-pytest-hooks ----------------------------------------------------
+
+@pytest.mark.parametrize("source", [
+    "def pytest_runtest_makereport(item, call):\n    pass\n",
+    "pytest_plugins = ['myplugin']\n",
+    "import pytest\n@pytest.hookimpl(tryfirst=True)\ndef hook(item):\n    pass\n",
+    "def test_x(request):\n    request.config.pluginmanager.register(object())\n    assert 1 + 1 == 2\n",
+    "from _pytest.outcomes import Skipped\n",
+    "import pytest\npytest.main(['-q'])\n",
+])
+def test_hooks_fire(source: str) -> None:
+    assert "static-pytest-hooks" in rules(source)
+
+
+def test_hooks_quiet() -> None:
+    source = ("import pytest\n@pytest.fixture\ndef pytest_like():\n    return 1\n"
+              "def test_x(pytest_like, request):\n    assert request.node.name == 'test_x'\n"
+              "    assert pytest_like == 1\n")
+    assert facts(source) == []
+
+
+# --- static-coverage-pragma -------------------------------------------------
+
+@pytest.mark.parametrize("comment", ["# pragma: no cover", "#pragma:no branch", "# PRAGMA NO COVER"])
+def test_pragma_fires(comment: str) -> None:
+    found = facts(f"def test_x():  {comment}\n    assert 1 + 1 == 2\n")
+    assert [f.rule for f in found] == ["static-coverage-pragma"]
+    assert found[0].where == f"{TEST_REL}:1"
+
+
+def test_pragma_quiet() -> None:
+    assert facts("# pragma: this test covers the happy path\ndef test_x():\n    assert 2 == 1 + 1\n") == []
+
+
+# --- static-tracing-tamper --------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "import coverage", "import sys\nsys.settrace(None)", "import sys\nsys.setprofile(None)",
+    "import sys\nsys.monitoring.get_tool(1)", "import threading\nthreading.settrace(None)",
+    "import gc\ngc.get_objects()", "import ctypes", "import sys\nsys.addaudithook(print)",
+    "from coverage import Coverage", "import sys\nsys._getframe(1)",
+    "cov = __import__('coverage')", "import sys as s\ns.gettrace()", "import pytest_quest",
+])
+def test_tamper_fires(code: str) -> None:
+    assert rules(f"{code}\ndef test_x():\n    assert 1 + 1 == 2\n") == {"static-tracing-tamper"}
+
+
+def test_tamper_quiet() -> None:
+    source = ("import sys\nimport gc\nimport threading\ndef test_x():\n    gc.collect()\n"
+              "    assert threading.active_count() >= 1\n    assert sys.maxsize > 0\n")
+    assert facts(source) == []
+
+
+# --- static-builtins-patched ------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "import builtins\n    builtins.len = lambda x: 0",
+    "import builtins\n    monkeypatch.setattr(builtins, 'open', None)",
+    "monkeypatch.setattr('builtins.round', lambda x, n=0: x)",
+    "from unittest import mock\n    mock.patch('builtins.round').start()",
+    "__builtins__['round'] = None",
+    "import builtins\n    setattr(builtins, 'round', None)",
+])
+def test_builtins_fires(code: str) -> None:
+    source = f"def test_x(monkeypatch):\n    {code}\n    assert 1 + 1 == 2\n"
+    assert "static-builtins-patched" in rules(source)
+
+
+def test_builtins_quiet() -> None:
+    source = "import builtins\ndef test_x():\n    assert builtins.len([1]) == 1\n"
+    assert facts(source) == []
+
+
+# --- static-target-replaced -------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "monkeypatch.setattr(pricing, 'nightly_rate', lambda *a: 1.0)",
+    "monkeypatch.setattr('hotel.pricing.nightly_rate', lambda *a: 1.0)",
+    "mock.patch('hotel.pricing.nightly_rate', return_value=1.0).start()",
+    "mock.patch.object(pricing, 'nightly_rate').start()",
+    "pricing.nightly_rate = lambda *a: 1.0",
+    "setattr(pricing, 'nightly_rate', None)",
+    "pricing.nightly_rate.__code__ = (lambda *a: 1.0).__code__",
+    "importlib.reload(pricing)",
+    "sys.modules['hotel.pricing'] = None",
+    "monkeypatch.setitem(sys.modules, 'hotel.pricing', None)",
+    "mock.patch.dict(sys.modules, {'hotel.pricing': None}).start()",
+    "global nightly_rate\n    nightly_rate = lambda *a: 1.0",
+    "monkeypatch.delattr(pricing, 'nightly_rate')",
+    "mock.patch.multiple(pricing, nightly_rate=None).start()",
+])
+def test_target_replaced_fires(code: str) -> None:
+    source = ("import importlib\nimport sys\nfrom unittest import mock\nfrom hotel import pricing\n"
+              "from hotel.pricing import nightly_rate\n"
+              f"def test_x(monkeypatch):\n    {code}\n    assert nightly_rate(1, 'x', 1) == 1.0\n")
+    found = [f for f in facts(source) if f.rule == "static-target-replaced"]
+    assert found, code
+    assert found[0].where == f"{TEST_REL}:{7 + code.count(chr(10))}"
+
+
+def test_target_replaced_on_a_method() -> None:
+    source = ("from hotel.rooms import Room\ndef test_x(monkeypatch):\n"
+              "    monkeypatch.setattr(Room, 'can_host', lambda *a: True)\n"
+              "    assert Room('1', 'single', 1).can_host(9)\n")
+    assert "static-target-replaced" in rules(source, qualname="Room.can_host", path="hotel/rooms.py")
+    source2 = "from hotel.rooms import Room\ndef test_x():\n    Room.can_host = None\n    assert Room\n"
+    assert "static-target-replaced" in rules(source2, qualname="Room.can_host", path="hotel/rooms.py")
+
+
+def test_target_replaced_quiet_for_collaborators() -> None:
+    source = ("from unittest import mock\nfrom hotel import pricing\n"
+              "def test_x(monkeypatch):\n"
+              "    monkeypatch.setattr(pricing, 'loyalty_discount', lambda *a: 0.0)\n"
+              "    with mock.patch('hotel.pricing.tax_amount', return_value=0.0):\n"
+              "        assert pricing.total_price(100.0, 'standard', 1) == 100.0\n"
+              "    monkeypatch.setattr(pricing, 'TAX_RATE', 0.0)\n")
+    assert facts(source, qualname="total_price") == []
+
+
+def test_target_method_name_on_another_class_is_quiet() -> None:
+    source = ("from hotel.rooms import Room\nclass Fake:\n    pass\n"
+              "def test_x(monkeypatch):\n    monkeypatch.setattr(Fake, 'can_host', None)\n"
+              "    assert Room('1', 'single', 1).can_host(1)\n")
+    assert facts(source, qualname="Room.can_host", path="hotel/rooms.py") == []
+
+
+# --- static-source-write ----------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    "open('hotel/pricing.py', 'w').write('')",
+    "open(pricing.__file__, 'a').write('#')",
+    "pathlib.Path('hotel') .joinpath('pricing.py').write_text('')",
+    "p = pathlib.Path('hotel/pricing' + '.py')\n    p.write_text('')",
+    "pathlib.Path(__file__).write_text('')",
+    "os.remove('hotel/rooms.py')",
+    "shutil.copy('/tmp/evil', 'hotel/pricing.py')",
+    "with open('sitecustomize.py', mode='x') as f:\n        f.write('')",
+    "open(tmp_path / '..' / '..' / 'hotel' / 'x.py', 'w')",
+])
+def test_source_write_fires(code: str) -> None:
+    source = ("import os\nimport pathlib\nimport shutil\nfrom hotel import pricing\n"
+              f"def test_x(tmp_path):\n    {code}\n    assert pricing.nightly_rate(1, 'low', 1) == 0.8\n")
+    assert "static-source-write" in rules(source)
+
+
+def test_source_write_quiet() -> None:
+    source = ("import pathlib\nfrom hotel import pricing\ndef test_x(tmp_path):\n"
+              "    (tmp_path / 'plugin.py').write_text('x = 1')\n"
+              "    (tmp_path / 'out.json').write_text('{}')\n"
+              "    text = open(pricing.__file__).read()\n"
+              "    pathlib.Path(__file__).with_name('data.txt').read_text\n"
+              "    assert 'def nightly_rate' in text\n")
+    assert facts(source) == []
+
+
+# --- run-sources-modified ---------------------------------------------------
+
+def _boxed(tmp_path: Path) -> Submission:
+    sub = make(GOOD)
+    project = tmp_path / "project"
+    (project / "hotel").mkdir(parents=True)
+    (project / "hotel" / "pricing.py").write_text("x = 1\n")
+    sub.sandbox = Sandbox(path=project, private=tmp_path / "private",
+                          hashes={"hotel/pricing.py": hashlib.sha256(b"x = 1\n").hexdigest()})
+    sub.run = RunResult(events=[], returncode=0, timed_out=False, seconds=0.1)
+    return sub
+
+
+def test_sources_modified_fires(tmp_path: Path) -> None:
+    sub = _boxed(tmp_path)
+    (sub.sandbox.path / "hotel" / "pricing.py").write_text("x = 2\n")  # type: ignore[union-attr]
+    (sub.sandbox.path / "hotel" / "sitecustomize.py").write_text("")  # type: ignore[union-attr]
+    found = list(static.check_after_run(sub))
+    assert [(f.rule, f.where) for f in found] == [
+        ("run-sources-modified", "hotel/pricing.py"),
+        ("run-sources-modified", "hotel/sitecustomize.py"),
+    ]
+
+
+def test_sources_modified_quiet(tmp_path: Path) -> None:
+    sub = _boxed(tmp_path)
+    assert list(static.check_after_run(sub)) == []
+    sub.sandbox = None
+    assert list(static.check_after_run(sub)) == []
