@@ -61,9 +61,10 @@ def check(sub: Submission) -> Iterator[Fact]:
     missing = [x for x in result.missing if x not in claimed]
     if missing:
         yield LINES.fact(
-            f"{path}:{format_lines(missing).replace(' ', '')}",
+            f"{path}:{','.join(map(str, missing))}",
             "executed by the submitted test",
-            f"not executed ({len(missing)} of {len(result.statements)} lines)",
+            f"not executed: lines {format_lines(missing)} "
+            f"({len(missing)} of {len(result.statements)} lines)",
         )
     lost = [b for b in result.missing_branches if b[0] not in claimed]
     if lost:

@@ -1,0 +1,93 @@
+"""Projects other than the example: src layout, flat modules, classes, no existing tests."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pytest_quest.cli import cli
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def _cli(root: Path, *args: str) -> tuple[int, dict]:
+    result = CliRunner().invoke(cli, [*args, "--json", "--root", str(root)])
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else {}
+
+
+SHAPES = '''
+class Shape:
+    def __init__(self, sides):
+        if sides < 3:
+            raise ValueError("a shape has at least 3 sides")
+        self.sides = sides
+
+    @property
+    def name(self):
+        return {3: "triangle", 4: "square"}.get(self.sides, "polygon")
+
+    @staticmethod
+    def clamp(value, low, high):
+        return max(low, min(value, high))
+'''
+
+SHAPES_TEST = '''
+import pytest
+from geo.shapes import Shape
+
+
+def test_triangle_and_square_and_polygon():
+    assert Shape(3).name == "triangle"
+    assert Shape(4).name == "square"
+    assert Shape(5).name == "polygon"
+'''
+
+
+def test_src_layout_without_tests(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pyproject.toml": "[project]\nname = 'geo'\nversion = '0'\n",
+                     "src/geo/__init__.py": "", "src/geo/shapes.py": SHAPES})
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0 and scan["total"] == 3 and scan["locked_by_baseline"] == 0
+    code, nxt = _cli(tmp_path, "next")
+    assert nxt["quest"] == "src/geo/shapes.py::Shape.__init__"
+    assert nxt["example_from"] is None and "from geo.shapes import Shape" in nxt["example"]
+
+    quest = "src/geo/shapes.py::Shape.name"
+    _tree(tmp_path, {"tests/quest/test_src_geo_shapes__Shape_name.py": SHAPES_TEST})
+    code, result = _cli(tmp_path, "submit", quest)
+    assert code == 0, result
+    assert result["verdict"] == "PASS"
+
+
+def test_flat_module_project_and_method_quests(tmp_path: Path) -> None:
+    _tree(tmp_path, {"calc.py": '''
+        def clamp(value, low, high):
+            if value < low:
+                return low
+            if value > high:
+                return high
+            return value
+        ''', "test_calc.py": '''
+        from calc import clamp
+
+        def test_inside():
+            assert clamp(5, 0, 10) == 5
+        '''})
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0 and scan["total"] == 1 and scan["remaining"] == 1
+    _tree(tmp_path, {"tests/quest/test_calc__clamp.py": '''
+        from calc import clamp
+
+        def test_low():
+            assert clamp(-1, 0, 10) == 0
+        '''})
+    code, result = _cli(tmp_path, "submit", "calc.py::clamp")
+    assert code == 1
+    assert result["facts"][0]["where"] == "calc.py:5,6,7"

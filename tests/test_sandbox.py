@@ -1,0 +1,88 @@
+"""The sandbox: what is copied, what is protected, how modules are named, the environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.config import Settings
+from pytest_quest.sandbox import (
+    Sandbox,
+    _environment,
+    import_roots,
+    is_protected,
+    iter_project_files,
+    module_name,
+    snapshot,
+)
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def test_module_names_for_flat_and_src_layouts(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pkg/__init__.py": "", "src/lib/__init__.py": "", "tool.py": "",
+                     "scripts/run.py": ""})
+    flat = Settings(root=tmp_path, sources=("pkg", "tool.py"))
+    assert module_name("pkg/sub/mod.py", flat) == "pkg.sub.mod"
+    assert module_name("pkg/__init__.py", flat) == "pkg"
+    assert module_name("tool.py", flat) == "tool"
+    src = Settings(root=tmp_path, sources=("src",))
+    assert import_roots(src) == [".", "src"]
+    assert module_name("src/lib/core.py", src) == "lib.core"
+    loose = Settings(root=tmp_path, sources=("scripts",))
+    assert module_name("scripts/run.py", loose) == "run"
+
+
+def test_copy_skips_vcs_caches_venvs_and_the_quest_folder(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pkg/a.py": "", ".git/config": "", "venv/pyvenv.cfg": "", "x/pyvenv.cfg": "",
+                     "pkg/__pycache__/a.pyc": "", "tests/quest/test_q.py": "",
+                     "tests/test_a.py": "", "data/rates.csv": "1", ".coverage": ""})
+    files = list(iter_project_files(tmp_path, "tests/quest"))
+    assert files == ["data/rates.csv", "pkg/a.py", "tests/test_a.py"]
+
+
+def test_protected_files(tmp_path: Path) -> None:
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    assert is_protected("pkg/data.json", settings)
+    assert is_protected("tools/x.py", settings)
+    assert is_protected("tests/data/in.txt", settings)
+    assert is_protected("setup.cfg", settings) and is_protected("sub/conftest.py", settings)
+    assert not is_protected("docs/index.md", settings)
+
+
+def test_sandbox_copy_hashes_protected_files_and_adds_extra(tmp_path: Path) -> None:
+    _tree(tmp_path, {"pkg/a.py": "x = 1\n", "notes.txt": "n"})
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    box = Sandbox.create(settings, {"tests/quest/test_a.py": b"def test(): pass\n"})
+    try:
+        assert (box.path / "pkg/a.py").read_text() == "x = 1\n"
+        assert (box.path / "tests/quest/test_a.py").exists()
+        assert box.hashes == snapshot(settings) == {"pkg/a.py": box.current_hash("pkg/a.py")}
+        (box.path / "pkg/a.py").write_text("x = 2\n")
+        assert box.current_hash("pkg/a.py") != box.hashes["pkg/a.py"]
+        assert box.current_hash("pkg/gone.py") is None
+    finally:
+        box.cleanup()
+    assert not box.base.exists()
+
+
+def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "secret")
+    monkeypatch.setenv("COVERAGE_FILE", "/tmp/x")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-x")
+    settings = Settings(root=tmp_path, sources=("src",))
+    (tmp_path / "src").mkdir()
+    box = Sandbox.create(settings)
+    try:
+        env = _environment(box, settings)
+    finally:
+        box.cleanup()
+    assert not {"GITHUB_TOKEN", "COVERAGE_FILE", "PYTEST_ADDOPTS"} & set(env)
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(box.path), str(box.path / "src")]
+    assert env["HOME"].startswith(str(box.base)) and env["TMPDIR"].startswith(str(box.base))
