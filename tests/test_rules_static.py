@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (embedded test sources read better on one line)
 """Unit tests of the tier-0 static rules: a Submission built by hand, no subprocess.
 
 For every rule one source that fires it and one close variant that must stay

@@ -25,7 +25,8 @@ from pytest_quest.gate import CATALOG
 from pytest_quest.submission import Submission
 
 __all__ = [
-    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "quote", "truthiness",
+    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "const_str", "quote",
+    "truthiness",
 ]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
@@ -135,23 +136,30 @@ class Names:
             base = self.resolve(node.value)
             return f"{base}.{node.attr}" if base else None
         if isinstance(node, ast.Subscript) and self.resolve(node.value) == "sys.modules":
-            key = _const_str(node.slice)
+            key = const_str(node.slice)
             return key
         if isinstance(node, ast.Call):
             func = self.resolve(node.func)
             if func in ("getattr", "builtins.getattr") and len(node.args) >= 2:
-                base, attr = self.resolve(node.args[0]), _const_str(node.args[1])
+                base, attr = self.resolve(node.args[0]), const_str(node.args[1])
                 return f"{base}.{attr}" if base and attr else None
             if func in ("__import__", "importlib.import_module", "builtins.__import__") and (
                 node.args
             ):
-                return _const_str(node.args[0])
+                return const_str(node.args[0])
         return None
 
 
-def _const_str(node: ast.AST | None) -> str | None:
+def const_str(node: ast.AST | None) -> str | None:
+    """A string literal, with ``"a" + "b"`` folded (a split name is still the name)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        try:
+            value = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return value if isinstance(value, str) else None
     return None
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
-from pytest_quest.rules.cheats import Names, check_assertions, quote
+from pytest_quest.rules.cheats import Names, check_assertions, const_str, quote
 from pytest_quest.sandbox import module_name
 from pytest_quest.submission import Submission
 
@@ -316,6 +316,9 @@ def _target(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
 
 
 def _const(node: ast.AST | None) -> object:
+    folded = const_str(node)
+    if folded is not None:
+        return folded
     return node.value if isinstance(node, ast.Constant) else None
 
 

@@ -1,0 +1,12 @@
+# ruff: noqa  (corpus input: deliberately bad test code)
+# quest: hotel/pricing.py::nightly_rate
+# expect: static-skip
+from pytest import skip as later
+from hotel.pricing import nightly_rate
+
+
+def test_rates():
+    nightly_rate(100.0, "high", 7)
+    nightly_rate(100.0, "low", 1)
+    later("not today")
+    assert nightly_rate(100.0, "standard", 2) == 1.0
