@@ -218,3 +218,4 @@ def test_demo_runs_end_to_end() -> None:
     assert result.exit_code == 0, result.output
     assert "FAIL hotel/pricing.py::nightly_rate" in result.stdout
     assert "PASS hotel/pricing.py::nightly_rate -> PASS" in result.stdout
+

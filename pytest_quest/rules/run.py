@@ -60,6 +60,14 @@ SANDBOX = CATALOG.add(
     "The test writes only inside the sandbox and starts no processes.",
     "Write files only under tmp_path; call the function instead of a subprocess.",
 )
+TAMPERED = CATALOG.add(
+    "run-report-tampered", FAIL, "run",
+    "The harness's report reaches the gate as the harness wrote it: an event that may appear "
+    "once (coverage, mutation, done) appearing twice means test code forged it.",
+    "Do not write to pytest-quest's report or reach into its objects.",
+    supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score"),
+)
+_UNIQUE = ("start", "collected", "coverage", "mutation", "done")
 TARGET_REPLACED = CATALOG.add(
     "run-target-replaced", FAIL, "run",
     "The target function is not replaced (monkeypatch, mock.patch) while a test runs.",
@@ -78,8 +86,15 @@ def check(sub: Submission) -> Iterator[Fact]:
             f"still running after {run.seconds:.1f} s; killed",
         )
         return
+    forged = [kind for kind in _UNIQUE if len(run.of(kind)) > 1]
+    rounds = [e.get("round") for e in run.of("round_done")]
+    if len(rounds) != len(set(rounds)):
+        forged.append("round_done")
+    if forged:
+        yield TAMPERED.fact(sub.test_rel, "one report per event", f"duplicated: {', '.join(forged)}")
+        return
     yield from _collection(sub, run)
-    if not run.finished and not run.first("round_done"):
+    if not run.finished:
         yield NO_REPORT.fact(
             sub.test_rel, "pytest reports every test",
             f"the process ended with code {run.returncode} before reporting",
