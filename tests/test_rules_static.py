@@ -413,6 +413,7 @@ def test_source_write_quiet() -> None:
               "    (tmp_path / 'out.json').write_text('{}')\n"
               "    text = open(pricing.__file__).read()\n"
               "    pathlib.Path(__file__).with_name('data.txt').read_text\n"
+              "    pathlib.Path(pricing.__file__).read_text().replace('a', 'b')\n"
               "    assert 'def nightly_rate' in text\n")
     assert facts(source) == []
 

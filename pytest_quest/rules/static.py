@@ -391,8 +391,9 @@ def _source_writes(sub: Submission, tree: ast.Module, names: Names) -> Iterator[
         elif resolved in _PATH_WRITERS:
             paths += [node.args[i] for i in _PATH_WRITERS[resolved] if i < len(node.args)]
         elif isinstance(node.func, ast.Attribute) and (
-            call in _PATH_METHODS or (call == "open" and _writes(_mode(node, 0), names))
-        ):
+            (call in _PATH_METHODS and not (call == "replace" and len(node.args) != 1))
+            or (call == "open" and _writes(_mode(node, 0), names))
+        ):  # str.replace(old, new) takes two arguments, Path.replace(target) one
             paths.append(node.func.value)
             if call in ("rename", "replace") and node.args:
                 paths.append(node.args[0])
