@@ -133,6 +133,9 @@ def test_no_assertion_only_looks_at_collected_tests() -> None:
     "assert r == r", "assert r is r", "assert nightly_rate(1, 'low', 1) == nightly_rate(1, 'low', 1)",
     "assert r == pytest.approx(r)", "assert 1 == 1", "assert r or True", "assert r == mock.ANY",
     "assert isinstance(r, object)", "assert r == Anything()", "assert [r]",
+    "assert nightly_rate", "assert callable(nightly_rate)", "assert all([])",
+    "assert r == 0.8 if False else True",
+    "with pytest.raises(ValueError):\n        raise ValueError('x')",
 ])
 def test_trivial_assertion_fires(check: str) -> None:
     source = (
@@ -447,3 +450,12 @@ def test_sources_modified_quiet(tmp_path: Path) -> None:
     assert list(static.check_after_run(sub)) == []
     sub.sandbox = None
     assert list(static.check_after_run(sub)) == []
+
+
+def test_exec_strings_are_checked_like_the_file() -> None:
+    source = ("def test_x():\n    assert 1 + 1 == 2\n"
+              "    exec('import os; os._exit(0)')\n    eval(\"__import__('pytest').skip('x')\")\n")
+    found = facts(source)
+    assert {f.rule for f in found} == {"static-process-exit", "static-skip"}
+    assert found[0].where == f"{TEST_REL}:3"
+    assert facts("def test_x():\n    assert eval('1 + 1') == 2\n") == []

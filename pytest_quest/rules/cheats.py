@@ -186,6 +186,18 @@ def truthiness(node: ast.AST) -> bool | None:
         if isinstance(node.op, ast.Or):
             return True if True in values else False if all(v is False for v in values) else None
         return False if False in values else True if all(v is True for v in values) else None
+    if isinstance(node, ast.IfExp):
+        test = truthiness(node.test)
+        if test is not None:
+            return truthiness(node.body if test else node.orelse)
+        both = {truthiness(node.body), truthiness(node.orelse)}
+        return both.pop() if len(both) == 1 else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and (
+        node.func.id in ("all", "any") and not node.keywords
+    ):
+        if truthiness(node.args[0]) is False:  # all([]) is True, any([]) is False
+            return node.func.id == "all"
+        return None
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         return _literal_compare(node)
     return None
@@ -236,8 +248,9 @@ class _Guard:
 class Assertions:
     """Collect the assertion sites of test functions, following same-file helpers."""
 
-    def __init__(self, sub: Submission, tree: ast.Module, names: Names) -> None:
-        self.sub, self.names = sub, names
+    def __init__(self, sub: Submission, tree: ast.Module, names: Names,
+                 target: str | None = None) -> None:
+        self.sub, self.names, self.target = sub, names, target
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.methods: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.always_equal = _always_equal_classes(tree)
@@ -346,7 +359,10 @@ class Assertions:
             for item in stmt.items:
                 name = self.names.resolve(_call_func(item.context_expr))
                 if name in _RAISES:
-                    yield self._site(item.context_expr, "outcome", None, guard)
+                    raises_only = bool(stmt.body) and all(
+                        isinstance(b, ast.Raise) for b in stmt.body)
+                    why = "the block raises by itself" if raises_only else None
+                    yield self._site(item.context_expr, "outcome", why, guard)
                 elif name in _SUPPRESS:
                     assert isinstance(item.context_expr, ast.Call)
                     caught = {self._exc_name(a) for a in item.context_expr.args}
@@ -455,6 +471,12 @@ class Assertions:
             if isinstance(test.op, ast.And) and all(reasons):
                 return reasons[0]
             return None
+        if self.target and self.names.resolve(test) == self.target:
+            return "a function object is always true"
+        if isinstance(test, ast.Call) and self.names.resolve(test.func) == "callable" and (
+            test.args and self.names.resolve(test.args[0]) == self.target
+        ):
+            return "the function is always callable"
         if isinstance(test, ast.Call) and self.names.resolve(test.func) == "isinstance" and (
             len(test.args) == 2 and self.names.resolve(test.args[1]) == "object"
         ):
@@ -557,9 +579,14 @@ def _always_equal_classes(tree: ast.Module) -> set[str]:
     return out
 
 
-def check_assertions(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
-    """One fact per test without a real assertion, and per swallowed assertion."""
-    finder = Assertions(sub, tree, names)
+def check_assertions(sub: Submission, tree: ast.Module, names: Names,
+                     target: str | None = None) -> Iterator[Fact]:
+    """One fact per test without a real assertion, and per swallowed assertion.
+
+    ``target`` is the quest function's dotted name: asserting the function
+    object itself (``assert nightly_rate``) is always true.
+    """
+    finder = Assertions(sub, tree, names, target)
     for cls, func in finder.tests(tree):
         label = f"{cls}.{func.name}" if cls else func.name
         sites = finder.of_test(cls, func)

@@ -153,11 +153,13 @@ def check(sub: Submission) -> Iterator[Fact]:
     assert tree is not None
     names = Names(tree)
     yield from _references(sub, tree, names)
+    yield from _dynamic_code(sub, tree, names)
     yield from _pragmas(sub)
     yield from _builtins(sub, tree, names)
     yield from _target(sub, tree, names)
     yield from _source_writes(sub, tree, names)
-    yield from check_assertions(sub, tree, names)
+    module, parts = _target_parts(sub)
+    yield from check_assertions(sub, tree, names, f"{module}.{'.'.join(parts)}")
 
 
 def _call_func(node: ast.expr) -> ast.expr:
@@ -179,8 +181,12 @@ def _banned(name: str | None) -> tuple[Rule, str] | None:
     return None
 
 
-def _references(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
-    """Banned names referenced anywhere (imports, calls, decorators, bare references)."""
+def _references(sub: Submission, tree: ast.Module, names: Names,
+                quiet: bool = False) -> Iterator[Fact]:
+    """Banned names referenced anywhere (imports, calls, decorators, bare references).
+
+    ``quiet``: ``actual`` names the hit only (for code that is not the file's own text).
+    """
     hits: dict[tuple[str, int], tuple[str, ast.AST]] = {}
 
     def hit(rule: Rule, name: str, node: ast.AST) -> None:
@@ -225,7 +231,31 @@ def _references(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fac
         seen.add((rule_id, name))
         rule = CATALOG.get(rule_id)
         assert rule is not None
-        yield rule.fact(_at(sub, node), f"no {name} in a quest test", f"`{quote(sub, node)}`")
+        actual = name if quiet else f"`{quote(sub, node)}`"
+        yield rule.fact(_at(sub, node), f"no {name} in a quest test", actual)
+
+
+_DYNAMIC = frozenset({"exec", "eval", "compile", "builtins.exec", "builtins.eval",
+                      "builtins.compile"})
+
+
+def _dynamic_code(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
+    """Code hidden in an ``exec("...")`` string is checked like the file itself."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and names.resolve(node.func) in _DYNAMIC):
+            continue
+        text = const_str(node.args[0]) if node.args else None
+        if text is None:
+            continue
+        try:
+            inner = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        for fact in _references(sub, inner, Names(inner), quiet=True):
+            rule = CATALOG.get(fact.rule)
+            assert rule is not None
+            yield rule.fact(_at(sub, node), fact.expected,
+                            f"`{quote(sub, node)}` runs code that uses {fact.actual}")
 
 
 def _pragmas(sub: Submission) -> Iterator[Fact]:
