@@ -153,6 +153,9 @@ class Session:
         self.original: Any = None
         self.original_code: Any = None
         self.round = 1
+        #: Coverage of the measured round by file and rerun outcomes (the mutation stage's inputs).
+        self.measured_files: dict[str, Any] | None = None
+        self.rerun_outcomes: list[str] = []
 
     # ------------------------------------------------------------ collection
     def pytest_collectreport(self, report: Any) -> None:
@@ -221,6 +224,7 @@ class Session:
                 following = items[index + 1] if index + 1 < len(items) else None
                 reports = runtestprotocol(item, nextitem=following, log=False)
                 outcomes.append(_outcome(reports))
+            self.rerun_outcomes.extend(outcomes)
             self.emit("round_done", round=number, outcomes=dict(zip(
                 [i.nodeid for i in items], outcomes, strict=True)))
         mutation = self.spec.get("mutation")
@@ -250,6 +254,7 @@ class Session:
             entry.pop("functions", None)
             entry.pop("classes", None)
             out[rel.replace(os.sep, "/")] = entry
+        self.measured_files = out
         self.emit("coverage", files=out)
 
 

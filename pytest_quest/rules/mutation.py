@@ -1,14 +1,155 @@
-"""Stage 5, mutation: filled in by the mutation stage work (see mutate.py)."""
+"""Stage 5, mutation: the test notices when the target's behaviour changes.
+
+Coverage says a line ran; mutation says a test would notice if it were
+wrong. The harness (see :mod:`pytest_quest.mutate`) runs the mutants and
+reports one ``mutation`` event; these rules only read it. Every extreme
+mutant must die (otherwise the function is pseudo-tested), a calibrated share
+of classic mutants must die (``mutation_threshold``; docs/mutation.md says
+why not 100%), and the unchanged null mutant must survive (otherwise the test
+detects the machinery and every "kill" is fake). When the stage could not
+run, the verdict is REVIEW, never FAIL: our fault must not burn a try.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from pytest_quest.facts import Fact
+from pytest_quest.facts import FAIL, REVIEW, Fact
+from pytest_quest.gate import CATALOG
 from pytest_quest.submission import Submission
 
-__all__ = ["check"]
+__all__ = ["check", "summary"]
+
+_DEAD = ("killed", "timeout", "crashed")
+
+MACHINERY = CATALOG.add(
+    "mutation-machinery-detected", FAIL, "mutation",
+    "The unchanged function swapped in by the mutation machinery (the null mutant) still passes: "
+    "a test that detects the machinery fakes every kill.",
+    "Test the function's results, not its code object, environment or how it is loaded.",
+    supersedes=("mutation-pseudo-tested", "mutation-score"),
+)
+PSEUDO = CATALOG.add(
+    "mutation-pseudo-tested", FAIL, "mutation",
+    "Replacing the target's body by a trivial return (None, the zero value of the type it "
+    "returned, an empty generator) makes at least one test fail.",
+    "Assert the exact values the function returns (and its side effects), not only that it runs.",
+    supersedes=("mutation-score",),
+)
+SCORE = CATALOG.add(
+    "mutation-score", FAIL, "mutation",
+    "Enough classic mutants on the covered lines (boundaries, operators, negated conditions, "
+    "constants +/- 1, return None) make a test fail: the share killed reaches "
+    "mutation_threshold.",
+    "Add cases that tell the surviving mutants from the original: boundary values on both sides "
+    "of each comparison, and assert exact results.",
+)
+NOT_VERIFIED = CATALOG.add(
+    "mutation-not-verified", REVIEW, "mutation",
+    "The mutation stage ran to the end; when the machinery itself could not run, a human decides.",
+    "A maintainer checks the environment (fork, time budget, the target's source) and reviews.",
+)
+
+
+def _ran(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Mutants that ran; one the machinery could not swap in ("error") proves nothing."""
+    return [e for e in entries or [] if e.get("outcome") != "error"]
+
+
+def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
+    """The numbers a PASS records as evidence (and the facts below are built from)."""
+    extreme = _ran(event.get("extreme"))
+    classic = _ran(event.get("classic"))
+    killed_classic = sum(1 for e in classic if e.get("outcome") in _DEAD)
+    return {
+        "extreme_killed": sum(1 for e in extreme if e.get("outcome") in _DEAD),
+        "extreme_total": len(extreme),
+        "classic_killed": killed_classic,
+        "classic_total": len(classic),
+        "score": round(killed_classic / len(classic), 3) if classic else None,
+        "threshold": threshold,
+        "timeouts": sum(1 for e in [*extreme, *classic] if e.get("outcome") == "timeout"),
+        "equivalent_dropped": event.get("equivalent", 0),
+        "survivors": [_survivor(e) for e in classic if e.get("outcome") not in _DEAD],
+        "mode": event.get("mode"),
+        "seconds": event.get("seconds"),
+    }
+
+
+def _survivor(entry: dict[str, Any]) -> str:
+    return f"line {entry.get('line')}: {entry.get('description')} survived"
 
 
 def check(sub: Submission) -> Iterator[Fact]:
-    return iter(())
+    run = sub.run
+    if run is None or not sub.settings.mutation:
+        return
+    path = sub.quest.path
+    where = f"{path}:{sub.quest.lines[0]}"
+    event = run.first("mutation")
+    if event is None:
+        yield NOT_VERIFIED.fact(where, "a mutation report", "the harness reported none")
+        return
+    if event.get("error"):
+        yield NOT_VERIFIED.fact(where, "the mutation stage runs", f"it failed: {event['error']}")
+        return
+    if event.get("skipped"):
+        yield NOT_VERIFIED.fact(where, "the mutation stage runs", f"skipped: {event['skipped']}")
+        return
+    null = event.get("null") or {}
+    if null.get("outcome") != "survived":
+        by = null.get("by") or sub.test_rel
+        yield MACHINERY.fact(
+            by, "the unchanged function, swapped in as the mutants are, passes every test",
+            f"{null.get('outcome', 'no result')}: the test detects the mutation machinery",
+        )
+        return
+    threshold = float(sub.settings.mutation_threshold)
+    numbers = summary(event, threshold)
+    facts = list(_pseudo(event, where, sub.quest.qualname))
+    facts += list(_score(event, numbers, path, threshold))
+    yield from facts
+    if not facts:
+        sub.extra["mutation"] = numbers
+
+
+def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:
+    for entry in _ran(event.get("extreme")):
+        if entry.get("outcome") in _DEAD:
+            continue
+        text = str(entry.get("description", "body replaced")).replace("body replaced by ", "")
+        yield PSEUDO.fact(
+            where, f"a test fails when the body of {qualname} is replaced by {text}",
+            f"pseudo-tested: body replaced by {text} and every test still passed",
+        )
+    if event.get("not_run") and not event.get("classic"):
+        yield NOT_VERIFIED.fact(
+            where, "every extreme mutant runs within the time budget",
+            f"{event['not_run']} mutants were not run (budget {event.get('budget')} s)",
+        )
+
+
+def _score(event: dict[str, Any], numbers: dict[str, Any], path: str,
+           threshold: float) -> Iterator[Fact]:
+    classic = _ran(event.get("classic"))
+    not_run = int(event.get("not_run") or 0) if classic else 0
+    total = len(classic) + not_run
+    if not total:
+        return
+    killed = numbers["classic_killed"]
+    need = threshold * total - 1e-9
+    expected = f"at least {threshold:.0%} of classic mutants killed"
+    if killed >= need:
+        return
+    if killed + not_run >= need:  # the mutants we could not run decide it: a human looks
+        yield NOT_VERIFIED.fact(
+            path, expected,
+            f"{killed}/{len(classic)} killed, {not_run} not run within the time budget",
+        )
+        return
+    yield SCORE.fact(path, expected, f"{killed}/{total} killed ({killed / total:.0%})")
+    for entry in classic:
+        if entry.get("outcome") not in _DEAD:
+            yield SCORE.fact(f"{path}:{entry.get('line')}", "a test fails on this mutant",
+                             _survivor(entry))

@@ -1,0 +1,240 @@
+"""Mutant generation: operators, determinism, bytecode dedup, the cap, extreme and null mutants."""
+
+from __future__ import annotations
+
+import textwrap
+import types
+from typing import Any
+
+import pytest
+
+from pytest_quest import mutate
+from pytest_quest.mutate import MutationError, fingerprint, generate
+
+
+def _load(source: str, name: str) -> tuple[str, Any]:
+    source = textwrap.dedent(source)
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
+    return source, namespace[name]
+
+
+def _gen(source: str, name: str, **kwargs: Any) -> tuple[mutate.Generated, Any]:
+    source, func = _load(source, name)
+    line = func.__code__.co_firstlineno
+    made = generate(source, "<m>", line, original=func.__code__, **kwargs)
+    return made, func
+
+
+def _descriptions(made: mutate.Generated) -> list[str]:
+    return [m.description for m in made.classic]
+
+
+def _call(func: Any, code: types.CodeType, *args: Any) -> Any:
+    saved = func.__code__
+    func.__code__ = code
+    try:
+        return func(*args)
+    finally:
+        func.__code__ = saved
+
+
+OPERATORS = """
+def f(a, b, flag):
+    if a < b and flag:
+        return a + b
+    while a > 10 or b == 3:
+        a -= 1
+        b = 0
+    x = a * 2 if flag is None else a / 2
+    return x in [True]
+"""
+
+
+def test_each_operator_is_generated() -> None:
+    made, _ = _gen(OPERATORS, "f", max_mutants=100)
+    found = _descriptions(made)
+    for expected in [
+        "'a < b' -> 'a <= b'",
+        "'a > 10' -> 'a >= 10'",
+        "'b == 3' -> 'b != 3'",
+        "'a < b and flag' -> 'a < b or flag'",
+        "'a > 10 or b == 3' -> 'a > 10 and b == 3'",
+        "'a + b' -> 'a - b'",
+        "'a * 2' -> 'a / 2'",
+        "'a / 2' -> 'a * 2'",
+        "'a -= 1' -> 'a += 1'",
+        "'if a < b and flag' -> 'if not (a < b and flag)'",
+        "'while a > 10 or b == 3' -> 'while not (a > 10 or b == 3)'",
+        "'a > 10' -> 'a > 11'",
+        "'a > 10' -> 'a > 9'",
+        "'return a + b' -> 'return None'",
+        "'[True]' -> '[False]'",
+        "'flag is None' -> 'flag is not None'",
+        "'x in [True]' -> 'x not in [True]'",
+    ]:
+        assert expected in found, expected
+    assert all(m.kind == "classic" for m in made.classic)
+
+
+def test_mutants_change_behaviour() -> None:
+    made, func = _gen("def f(a, b):\n    return a < b\n", "f")
+    (mutant,) = [m for m in made.classic if m.description == "'a < b' -> 'a <= b'"]
+    assert func(2, 2) is False
+    assert _call(func, mutant.code, 2, 2) is True
+    assert func(2, 2) is False  # restored
+
+
+def test_generation_is_deterministic() -> None:
+    first, _ = _gen(OPERATORS, "f", max_mutants=7)
+    second, _ = _gen(OPERATORS, "f", max_mutants=7)
+    assert _descriptions(first) == _descriptions(second)
+    assert [fingerprint(m.code) for m in first.classic] == [
+        fingerprint(m.code) for m in second.classic
+    ]
+
+
+def test_bytecode_duplicates_are_dropped() -> None:
+    # The compiler drops the dead branch, so mutating inside it changes nothing.
+    source = """
+    def f(x):
+        if False:
+            return x + 5
+        return x
+    """
+    made, func = _gen(source, "f", max_mutants=100)
+    assert made.equivalent >= 3
+    prints = {fingerprint(m.code) for m in made.classic}
+    assert len(prints) == len(made.classic)
+    assert fingerprint(func.__code__) not in prints
+    assert not any("x + 5" in d for d in _descriptions(made))
+
+
+def test_constants_differ_by_type_not_only_value() -> None:
+    assert fingerprint(compile("x = 1", "<a>", "exec")) != fingerprint(
+        compile("x = 1.0", "<a>", "exec")
+    )
+    assert fingerprint(compile("x = 1", "<a>", "exec")) == fingerprint(
+        compile("\n\nx = 1", "<b>", "exec")
+    )
+
+
+def test_cap_spreads_over_lines() -> None:
+    lines = "\n".join(f"    a = a + {i}" for i in range(1, 31))
+    source = f"def f(a):\n{lines}\n    return a\n"
+    made, func = _gen(source, "f", max_mutants=6)
+    assert len(made.classic) == 6
+    used = [m.line for m in made.classic]
+    assert len(set(used)) == 6  # one per line before any line gets a second
+    first = func.__code__.co_firstlineno
+    assert max(used) - min(used) > 15  # not the first six lines
+    assert min(used) == first + 1
+    assert made.candidates > 6
+
+
+def test_only_covered_lines_are_mutated() -> None:
+    source = "def f(a):\n    if a > 1:\n        return a + 1\n    return a - 1\n"
+    _, func = _load(source, "f")
+    made = generate(source, "<m>", 1, covered={2}, original=func.__code__)
+    assert {m.line for m in made.classic} == {2}
+
+
+def test_extreme_mutants_use_observed_zero_values() -> None:
+    made, func = _gen("def f(a):\n    return a * 2\n", "f", zero_types=["int", "float", "Thing"])
+    texts = [m.description for m in made.extreme]
+    assert texts == [
+        "body replaced by `return None`", "body replaced by `return 0`",
+        "body replaced by `return 0.0`",
+    ]
+    assert [_call(func, m.code, 3) for m in made.extreme] == [None, 0, 0.0]
+
+
+def test_extreme_mutant_of_a_generator_is_empty() -> None:
+    made, func = _gen("def g(n):\n    for i in range(n):\n        yield i\n", "g",
+                      zero_types=["int"])
+    (mutant,) = made.extreme
+    assert list(_call(func, mutant.code, 3)) == []
+
+
+def test_extreme_mutant_of_async_function_returns_none() -> None:
+    import asyncio
+
+    made, func = _gen("async def g(n):\n    return n + 1\n", "g", zero_types=["int"])
+    (mutant,) = made.extreme
+    assert asyncio.run(_call(func, mutant.code, 3)) is None
+
+
+def test_extreme_equal_to_original_is_dropped() -> None:
+    made, _ = _gen("def f():\n    return None\n", "f")
+    assert made.extreme == []
+
+
+def test_null_mutant_behaves_the_same_but_is_not_the_same_code() -> None:
+    made, func = _gen('def f(a):\n    """Doc."""\n    return a + 1\n', "f")
+    null = made.null.code
+    assert null is not func.__code__ and null != func.__code__
+    assert fingerprint(null) != fingerprint(func.__code__)
+    assert _call(func, null, 1) == 2
+
+
+def test_methods_and_closures_compile_in_their_scope() -> None:
+    source = """
+    class Base:
+        def size(self):
+            return 1
+
+    class Box(Base):
+        def size(self):
+            return super().size() + 1
+
+    def outer(k):
+        def inner(x):
+            return x * k
+        return inner
+    """
+    source, box = _load(source, "Box")
+    method = box.size
+    made = generate(source, "<m>", method.__code__.co_firstlineno, original=method.__code__)
+    plus = next(m for m in made.classic if m.description.endswith("'super().size() - 1'"))
+    assert _call(method, plus.code, box()) == 0
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
+    inner = namespace["outer"](3)
+    made = generate(source, "<m>", inner.__code__.co_firstlineno, original=inner.__code__)
+    times = next(m for m in made.classic if m.description == "'x * k' -> 'x / k'")
+    assert _call(inner, times.code, 6) == 2
+    # `return x * k` -> `return None` drops the free variable k; a dead reference keeps it.
+    assert made.incompatible == 0
+    (extreme,) = made.extreme
+    assert extreme.code.co_freevars == ("k",)
+    assert _call(inner, extreme.code, 6) is None
+    assert made.equivalent == 1  # the classic `return None` is the extreme mutant again
+
+
+def test_source_that_differs_from_the_running_code_is_refused() -> None:
+    _, func = _load("def f(a):\n    return a + 1\n", "f")
+    with pytest.raises(MutationError):
+        generate("def f(a):\n    return a + 2\n", "<m>", 1, original=func.__code__)
+    with pytest.raises(MutationError):
+        generate("x = 1\n", "<m>", 1)
+
+
+def test_docstrings_annotations_and_decorators_are_left_alone() -> None:
+    source = '''
+    import functools
+
+    @functools.lru_cache(maxsize=3)
+    def f(a: int = 4) -> int:
+        """Ten."""
+        return a
+    '''
+    source, wrapper = _load(source, "f")
+    func = wrapper.__wrapped__
+    made = generate(source, "<m>", func.__code__.co_firstlineno + 1, original=func.__code__)
+    assert _descriptions(made) == ["'return a' -> 'return None'"]
+
+
+def test_spread_order_covers_the_range() -> None:
+    assert sorted(mutate._spread(11)) == list(range(11))
+    assert mutate._spread(8)[:4] == [0, 4, 2, 6]
+    assert mutate._spread(0) == [] and mutate._spread(1) == [0]

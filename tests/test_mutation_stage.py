@@ -1,0 +1,292 @@
+"""The mutation stage end to end: real sandbox runs of ``submit`` on example_project."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pytest_quest.submit as submit_module
+from pytest_quest.config import load_settings
+from pytest_quest.scan import scan
+from pytest_quest.states import Outcome
+from pytest_quest.submit import Result, submit
+
+QUEST = "hotel/pricing.py::nightly_rate"
+
+STRONG = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_standard():
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+
+def test_high_long_stay():
+    assert nightly_rate(100.0, "high", 7) == 112.5
+
+def test_high_short():
+    assert nightly_rate(100.0, "high", 6) == 125.0
+
+def test_low():
+    assert nightly_rate(100.0, "low", 1) == 80.0
+
+def test_long_stay_discount_boundary():
+    assert nightly_rate(100.0, "standard", 7) == 90.0
+
+def test_one_night_is_allowed():
+    assert nightly_rate(10.0, "standard", 1) == 10.0
+
+def test_rejects_zero_nights():
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+"""
+
+#: Every branch runs, every assertion is about the type: extreme mutants die, classic ones live.
+WEAK = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_types():
+    for season in ("high", "low", "standard"):
+        for nights in (1, 7):
+            assert isinstance(nightly_rate(100.0, season, nights), float)
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+"""
+
+#: Runs everything and asserts nothing a trivial body would break.
+PSEUDO = """
+from hotel.pricing import nightly_rate
+
+def test_runs():
+    for season in ("high", "low", "standard"):
+        for nights in (1, 7):
+            assert nightly_rate(100.0, season, nights) != "free"
+    try:
+        nightly_rate(100.0, "standard", 0)
+    except ValueError:
+        pass
+"""
+
+#: Kills every mutant by noticing that the code object changed, not the behaviour.
+DETECTOR = STRONG + """
+ORIGINAL = nightly_rate.__code__
+
+def test_code_is_original():
+    assert nightly_rate.__code__ is ORIGINAL
+"""
+
+
+def _facts(result: Result, rule: str) -> list[Any]:
+    return [f for f in result.verdict.facts if f.rule == rule]
+
+
+def test_strong_test_passes_with_mutation_evidence(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, STRONG)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence["mutation"]
+    assert evidence["extreme_total"] >= 2
+    assert evidence["extreme_killed"] == evidence["extreme_total"]
+    assert evidence["score"] >= 0.6
+    assert evidence["classic_total"] == 20
+    assert evidence["mode"] == "fork"
+
+
+def test_type_only_assertions_fail_on_score(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, WEAK)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "mutation-score"
+    summary, *survivors = _facts(result, "mutation-score")
+    assert summary.where == "hotel/pricing.py"
+    assert "killed (" in summary.actual
+    assert survivors
+    texts = [f.actual for f in survivors]
+    assert "line 14: 'nights >= 7' -> 'nights > 7' survived" in texts
+    assert all(f.where.startswith("hotel/pricing.py:") for f in survivors)
+
+
+def test_pseudo_tested_function_fails(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, PSEUDO)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "mutation-pseudo-tested"
+    fact = _facts(result, "mutation-pseudo-tested")[0]
+    assert fact.where == "hotel/pricing.py:4"
+    assert fact.actual == (
+        "pseudo-tested: body replaced by `return None` and every test still passed"
+    )
+    assert not _facts(result, "mutation-score")  # superseded: the root cause is enough
+
+
+def test_machinery_detector_fails(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, DETECTOR)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "mutation-machinery-detected"
+    (fact,) = result.verdict.facts
+    assert fact.where.endswith("::test_code_is_original")
+
+
+def test_code_equality_detector_fails_too(submit_test: Callable[..., Result]) -> None:
+    source = DETECTOR.replace(
+        "nightly_rate.__code__ is ORIGINAL", "nightly_rate.__code__.co_code == ORIGINAL.co_code"
+    )
+    result = submit_test(QUEST, source)
+    assert result.verdict.root_cause == "mutation-machinery-detected"
+
+
+def test_mutation_can_be_switched_off(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, WEAK, overrides={"mutation": False})
+    assert result.verdict.outcome is Outcome.PASS
+    assert "mutation" not in result.quest.evidence
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the no-fork fallback, as on a platform without ``os.fork``."""
+    original = submit_module._spec
+
+    def spec(sub: Any) -> dict[str, Any]:
+        out = original(sub)
+        if out.get("mutation"):
+            out["mutation"] = {**out["mutation"], "fork": False}
+        return out
+
+    monkeypatch.setattr(submit_module, "_spec", spec)
+
+
+@pytest.mark.usefixtures("in_process")
+def test_in_process_fallback_agrees(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, STRONG)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    assert result.quest.evidence["mutation"]["mode"] == "inprocess"
+
+
+@pytest.mark.usefixtures("in_process")
+def test_in_process_fallback_fails_weak_test(submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, WEAK)
+    assert result.verdict.root_cause == "mutation-score"
+
+
+LOOPS = '''"""A loop whose mutants can run forever."""
+
+
+def countdown(n: int) -> int:
+    """Steps to reach zero from n, one at a time."""
+    steps = 0
+    while n > 0:
+        n -= 1
+        steps += 1
+    return steps
+'''
+
+LOOP_TEST = """
+from hotel.loops import countdown
+
+def test_countdown():
+    assert countdown(3) == 3
+    assert countdown(1) == 1
+    assert countdown(0) == 0
+"""
+
+
+@pytest.fixture
+def loop_project(example_copy: Path) -> Path:
+    (example_copy / "hotel" / "loops.py").write_text(LOOPS, encoding="utf-8")
+    scan(load_settings(example_copy))
+    return example_copy
+
+
+def _submit_loop(project: Path) -> Result:
+    settings = load_settings(project).with_overrides(max_mutants=6)
+    path = project / "tests" / "quest" / "test_loops.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(LOOP_TEST, encoding="utf-8")
+    return submit(settings, "hotel/loops.py::countdown", test=path)
+
+
+def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
+    result = _submit_loop(loop_project)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    mutation = result.quest.evidence["mutation"]
+    assert mutation["timeouts"] >= 1
+    assert mutation["classic_killed"] >= mutation["timeouts"]
+
+
+@pytest.mark.usefixtures("in_process")
+def test_looping_mutant_in_process_is_killed_by_timeout(loop_project: Path) -> None:
+    result = _submit_loop(loop_project)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    assert result.quest.evidence["mutation"]["timeouts"] >= 1
+
+
+# ----------------------------------------------------------- the rule on its own
+def _sub(event: dict[str, Any] | None, threshold: float = 0.6) -> Any:
+    from types import SimpleNamespace
+
+    run = SimpleNamespace(first=lambda kind: event if kind == "mutation" else None)
+    return SimpleNamespace(
+        run=run,
+        settings=SimpleNamespace(mutation=True, mutation_threshold=threshold),
+        quest=SimpleNamespace(path="m.py", lines=(3, 9), qualname="f"),
+        test_rel="tests/quest/test_m.py",
+        extra={},
+    )
+
+
+def _classic(outcomes: list[str]) -> list[dict[str, Any]]:
+    return [{"line": 4 + i, "description": f"'a > {i}' -> 'a >= {i}'", "outcome": o}
+            for i, o in enumerate(outcomes)]
+
+
+NULL_OK = {"outcome": "survived"}
+
+
+@pytest.mark.parametrize("event", [
+    None,
+    {"error": "MutationError: no code object"},
+    {"skipped": "the target is not fully covered"},
+])
+def test_machinery_trouble_is_review_never_fail(event: dict[str, Any] | None) -> None:
+    from pytest_quest.rules import mutation
+
+    facts = list(mutation.check(_sub(event)))
+    assert [f.rule for f in facts] == ["mutation-not-verified"]
+    assert facts[0].level == "review"
+
+
+def test_threshold_is_inclusive_and_timeouts_count_as_killed() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
+             "classic": _classic(["killed", "timeout", "killed", "survived", "survived"])}
+    sub = _sub(event)
+    assert list(mutation.check(sub)) == []
+    assert sub.extra["mutation"]["score"] == 0.6
+    assert sub.extra["mutation"]["timeouts"] == 1
+    assert sub.extra["mutation"]["survivors"] == [
+        "line 7: 'a > 3' -> 'a >= 3' survived", "line 8: 'a > 4' -> 'a >= 4' survived",
+    ]
+    facts = list(mutation.check(_sub(event, threshold=0.8)))
+    assert [f.where for f in facts] == ["m.py", "m.py:7", "m.py:8"]
+    assert facts[0].actual == "3/5 killed (60%)"
+
+
+def test_unrun_mutants_that_decide_the_verdict_send_to_review() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
+             "classic": _classic(["killed", "survived"]), "not_run": 3}
+    assert [f.rule for f in mutation.check(_sub(event))] == ["mutation-not-verified"]
+    event.update(classic=_classic(["survived", "survived"]), not_run=1)
+    assert {f.rule for f in mutation.check(_sub(event))} == {"mutation-score"}
+
+
+def test_mutants_the_machinery_could_not_swap_are_not_counted() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [{"outcome": "error"}, {"outcome": "killed"}],
+             "classic": _classic(["killed", "error"])}
+    sub = _sub(event)
+    assert list(mutation.check(sub)) == []
+    assert sub.extra["mutation"]["classic_total"] == 1
