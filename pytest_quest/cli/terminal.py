@@ -89,3 +89,52 @@ class Terminal:
         filled = 0 if total == 0 else round(width * done / total)
         share = 0.0 if total == 0 else 100.0 * done / total
         return f"[pass]{'█' * filled}[/pass][muted]{'░' * (width - filled)}[/muted] {share:5.1f}%"
+
+    # ------------------------------------------------------------- helpers
+    @staticmethod
+    def escape(text: Any) -> str:
+        """``text`` with rich markup neutralised, for ids and facts printed inside markup."""
+        from rich.markup import escape
+
+        return escape(str(text))
+
+    def write(self, text: str) -> None:
+        """Raw text on stdout, unwrapped: large machine documents (JSON Lines, CSV, HTML)."""
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def grid(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *,
+             right: Sequence[int] = (), err: bool = False) -> None:
+        """A plain aligned table for long listings: one rich Text, ~10x faster than ``table``.
+
+        A cell is a value or a ``(value, style)`` pair. The first column is
+        shortened from the left (``…tail``) so every line fits the width.
+        """
+        from rich.text import Text
+
+        console = self.err if err else self.out
+        cells = [[c if isinstance(c, tuple) else (c, None) for c in row] for row in rows]
+        texts = [[str(v) for v, _ in row] for row in cells]
+        widths = [len(h) for h in columns]
+        for row in texts:
+            for i, value in enumerate(row):
+                widths[i] = max(widths[i], len(value))
+        spare = console.width - (sum(widths) + 2 * (len(widths) - 1))
+        if spare < 0:
+            widths[0] = max(len(columns[0]), widths[0] + spare)
+
+        def fit(value: str, i: int) -> str:
+            if len(value) > widths[i]:
+                value = "…" + value[len(value) - widths[i] + 1:]
+            return value.rjust(widths[i]) if i in right else value.ljust(widths[i])
+
+        out = Text()
+        out.append("  ".join(fit(h, i) for i, h in enumerate(columns)).rstrip(), style="bold")
+        out.append("\n" + "  ".join("─" * w for w in widths) + "\n", style="muted")
+        for row, raw in zip(texts, cells, strict=True):
+            for i, value in enumerate(row):
+                if i:
+                    out.append("  ")
+                out.append(fit(value, i), style=raw[i][1])
+            out.append("\n")
+        console.print(out, end="", soft_wrap=True)

@@ -1,0 +1,189 @@
+"""``pytest-quest review``: the human side of REVIEW.
+
+Without a decision flag it lists the queue with the reason each quest waits
+(the REVIEW facts: an unreachable-line claim, a run that could not be
+verified) and the test file that was submitted. With ``--approve``,
+``--reject`` or ``--reject --close`` it records a decision; the state change
+itself lives in :mod:`pytest_quest.review` so it stays a pure, tested function.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.terminal import Terminal
+from pytest_quest.errors import UsageError
+
+__all__ = ["command", "git_user", "queue"]
+
+
+def git_user(root: Path) -> str | None:
+    """``git config user.name`` in ``root``: who is deciding, as git would record it."""
+    try:
+        done = subprocess.run(["git", "config", "user.name"], cwd=root, capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    name = done.stdout.strip()
+    return name if done.returncode == 0 and name else None
+
+
+def _entry(ledger: Any, quest: Any) -> dict[str, Any]:
+    from pytest_quest.export import review_reasons
+    from pytest_quest.ledger import read_attempts
+    from pytest_quest.review import last_submission
+
+    submission = last_submission(read_attempts(ledger, quest.id))
+    return {
+        "id": quest.id,
+        "path": quest.path,
+        "qualname": quest.qualname,
+        "lines": list(quest.lines),
+        "state": quest.state.value,
+        "tries": quest.tries,
+        "reasons": [f.to_dict() for f in review_reasons(quest)],
+        "facts": [f.to_dict() for f in quest.facts],
+        "submission": None if submission is None else {
+            k: submission.get(k) for k in ("test", "sha256", "time", "agent")
+        },
+        "evidence": quest.evidence,
+        "decision": quest.decision,
+    }
+
+
+def queue(ledger: Any) -> list[dict[str, Any]]:
+    """Every REVIEW quest, in ledger order, with its reasons and the reviewed submission."""
+    from pytest_quest.states import State
+
+    return [_entry(ledger, q) for q in ledger.ordered() if q.state is State.REVIEW]
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+@click.command("review")
+@click.argument("quest_id", required=False)
+@click.option("--approve", is_flag=True, help="Lock the quest as PASS (a human decision).")
+@click.option("--reject", is_flag=True, help="Send it back to TODO; the note becomes a fact.")
+@click.option("--close", is_flag=True, help="With --reject: send it to DONE instead of TODO.")
+@click.option("--note", default=None, metavar="TEXT", help="Why: recorded and shown to the agent.")
+@click.option("--by", default=None, metavar="NAME", help="Who decides (default: git user.name).")
+@root_option
+@json_option
+def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note: str | None,
+            by: str | None, root: Path | None, as_json: bool) -> None:
+    """List the REVIEW queue, or decide one quest: --approve, --reject, --reject --close."""
+    from pytest_quest.ledger import Ledger
+
+    term = Terminal()
+    if approve and reject:
+        raise UsageError("choose one of --approve and --reject")
+    if close and not reject:
+        raise UsageError("--close goes with --reject (it sends the quest to DONE)")
+    deciding = approve or reject
+    if deciding and not quest_id:
+        raise UsageError("name the quest to decide: pytest-quest review QUEST_ID --approve ...")
+    if not deciding and (note is not None or by is not None):
+        raise UsageError("--note and --by go with --approve or --reject")
+    if deciding and not (note or "").strip():
+        raise UsageError("a review decision needs a reason: pass --note TEXT")
+    settings = settings_from(root)
+    path = Ledger.for_root(settings.root).path
+    if not deciding:
+        ledger = Ledger.load(path)
+        items = [_entry(ledger, ledger.get(quest_id))] if quest_id else queue(ledger)
+        if as_json:
+            term.json({"count": len(items), "review": items})
+            return
+        _render_queue(term, items, single=bool(quest_id))
+        return
+    action = "approve" if approve else ("close" if close else "reject")
+    result = _decide(settings.root, path, quest_id or "", action, note or "",
+                     by or git_user(settings.root) or "")
+    if as_json:
+        term.json(result)
+        return
+    style = {"PASS": "pass", "TODO": "todo", "DONE": "done"}[result["state"]]
+    term.print(f"{term.escape(result['quest'])}: {result['action']} -> "
+               f"[{style}]{result['state']}[/{style}] by {term.escape(result['decision']['by'])}")
+    term.info(f"{result['remaining']} quests remaining; recorded in .quest/attempts.jsonl")
+
+
+def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
+            by: str) -> dict[str, Any]:
+    from pytest_quest.ledger import append_attempt, now_iso, read_attempts, transaction
+    from pytest_quest.review import (
+        Action,
+        Decision,
+        approval_evidence,
+        decide,
+        last_submission,
+        review_record,
+    )
+    from pytest_quest.states import State
+
+    if not by.strip():
+        raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
+    now = now_iso()
+    decision = Decision(Action(action), by.strip(), note.strip(), now)
+    with transaction(path) as ledger:
+        quest = ledger.get(quest_id)
+        evidence = None
+        if decision.action is Action.APPROVE and quest.state is State.REVIEW:
+            submission = last_submission(read_attempts(ledger, quest_id))
+            current = None
+            if submission and submission.get("test"):
+                current = _sha256(root / submission["test"])
+            evidence = approval_evidence(submission, current, now)
+        after = decide(quest, decision, evidence)
+        ledger.put(after)
+        remaining = ledger.remaining
+        append_attempt(ledger, review_record(quest, after, decision, remaining))
+    return {
+        "quest": after.id,
+        "action": decision.action.value,
+        "state": after.state.value,
+        "decision": after.decision,
+        "facts": [f.to_dict() for f in after.facts],
+        "evidence": after.evidence,
+        "remaining": remaining,
+    }
+
+
+def _render_queue(term: Terminal, items: list[dict[str, Any]], single: bool) -> None:
+    if not items:
+        term.print("[pass]The review queue is empty.[/pass]")
+        return
+    if not single:
+        term.print(f"[review]{len(items)} quest(s) wait for review[/review]")
+    for item in items:
+        style = item["state"].lower()
+        term.rule(term.escape(item["id"]))
+        term.print(f"[{style}]{item['state']}[/{style}]  {term.escape(item['qualname'])} in "
+                   f"{term.escape(item['path'])}, lines {item['lines'][0]}-{item['lines'][1]}, "
+                   f"tries {item['tries']}")
+        for fact in item["reasons"]:
+            term.print(f"  [bold]{term.escape(fact['rule'])}[/bold] {term.escape(fact['where'])}")
+            term.data(f"    expected: {fact['expected']}\n    actual:   {fact['actual']}")
+        submission = item["submission"]
+        if submission:
+            term.data(f"  submitted: {submission['test']}  sha256 "
+                      f"{str(submission.get('sha256') or '')[:12]}  at {submission.get('time')}")
+        if item["evidence"]:
+            term.data(f"  evidence:  {item['evidence']}")
+        if item["decision"]:
+            d = item["decision"]
+            term.data(f"  decision:  {d.get('action')} by {d.get('by')}: {d.get('note')}")
+    if any(i["state"] == "REVIEW" for i in items):
+        term.info("Decide: pytest-quest review QUEST_ID --approve --note TEXT | "
+                  "--reject --note TEXT | --reject --close --note TEXT")

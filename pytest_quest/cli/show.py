@@ -1,0 +1,140 @@
+"""``pytest-quest show QUEST_ID``: everything the ledger knows about one quest.
+
+A maintainer asking "why is this PASS?" or "why does the agent keep
+failing?" needs the function as it is now, every attempt in order with the
+hash of the test file that was judged, and the evidence that locked it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.terminal import Terminal
+
+__all__ = ["command", "details", "read_span"]
+
+
+def read_span(root: Path, rel: str, lines: tuple[int, int] | list[int]) -> dict[str, Any]:
+    """The quest's source lines from the file as it is now (numbered, for humans and JSON)."""
+    first, last = int(lines[0]), int(lines[1])
+    try:
+        text = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        return {"path": rel, "first": first, "last": last, "lines": [],
+                "error": f"cannot read {rel}: {exc.strerror or exc}"}
+    span = [{"n": n, "text": text[n - 1]} for n in range(first, last + 1) if 0 < n <= len(text)]
+    out: dict[str, Any] = {"path": rel, "first": first, "last": last, "lines": span}
+    if len(span) < last - first + 1:
+        out["error"] = f"{rel} is shorter than the scanned span: rescan with `pytest-quest scan`"
+    return out
+
+
+def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
+    """The ``show --json`` document."""
+    from pytest_quest.export import missing_lines, quest_row
+    from pytest_quest.ledger import read_attempts
+
+    quest = ledger.get(quest_id)
+    row = quest_row(quest)
+    row.update({
+        "body": list(quest.body),
+        "max_tries": max_tries,
+        "missing_lines": missing_lines(quest.facts),
+        "added": quest.added,
+        "evidence": quest.evidence,
+        "decision": quest.decision,
+        "source": read_span(ledger.root, quest.path, quest.lines),
+        "attempts": read_attempts(ledger, quest_id),
+    })
+    return row
+
+
+@click.command("show")
+@click.argument("quest_id")
+@root_option
+@json_option
+def command(quest_id: str, root: Path | None, as_json: bool) -> None:
+    """One quest: source span, state, every attempt in order, and the evidence of a PASS."""
+    from pytest_quest.ledger import Ledger
+
+    term = Terminal()
+    settings = settings_from(root)
+    ledger = Ledger.load(Ledger.for_root(settings.root).path)
+    data = details(ledger, quest_id, settings.max_tries)
+    if as_json:
+        term.json(data)
+        return
+    _render(term, data)
+
+
+def _facts(term: Terminal, facts: list[dict[str, Any]], indent: str = "    ") -> None:
+    for fact in facts:
+        term.print(f"{indent}[bold]{term.escape(fact['rule'])}[/bold] "
+                   f"[muted]({term.escape(fact['level'])})[/muted] {term.escape(fact['where'])}")
+        term.data(f"{indent}  expected: {fact['expected']}\n{indent}  actual:   {fact['actual']}")
+
+
+def _render(term: Terminal, data: dict[str, Any]) -> None:
+    style = data["state"].lower()
+    term.rule(f"quest {term.escape(data['id'])}")
+    term.print(f"[bold]{term.escape(data['qualname'])}[/bold] ({data['kind']}) in "
+               f"{term.escape(data['path'])}, lines {data['lines'][0]}-{data['lines'][1]}")
+    term.print(f"State: [{style}]{data['state']}[/{style}]   tries {data['tries']} of "
+               f"{data['max_tries']}")
+    source = data["source"]
+    if source["lines"]:
+        code = "\n".join(line["text"] for line in source["lines"])
+        term.syntax(code, start_line=source["lines"][0]["n"], marked=data["missing_lines"])
+    if source.get("error"):
+        term.print(f"[fail]{term.escape(source['error'])}[/fail]")
+    if data["facts"]:
+        term.print("Last facts:")
+        _facts(term, data["facts"], "  ")
+    attempts = data["attempts"]
+    term.print(f"[bold]Attempts ({len(attempts)})[/bold]" if attempts else "No attempts yet.")
+    for index, record in enumerate(attempts, 1):
+        kind = record.get("kind", "submit")
+        if kind == "review":
+            term.print(f"{index:>3}. {record.get('time', '')}  review [bold]{record.get('action')}"
+                       f"[/bold] by {term.escape(record.get('by', ''))} -> {record.get('state')}")
+            term.data(f"       note: {record.get('note', '')}")
+            continue
+        verdict = str(record.get("verdict", record.get("state", "")))
+        vstyle = {"PASS": "pass", "FAIL": "fail", "REVIEW": "review"}.get(verdict, "muted")
+        sha = str(record.get("sha256") or "")[:12]
+        agent = f" by {term.escape(record['agent'])}" if record.get("agent") else ""
+        term.print(f"{index:>3}. {record.get('time', '')}  {kind} [{vstyle}]{verdict}[/{vstyle}]"
+                   f"{agent}  -> {record.get('state', '')}, tries {record.get('tries', '')}")
+        if record.get("test"):
+            term.data(f"       test {record['test']}  sha256 {sha}")
+        _facts(term, record.get("facts") or [], "       ")
+    evidence = data.get("evidence")
+    if data["state"] == "PASS" and evidence:
+        from pytest_quest.measure import format_lines
+
+        term.print("[pass]Evidence[/pass]")
+        term.data(f"  source:  {evidence.get('source', '')}  ({evidence.get('time', '')})")
+        if evidence.get("test"):
+            term.data(f"  test:    {evidence['test']}  sha256 {evidence.get('sha256', '')}")
+        covered = evidence.get("covered_lines") or []
+        if covered:
+            term.data(f"  covered: {format_lines(covered)} ({len(covered)} lines)")
+        if evidence.get("mutation"):
+            from pytest_quest.export import mutation_text
+
+            term.data(f"  mutation: {mutation_text(evidence)}")
+            survivors = evidence["mutation"].get("survivors") if isinstance(
+                evidence["mutation"], dict) else None
+            for survivor in survivors or []:
+                term.data(f"    {survivor}")
+        if evidence.get("tool"):
+            term.data(f"  tool:    {evidence['tool']}")
+    decision = data.get("decision")
+    if decision:
+        term.print(f"[review]Human decision[/review]: {decision.get('action')} by "
+                   f"{term.escape(decision.get('by', ''))} at {decision.get('time', '')}")
+        term.data(f"  note: {decision.get('note', '')}")

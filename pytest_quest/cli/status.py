@@ -1,0 +1,83 @@
+"""``pytest-quest status``: where the project stands, REVIEW queue first.
+
+The REVIEW queue leads because it is the only part of the ledger that waits
+on a human; everything else moves by itself. ``--json`` prints
+:func:`pytest_quest.export.summary`, the same numbers the HTML report shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.terminal import Terminal
+
+__all__ = ["command", "render"]
+
+#: The queue is shown in full by ``pytest-quest review``; status only surfaces its head.
+REVIEW_SHOWN = 10
+
+_STYLE = {"PASS": "pass", "TODO": "todo", "REVIEW": "review", "DONE": "done", "RETIRED": "retired"}
+
+
+@click.command("status")
+@root_option
+@json_option
+def command(root: Path | None, as_json: bool) -> None:
+    """Counts per state, progress, the REVIEW queue and a table per source file."""
+    from pytest_quest.export import dumps, summary
+    from pytest_quest.ledger import Ledger
+
+    term = Terminal()
+    settings = settings_from(root)
+    ledger = Ledger.load(Ledger.for_root(settings.root).path)
+    data = summary(ledger)
+    if as_json:
+        term.write(dumps(data))
+        return
+    render(term, data)
+
+
+def render(term: Terminal, data: dict[str, Any]) -> None:
+    """The human view of a summary document (kept separate so tests can pin the width)."""
+    counts: dict[str, int] = data["counts"]
+    total, remaining = data["total"], data["remaining"]
+    passed = counts["PASS"]
+    term.print(f"[bold]{total}[/bold] quests, [todo]{remaining}[/todo] remaining")
+    term.print("  ".join(f"[{_STYLE[s]}]{s}[/{_STYLE[s]}] {n}" for s, n in counts.items()))
+    term.print(f"{term.bar(passed, total)}  PASS {passed} of {total}")
+    if not total:
+        term.info("No quests: run `pytest-quest scan` in the project root.")
+        return
+    quests = {q["id"]: q for q in data["quests"]}
+    review = data["review"]
+    if review:
+        term.print("")
+        term.print(f"[review]Review queue ({len(review)})[/review]: waiting for a human")
+        for quest_id in review[:REVIEW_SHOWN]:
+            facts = quests[quest_id]["facts"]
+            reason = f"{facts[0]['rule']}: {facts[0]['actual']}" if facts else "no facts recorded"
+            term.print(f"  [bold]{term.escape(quest_id)}[/bold]")
+            term.print(f"    [muted]{term.escape(reason)}[/muted]")
+        if len(review) > REVIEW_SHOWN:
+            term.print(f"  … and {len(review) - REVIEW_SHOWN} more: `pytest-quest review`")
+        term.info("Decide with `pytest-quest review QUEST_ID --approve|--reject --note TEXT`.")
+    term.print("")
+    rows = [
+        (
+            f["path"],
+            f["quests"],
+            (f["PASS"], "pass" if f["PASS"] else None),
+            f"{f['TODO']} ({f['tries']} {'try' if f['tries'] == 1 else 'tries'})"
+            if f["tries"] else f["TODO"],
+            (f["REVIEW"], "review" if f["REVIEW"] else None),
+            f["DONE"],
+        )
+        for f in data["files"]
+    ]
+    term.grid(("File", "Quests", "PASS", "TODO", "REVIEW", "DONE"), rows, right=(1, 2, 3, 4, 5))
+    if counts["RETIRED"]:
+        term.info(f"{counts['RETIRED']} retired quests (functions removed) are not counted.")

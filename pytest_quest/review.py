@@ -1,0 +1,155 @@
+"""Human decisions on REVIEW quests: approve, reject back to TODO, or close.
+
+REVIEW is where the deterministic gate stops: an agent claimed a line is
+unreachable, or the run could not be verified. Only a person may move such a
+quest on, and every move is recorded with who, when and why, both on the
+quest (``decision``) and in the append-only attempts log (kind ``review``).
+
+Pure functions on :class:`Quest`; the CLI does the I/O (ledger transaction,
+git user name, test file hash) around them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pytest_quest.errors import QuestLocked, UsageError
+from pytest_quest.facts import FAIL, Fact
+from pytest_quest.quest import Quest
+from pytest_quest.states import State
+
+__all__ = [
+    "REJECTED_RULE",
+    "Action",
+    "Decision",
+    "approval_evidence",
+    "decide",
+    "last_submission",
+    "review_record",
+]
+
+#: The rule id of the fact an agent sees in ``next`` after a rejection.
+REJECTED_RULE = "review-rejected"
+
+
+class Action(StrEnum):
+    """What a maintainer can decide about a REVIEW quest."""
+
+    APPROVE = "approve"  # -> PASS, locked, as a human decision
+    REJECT = "reject"  # -> TODO, the note becomes a fact for the agent
+    CLOSE = "close"  # -> DONE, nobody works on it any more
+
+    @property
+    def target(self) -> State:
+        return {Action.APPROVE: State.PASS, Action.REJECT: State.TODO,
+                Action.CLOSE: State.DONE}[self]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One human decision: who, when, why, and what."""
+
+    action: Action
+    by: str
+    note: str
+    time: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"action": self.action.value, "by": self.by, "note": self.note, "time": self.time}
+
+
+def _rejection_fact(quest: Quest, decision: Decision) -> Fact:
+    """The note as a fact with a place, an expectation and what was seen.
+
+    A note written as ``expected: X; actual: Y`` keeps both halves; a plain
+    note is what the maintainer expects, and ``actual`` says what was refused,
+    so the agent knows which claim not to repeat.
+    """
+    note = decision.note.strip()
+    expected, actual = note, ""
+    lowered = note.lower()
+    if lowered.startswith("expected:") and "actual:" in lowered:
+        cut = lowered.index("actual:")
+        expected = note[len("expected:"):cut].strip().rstrip(";").strip()
+        actual = note[cut + len("actual:"):].strip()
+    if not actual:
+        refused = "; ".join(f"{f.rule} at {f.where}" for f in quest.facts) or "the submission"
+        actual = f"rejected in review by {decision.by}: {refused}"
+    return Fact(REJECTED_RULE, FAIL, quest.id, expected, actual)
+
+
+def decide(quest: Quest, decision: Decision, evidence: dict[str, Any] | None = None) -> Quest:
+    """The quest after ``decision``; only a REVIEW quest can be decided.
+
+    A locked quest (PASS, DONE, RETIRED) raises :class:`QuestLocked` (exit 4);
+    a TODO quest is a usage error: there is nothing to review yet. Approval
+    needs ``evidence`` (the reviewed test file and its hash) so the plugin's
+    ``--quest-check`` can keep the lock honest afterwards.
+    """
+    if quest.state is State.TODO:
+        raise UsageError(f"{quest.id} is TODO: only REVIEW quests can be decided")
+    if quest.state is not State.REVIEW:
+        raise QuestLocked(f"{quest.id} is {quest.state.value}: only REVIEW quests can be decided")
+    if not decision.note.strip():
+        raise UsageError("a review decision needs a reason: pass --note TEXT")
+    if not decision.by.strip():
+        raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
+    record = decision.to_dict()
+    common: dict[str, Any] = {"decision": record, "lease": None, "updated": decision.time}
+    if decision.action is Action.APPROVE:
+        if not evidence or not evidence.get("test"):
+            raise UsageError(f"{quest.id} has no reviewed test file to lock; reject it instead")
+        locked = {**evidence, "source": "review", "decision": record}
+        return quest.with_(state=State.PASS, evidence=locked, **common)
+    if decision.action is Action.REJECT:
+        return quest.with_(state=State.TODO, facts=(_rejection_fact(quest, decision),), **common)
+    return quest.with_(state=State.DONE, **common)
+
+
+def last_submission(attempts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The submit attempt that sent the quest to REVIEW (the newest REVIEW verdict)."""
+    for record in reversed(attempts):
+        if record.get("kind", "submit") == "submit" and record.get("verdict") == "REVIEW":
+            return record
+    return None
+
+
+def approval_evidence(submission: dict[str, Any] | None, current_sha256: str | None,
+                      time: str) -> dict[str, Any]:
+    """Evidence for an approved quest, from the submission that was reviewed.
+
+    The test on disk must still be the one that was reviewed: approving a
+    file that changed since would lock a PASS on something nobody looked at.
+    """
+    if submission is None or not submission.get("test"):
+        raise UsageError("no submission sent this quest to REVIEW; reject it instead")
+    test = submission["test"]
+    if current_sha256 is None:
+        raise UsageError(f"the reviewed test file {test} is gone: restore it or reject the quest")
+    if submission.get("sha256") and current_sha256 != submission["sha256"]:
+        raise UsageError(
+            f"the test file {test} changed since it was submitted for review: "
+            "restore it or reject the quest so the agent resubmits"
+        )
+    return {"test": test, "sha256": current_sha256, "time": time}
+
+
+def review_record(before: Quest, after: Quest, decision: Decision,
+                  remaining: int) -> dict[str, Any]:
+    """The attempts-log line of a decision (kind ``review``), shaped like a submit line."""
+    return {
+        "kind": "review",
+        "quest": after.id,
+        "time": decision.time,
+        "agent": None,
+        "by": decision.by,
+        "action": decision.action.value,
+        "note": decision.note,
+        "from": before.state.value,
+        "state": after.state.value,
+        "tries": after.tries,
+        "facts": [f.to_dict() for f in after.facts],
+        "remaining": remaining,
+    }

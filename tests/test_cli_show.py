@@ -1,0 +1,97 @@
+"""``pytest-quest show``: source span, state, every attempt in order, evidence of a PASS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.ledger import Ledger
+from tests.test_cli_status import build_ledger, invoke
+from tests.test_submit_smoke import FULL, PARTIAL
+
+QUEST = "hotel/pricing.py::nightly_rate"
+
+
+@pytest.mark.slow
+def test_attempts_in_order_then_pass_evidence(project: Path, submit_test) -> None:  # type: ignore[no-untyped-def]
+    submit_test(QUEST, PARTIAL)
+    submit_test(QUEST, FULL)
+    result = invoke(project, "show", QUEST, "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["id"] == QUEST and data["state"] == "PASS" and data["tries"] == 1
+    assert data["max_tries"] == 3
+    assert [a["verdict"] for a in data["attempts"]] == ["FAIL", "PASS"]
+    first, second = data["attempts"]
+    assert first["facts"][0]["where"] == "hotel/pricing.py:7,9,11,15"
+    assert first["sha256"] != second["sha256"] and len(first["sha256"]) == 64
+    assert first["time"] <= second["time"]
+    source = data["source"]
+    assert source["lines"][0] == {"n": 4, "text": source["lines"][0]["text"]}
+    assert source["lines"][0]["text"].startswith("def nightly_rate(")
+    assert source["lines"][-1]["n"] == 16
+    evidence = data["evidence"]
+    assert evidence["test"] == "tests/quest/test_hotel_pricing__nightly_rate.py"
+    assert evidence["covered_lines"] and len(evidence["sha256"]) == 64
+    human = invoke(project, "show", QUEST).stdout
+    assert "Attempts (2)" in human and "Evidence" in human
+    assert "def nightly_rate(" in human and "covered:" in human
+    assert human.index("submit FAIL") < human.index("submit PASS")
+    if evidence.get("mutation"):
+        assert "mutation:" in human and "score" in human
+
+
+def test_todo_with_failed_try_marks_missing_lines(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    data = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_1", "--json").stdout)
+    assert data["state"] == "TODO" and data["tries"] == 1
+    assert data["missing_lines"] == [8]
+    assert [line["n"] for line in data["source"]["lines"]] == [6, 7, 8, 9]
+    assert data["attempts"] == []
+    human = invoke(tmp_path, "show", "pkg/mod_0000.py::func_1").stdout
+    assert "No attempts yet." in human and "coverage-lines" in human
+
+
+def test_pass_shows_mutation_figures(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    human = invoke(tmp_path, "show", "pkg/mod_0000.py::func_6").stdout
+    assert "Evidence" in human and "tests/quest/test_6.py" in human
+    assert "mutation: score 0.8, 4/5 classic killed" in human
+    assert "covered: 32-34 (3 lines)" in human
+
+
+def test_review_decision_is_shown(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    path = Ledger.for_root(tmp_path).path
+    ledger = Ledger.load(path)
+    ledger.put(ledger.get("pkg/mod_0000.py::func_9").with_(
+        decision={"action": "close", "by": "Ada", "note": "generated [code]", "time": "t"}))
+    ledger.save()
+    human = invoke(tmp_path, "show", "pkg/mod_0000.py::func_9").stdout
+    assert "Human decision" in human and "generated [code]" in human
+
+
+def test_source_file_gone_is_reported_not_a_crash(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    (tmp_path / "pkg" / "mod_0000.py").unlink()
+    result = invoke(tmp_path, "show", "pkg/mod_0000.py::func_2", "--json")
+    assert result.exit_code == 0
+    source = json.loads(result.stdout)["source"]
+    assert source["lines"] == [] and "cannot read" in source["error"]
+    assert "cannot read" in invoke(tmp_path, "show", "pkg/mod_0000.py::func_2").stdout
+
+
+def test_source_shorter_than_span(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    (tmp_path / "pkg" / "mod_0000.py").write_text("x = 1\n")
+    source = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_2", "--json").stdout)[
+        "source"]
+    assert "rescan" in source["error"]
+
+
+def test_unknown_quest_exit_2(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 3)
+    result = invoke(tmp_path, "show", "nope.py::f")
+    assert result.exit_code == 2 and "unknown quest" in result.stderr and result.stdout == ""
