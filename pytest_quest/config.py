@@ -53,7 +53,8 @@ class Settings:
         """Apply command-line flags; ``None`` means "not given"."""
         given = {k: v for k, v in values.items() if v is not None}
         if "sources" in given:
-            given["sources"] = tuple(_clean_rel(s, self.root) for s in given["sources"]) or self.sources
+            cleaned = tuple(_clean_rel(s, self.root) for s in given["sources"])
+            given["sources"] = cleaned or self.sources
         return replace(self, **given)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,16 +89,14 @@ def _clean_rel(value: str, root: Path) -> str:
 def detect_sources(root: Path) -> tuple[str, ...]:
     """Guess the source folders: ``src/``'s packages, else top-level packages and modules."""
     src = root / "src"
-    if src.is_dir() and any(src.glob("*/__init__.py")) or (src.is_dir() and any(src.glob("*.py"))):
+    if src.is_dir() and (any(src.glob("*/__init__.py")) or any(src.glob("*.py"))):
         return ("src",)
     found = []
     for child in sorted(root.iterdir()):
         name = child.name
         if name.startswith(".") or name in IGNORED_DIRS or name in _NOT_SOURCES:
             continue
-        if child.is_dir() and (child / "__init__.py").is_file():
-            found.append(name)
-        elif (
+        if (child.is_dir() and (child / "__init__.py").is_file()) or (
             child.suffix == ".py"
             and child.is_file()
             and name not in _NOT_SOURCE_MODULES

@@ -32,7 +32,8 @@ class Fact:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fact:
-        return cls(**{k: str(data.get(k, "")) for k in ("rule", "level", "where", "expected", "actual")})
+        keys = ("rule", "level", "where", "expected", "actual")
+        return cls(**{k: str(data.get(k, "")) for k in keys})
 
     def line(self) -> str:
         """A one-line human rendering."""

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pytest_quest.gate import Catalog
     from pytest_quest.submission import Submission
 
-__all__ = ["hookimpl", "hookspec", "plugin_manager", "review_facts", "check_facts"]
+__all__ = ["check_facts", "hookimpl", "hookspec", "plugin_manager", "review_facts"]
 
 PROJECT = "pytest_quest"
 hookspec = pluggy.HookspecMarker(PROJECT)

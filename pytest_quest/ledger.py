@@ -30,8 +30,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "Ledger",
     "append_attempt",
-    "read_attempts",
     "now_iso",
+    "read_attempts",
     "transaction",
 ]
 

@@ -101,7 +101,7 @@ def executable_lines(path: Path, body: tuple[int, int]) -> tuple[int, ...]:
     try:
         parser = PythonParser(text=path.read_text(encoding="utf-8"))
         parser.parse_source()
-    except Exception:  # noqa: BLE001 - a file coverage cannot parse: fall back to the span
+    except Exception:
         return tuple(range(body[0], body[1] + 1))
     return tuple(sorted(x for x in parser.statements if body[0] <= x <= body[1]))
 
@@ -147,7 +147,9 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
             or (isinstance(n, ast.Import) and any(a.name.startswith(module) for a in n.names))
             for n in imports
         )
-        tests = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+        tests = [
+            n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")
+        ]
         if not tests:
             continue
         lines = text.splitlines()

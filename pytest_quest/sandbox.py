@@ -10,6 +10,7 @@ test will run against.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -62,7 +63,8 @@ def is_protected(rel: str, settings: Settings) -> bool:
     first = rel.split("/", 1)[0]
     if first in ("tests", "test"):
         return True
-    return any(rel == s or rel.startswith(s.rstrip("/") + "/") for s in settings.sources if s != ".")
+    folders = [s.rstrip("/") for s in settings.sources if s != "."]
+    return any(rel == s or rel.startswith(s + "/") for s in folders)
 
 
 def _sha256(data: bytes) -> str:
@@ -278,7 +280,5 @@ def _first_round_done(events_path: Path) -> bool:
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError, AttributeError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, AttributeError):
-        pass

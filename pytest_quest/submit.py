@@ -99,6 +99,10 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _file_sha(path: Path) -> str | None:
+    return _sha(path.read_bytes()) if path.is_file() else None
+
+
 def locked_tests(ledger: Ledger) -> dict[str, str]:
     """Test files that lock PASS quests -> their sha256."""
     out = {}
@@ -116,7 +120,11 @@ def submit(
     claims: tuple[Claim, ...] = (),
     agent: str | None = None,
 ) -> Result:
-    """Judge ``test`` for ``quest_id``; raise a :class:`QuestError` for bad input or a broken env."""
+    """Judge ``test`` for ``quest_id``.
+
+    Raises a :class:`QuestError` for bad input or a broken environment; then
+    nothing is recorded and no try is spent.
+    """
     ledger = Ledger.load(Ledger.for_root(settings.root).path)
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
@@ -153,10 +161,7 @@ def _prepare(stage: str, sub: Submission) -> None:
     settings = sub.settings
     if stage == "scope":
         sub.working_tree = dict(snapshot(settings))
-        sub.extra["locked_now"] = {
-            rel: _sha((settings.root / rel).read_bytes()) if (settings.root / rel).is_file() else None
-            for rel in sub.locked_tests
-        }
+        sub.extra["locked_now"] = {rel: _file_sha(settings.root / rel) for rel in sub.locked_tests}
         sub.stray_files = _stray_files(settings, sub.test_rel, sub.locked_tests)
     elif stage == "run":
         sub.sandbox = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})

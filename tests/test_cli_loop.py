@@ -123,7 +123,8 @@ def test_new_conftest_outside_quest_folder_fails_on_scope(project: Path) -> None
 
 
 def test_hanging_test_fails_within_the_timeout(project: Path) -> None:
-    write(project, FULL + "\n\ndef test_hangs():\n    while True:\n        pass\n")
+    hang = "\n\ndef test_hangs():\n    n = 1\n    while n:\n        n += 1\n    assert n == 0\n"
+    write(project, FULL + hang)
     code, data = submit_json(project, "--timeout", "3")
     assert code == 1
     assert data["facts"][0]["rule"] == "run-timeout"
@@ -142,7 +143,8 @@ def test_failing_assertion_is_quoted(project: Path) -> None:
 
 def test_writing_outside_the_sandbox_is_blocked(project: Path, tmp_path: Path) -> None:
     target = tmp_path / "escaped.txt"
-    write(project, FULL + f"\n\ndef test_escape():\n    open({str(target)!r}, 'w').write('x')\n")
+    escape = f"\n\ndef test_escape():\n    assert open({str(target)!r}, 'w').write('x') == 1\n"
+    write(project, FULL + escape)
     code, data = submit_json(project)
     assert code == 1
     assert not target.exists()

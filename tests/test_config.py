@@ -29,7 +29,7 @@ def test_pyproject_table_is_read_and_flags_override(tmp_path: Path) -> None:
 )
 def test_bad_config_is_a_clear_error(tmp_path: Path, body: str) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.pytest-quest]\n{body}\n")
-    with pytest.raises(ConfigError, match="pyproject.toml"):
+    with pytest.raises(ConfigError, match=r"pyproject\.toml"):
         load_settings(tmp_path)
 
 

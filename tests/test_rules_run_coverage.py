@@ -20,9 +20,9 @@ NODE = f"{TEST}::test_f"
 def sub(events: list[dict[str, Any]] | None = None, **kw: Any) -> Submission:
     returncode = kw.pop("returncode", 0)
     quest = Quest(id="m.py::f", path="m.py", qualname="f", lines=(1, 6), body=(2, 6))
-    s = Submission(settings=Settings(root=Path("/p"), sources=(".",), branch=kw.pop("branch", False)),
-                   quest=quest, test_rel=kw.pop("test_rel", TEST), test_bytes=b"",
-                   snapshot=kw.pop("snapshot", {}), **kw)
+    settings = Settings(root=Path("/p"), sources=(".",), branch=kw.pop("branch", False))
+    s = Submission(settings=settings, quest=quest, test_rel=kw.pop("test_rel", TEST),
+                   test_bytes=b"", snapshot=kw.pop("snapshot", {}), **kw)
     if events is not None:
         s.run = RunResult(events, returncode, False, 0.5, "")
     return s
@@ -169,8 +169,8 @@ def test_scope_location_rules() -> None:
 
 
 def test_scope_protected_files() -> None:
-    s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64}, locked_tests={"tests/quest/t.py": "c"},
-            stray_files=("tests/quest/conftest.py",))
+    s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64},
+            locked_tests={"tests/quest/t.py": "c"}, stray_files=("tests/quest/conftest.py",))
     s.working_tree = {"m.py": "d" * 64, "new.py": "e" * 64}
     s.extra["locked_now"] = {"tests/quest/t.py": None}
     facts = list(scope.check(s))

@@ -73,8 +73,8 @@ def command(keep: bool) -> None:
     term = Terminal()
     workdir = Path(tempfile.mkdtemp(prefix="pytest-quest-demo-"))
     project = workdir / "example_project"
-    shutil.copytree(example_project(), project,
-                    ignore=shutil.ignore_patterns(".quest", "__pycache__", ".pytest_cache", "quest"))
+    skip = shutil.ignore_patterns(".quest", "__pycache__", ".pytest_cache", "quest")
+    shutil.copytree(example_project(), project, ignore=skip)
     root = ["--root", str(project)]
 
     def step(title: str, args: list[str]) -> int:

@@ -19,7 +19,10 @@ from pytest_quest.cli.terminal import Terminal
 @json_option
 def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, root: Path | None,
             as_json: bool) -> None:
-    """Create or merge .quest/ledger.json: keeps every PASS, adds new functions, retires gone ones."""
+    """Create or merge .quest/ledger.json.
+
+    A rescan keeps every PASS, adds new functions as TODO and retires vanished ones.
+    """
     from pytest_quest.scan import scan
 
     term = Terminal()

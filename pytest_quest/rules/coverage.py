@@ -74,5 +74,7 @@ def check(sub: Submission) -> Iterator[Fact]:
             f"not taken ({len(lost)} of {result.branches} branches)",
         )
     for line, reason in sorted(claimed.items()):
-        yield CLAIM.fact(f"{path}:{line}", "a line the test executes", f"claimed unreachable: {reason}")
+        yield CLAIM.fact(
+            f"{path}:{line}", "a line the test executes", f"claimed unreachable: {reason}"
+        )
     sub.extra["measured"] = result

@@ -91,7 +91,9 @@ def check(sub: Submission) -> Iterator[Fact]:
     if len(rounds) != len(set(rounds)):
         forged.append("round_done")
     if forged:
-        yield TAMPERED.fact(sub.test_rel, "one report per event", f"duplicated: {', '.join(forged)}")
+        yield TAMPERED.fact(
+            sub.test_rel, "one report per event", f"duplicated: {', '.join(forged)}"
+        )
         return
     yield from _collection(sub, run)
     if not run.finished:
@@ -102,7 +104,9 @@ def check(sub: Submission) -> Iterator[Fact]:
         return
     yield from _outcomes(sub, run)
     for event in run.of("denied"):
-        yield SANDBOX.fact(sub.test_rel, "no writes outside the sandbox, no processes", event["what"])
+        yield SANDBOX.fact(
+            sub.test_rel, "no writes outside the sandbox, no processes", event["what"]
+        )
     replaced = sorted({e["nodeid"] for e in run.of("target_replaced")})
     for nodeid in replaced:
         yield TARGET_REPLACED.fact(
@@ -131,12 +135,12 @@ def _outcomes(sub: Submission, run: RunResult) -> Iterator[Fact]:
             kind = "xfailed" if event.get("xfail") else "skipped"
             yield SKIPPED.fact(event["nodeid"], "run and passed", f"{kind}: {_message(event)}")
     done = run.first("done")
-    if done is not None and done.get("exitstatus") not in (0, None) and not run.of("report"):
-        if not run.of("collect_error"):
-            yield EXIT_CODE.fact(
-                sub.test_rel, "pytest exit code 0", f"exit code {done['exitstatus']}: "
-                + (run.output.strip().splitlines() or ["no output"])[-1][:300]
-            )
+    quiet = not run.of("report") and not run.of("collect_error")
+    if done is not None and done.get("exitstatus") not in (0, None) and quiet:
+        last = (run.output.strip().splitlines() or ["no output"])[-1][:300]
+        yield EXIT_CODE.fact(
+            sub.test_rel, "pytest exit code 0", f"exit code {done['exitstatus']}: {last}"
+        )
 
 
 def _flaky(sub: Submission, run: RunResult) -> Iterator[Fact]:
@@ -148,7 +152,9 @@ def _flaky(sub: Submission, run: RunResult) -> Iterator[Fact]:
     for nodeid in nodeids:
         passed = 1 + sum(1 for e in rounds if e["outcomes"].get(nodeid) == "passed")
         if passed < total:
-            yield FLAKY.fact(nodeid, f"passed {total}/{total} runs", f"passed {passed}/{total} runs")
+            yield FLAKY.fact(
+                nodeid, f"passed {total}/{total} runs", f"passed {passed}/{total} runs"
+            )
 
 
 def _message(event: dict[str, object]) -> str:
