@@ -86,7 +86,7 @@ class Guard:
         if self.paused:
             return
         if event == "open":
-            path, mode, flags = (tuple(args) + (None, None, 0))[:3]
+            path, mode, flags = (*tuple(args), None, None, 0)[:3]
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & _WRITE_FLAGS
             )
@@ -119,14 +119,10 @@ def _limit(limits: dict[str, Any]) -> None:
         soft = int(value * scale)
         _hard_cur = resource.getrlimit(which)[1]
         hard = soft if _hard_cur == resource.RLIM_INFINITY else min(soft, _hard_cur)
-        try:
+        with contextlib.suppress(ValueError, OSError):  # the platform may refuse
             resource.setrlimit(which, (min(soft, hard), hard))
-        except (ValueError, OSError):  # pragma: no cover - platform refuses
-            pass
-    try:
+    with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    except (ValueError, OSError):  # pragma: no cover
-        pass
 
 
 def _short_repr(report: Any) -> dict[str, Any]:
@@ -153,6 +149,9 @@ class Session:
         self.original: Any = None
         self.original_code: Any = None
         self.round = 1
+        #: Why the target did not import before pytest started (retried after collection).
+        self.import_error: str | None = None
+        self.env_failed = False
         #: Coverage of the measured round by file and rerun outcomes (the mutation stage's inputs).
         self.measured_files: dict[str, Any] | None = None
         self.rerun_outcomes: list[str] = []
@@ -163,6 +162,11 @@ class Session:
             self.emit("collect_error", nodeid=report.nodeid, **_short_repr(report))
 
     def pytest_collection_finish(self, session: Any) -> None:
+        if self.import_error is not None:
+            error = _import_target(self.spec, self, self.emit)
+            if error is not None:
+                self.env_failed = True
+                self.emit("env_error", message=error)
         self.emit("collected", count=len(session.items), nodeids=[i.nodeid for i in session.items])
 
     # --------------------------------------------------------------- running
@@ -204,6 +208,8 @@ class Session:
         return value
 
     def pytest_runtestloop(self, session: Any) -> Any:
+        if self.env_failed:
+            return True
         if session.testsfailed or session.config.option.collectonly:
             return None
         from _pytest.runner import runtestprotocol
@@ -242,7 +248,7 @@ class Session:
         try:
             with trusted:
                 self.cov.json_report(morfs=morfs, outfile=outfile)
-        except Exception as exc:  # noqa: BLE001 - e.g. "No data to report"
+        except Exception as exc:
             self.emit("coverage", files={}, error=str(exc))
             return
         with open(outfile, encoding="utf-8") as handle:
@@ -267,30 +273,35 @@ def _outcome(reports: list[Any]) -> str:
     return "passed"
 
 
-def _import_target(spec: dict[str, Any], session: Session, emit: Emitter) -> bool:
-    """Import the pristine target before any test runs; failure is the environment's fault."""
+def _import_target(spec: dict[str, Any], session: Session, emit: Emitter) -> str | None:
+    """Import the pristine target and remember the function; return the error, if any.
+
+    Called before pytest starts (so tests cannot touch it first) and, when that
+    fails, once more after collection: some projects only import once their
+    conftest has set the stage (paths, settings modules).
+    """
     import importlib
 
     target = spec["target"]
     try:
-        module = importlib.import_module(target["module"])
-    except BaseException as exc:  # noqa: BLE001 - anything here is an environment fault
-        emit("env_error", message=f"importing {target['module']} failed: {type(exc).__name__}: {exc}")
-        return False
+        importlib.import_module(target["module"])
+    except BaseException as exc:  # anything here is the environment's fault, not the test's
+        return f"importing {target['module']} failed: {type(exc).__name__}: {exc}"
     func = session.resolve()
     if func is None or not hasattr(func, "__code__"):
         emit("target_missing", module=target["module"], qualname=target["qualname"])
-        return True
+        return None
     session.original = func
     session.original_code = func.__code__
-    return True
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     with open(argv[0], encoding="utf-8") as handle:
         spec = json.load(handle)
-    stream = open(os.path.join(spec["private_dir"], "events.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
+    events = os.path.join(spec["private_dir"], "events.jsonl")
+    stream = open(events, "a", encoding="utf-8")  # noqa: SIM115 - closed after pytest.main
     emit = Emitter(stream)
     emit("start", pid=os.getpid(), time=time.time())
     _limit(spec.get("limits", {}))
@@ -314,8 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     session = Session(spec, emit, cov, guard)
     if cov is not None:
         cov.start()
-    if spec.get("target") and not _import_target(spec, session, emit):
-        return 70
+    if spec.get("target"):
+        session.import_error = _import_target(spec, session, emit)
     if guard is not None:
         sys.addaudithook(guard)
     plugins: list[Any] = [session, _TargetCheck(session)] if spec.get("target") else [session]

@@ -221,3 +221,15 @@ def test_demo_runs_end_to_end() -> None:
     assert "FAIL hotel/pricing.py::nightly_rate" in result.stdout
     assert "PASS hotel/pricing.py::nightly_rate -> PASS" in result.stdout
 
+
+
+def test_target_that_needs_the_conftest_to_import(project: Path) -> None:
+    pricing = project / "hotel" / "pricing.py"
+    pricing.write_text('import os\nMODE = os.environ["HOTEL_MODE"]\n' + pricing.read_text())
+    conftest = project / "tests" / "conftest.py"
+    conftest.write_text('import os\nos.environ.setdefault("HOTEL_MODE", "test")\n'
+                        + conftest.read_text())
+    run(project, "scan", "--no-baseline")
+    write(project, FULL)
+    code, data = submit_json(project)
+    assert code == 0, data
