@@ -182,6 +182,8 @@ def _spec(sub: Submission) -> dict[str, Any]:
         mutation = {
             "threshold": settings.mutation_threshold,
             "max_mutants": settings.max_mutants,
+            # Within the parent's grace of 2x timeout, leaving room for the reruns.
+            "budget": settings.timeout * 1.5,
         }
     return {
         "mode": "submit",
