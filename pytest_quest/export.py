@@ -170,16 +170,22 @@ def file_rows(quests: Iterable[Quest]) -> list[dict[str, Any]]:
     return [files[k] for k in sorted(files)]
 
 
-def summary(ledger: Ledger) -> dict[str, Any]:
-    """The ``status --json`` document: the one set of numbers every view shows."""
+def summary(ledger: Ledger, all_quests: bool = True) -> dict[str, Any]:
+    """The ``status --json`` document: the one set of numbers every view shows.
+
+    With ``all_quests=False`` the ``quests`` list holds only the REVIEW
+    quests: the human ``status`` view needs no more, and skipping 10,000 rows
+    it never prints is a fifth of its time.
+    """
     ordered = ledger.ordered()
+    review = [q for q in ordered if q.state is State.REVIEW]
     return {
         "total": ledger.total,
         "remaining": ledger.remaining,
         "counts": ledger.counts(),
-        "review": [q.id for q in ordered if q.state is State.REVIEW],
+        "review": [q.id for q in review],
         "files": file_rows(ordered),
-        "quests": [quest_row(q, full=False) for q in ordered],
+        "quests": [quest_row(q, full=False) for q in (ordered if all_quests else review)],
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,17 @@ def build_ledger(root: Path, n: int, per_file: int = 20, attempts: bool = True) 
     if lines_out:
         ledger.attempts_path.write_text("\n".join(lines_out) + "\n", encoding="utf-8")
     return ledger
+
+
+def time_budget(seconds: float = 1.0) -> float:
+    """The CPU budget of a 10,000-quest view: one second, three under a tracer.
+
+    Coverage (CI runs with ``--cov``) or a debugger slows Python code two to
+    three times; the strict one-second figure is ``benchmarks/bench_views.py``.
+    """
+    coverage = sys.modules.get("coverage")
+    traced = sys.gettrace() is not None or bool(coverage and coverage.Coverage.current())
+    return seconds * 3 if traced else seconds
 
 
 def invoke(root: Path, *args: str, env: dict[str, str] | None = None) -> Any:
@@ -175,13 +187,15 @@ def test_readable_at_80_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     ledger = build_ledger(tmp_path, 60, per_file=7)
     ledger.put(ledger.get("pkg/mod_0001.py::func_8").with_(
-        id="pkg/a_rather/long/folder/name/for/the/module/with_many_parts.py::Thing[x].method"))
+        id="pkg/a_rather/long/folder/name/for/the/module/with_many_parts.py::Thing[x].method",
+        path="pkg/a_rather/long/folder/name/for/the/module/with_many_parts_and_more.py"))
     term = Terminal()
     term.out.width = 80
     status.render(term, summary(ledger))
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "Thing[x].method" in out.replace("\n", "")  # markup in ids is escaped, not eaten
+    assert "…" in out and "with_many_parts_and_more.py" in out  # long paths keep their tail
 
 
 # ------------------------------------------------------------------- scale
@@ -193,7 +207,7 @@ def test_ten_thousand_quests_under_a_second(tmp_path: Path) -> None:
         result = invoke(tmp_path, *args)
         elapsed = time.process_time() - started
         assert result.exit_code == 0
-        assert elapsed < 1.0, f"{args}: {elapsed:.2f} s"
+        assert elapsed < time_budget(), f"{args}: {elapsed:.2f} s"
     data = json.loads(invoke(tmp_path, "status", "--json").stdout)
     assert len(data["quests"]) == 10_000 and data["total"] == 9_800
     assert re.search(r"10000 quests|9800 quests", invoke(tmp_path, "status").stdout)

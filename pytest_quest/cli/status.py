@@ -34,11 +34,10 @@ def command(root: Path | None, as_json: bool) -> None:
     term = Terminal()
     settings = settings_from(root)
     ledger = Ledger.load(Ledger.for_root(settings.root).path)
-    data = summary(ledger)
     if as_json:
-        term.write(dumps(data))
+        term.write(dumps(summary(ledger)))
         return
-    render(term, data)
+    render(term, summary(ledger, all_quests=False))
 
 
 def render(term: Terminal, data: dict[str, Any]) -> None:
