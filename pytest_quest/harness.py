@@ -333,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     code = pytest.main(list(spec["pytest_args"]), plugins=plugins)
     emit("done", exitstatus=int(code), denied=guard.denied if guard else [])
     stream.close()
+    if guard is not None:
+        guard.paused = True  # test code is over: exit hooks may write (see docs/development.md)
     return 0
 
 

@@ -34,6 +34,8 @@ _CONFIG_NAMES = frozenset({
 })
 #: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
+#: Passed only when PYTEST_QUEST_MEASURE_SELF is set (our own test suite).
+_SELF_COVERAGE_ENV = ("COVERAGE_PROCESS_CONFIG", "COVERAGE_PROCESS_START", "COVERAGE_FILE")
 
 
 def iter_project_files(root: Path, test_dir: str) -> Iterator[str]:
@@ -204,6 +206,10 @@ def module_name(rel: str, settings: Settings) -> str:
 
 def _environment(box: Sandbox, settings: Settings) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in _KEEP_ENV}
+    if os.environ.get("PYTEST_QUEST_MEASURE_SELF"):
+        # pytest-quest's own test suite measures the harness it runs here;
+        # these only start an outer collector that the harness's own one stacks on.
+        env.update({k: v for k, v in os.environ.items() if k in _SELF_COVERAGE_ENV})
     roots = [str(box.path / r) if r != "." else str(box.path) for r in import_roots(settings)]
     env.update(
         HOME=str(box.base / "home"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,10 @@ from pytest_quest.scan import scan
 from pytest_quest.submit import Result, submit
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
+
+# When this suite runs under coverage, also measure pytest-quest's own code in
+# the sandbox subprocesses it starts (see docs/development.md).
+os.environ.setdefault("PYTEST_QUEST_MEASURE_SELF", "1")
 
 _SCANNED: dict[bool, Path] = {}
 

@@ -73,6 +73,8 @@ def test_sandbox_copy_hashes_protected_files_and_adds_extra(tmp_path: Path) -> N
 
 
 def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTEST_QUEST_MEASURE_SELF", raising=False)
+    monkeypatch.setenv("COVERAGE_PROCESS_CONFIG", "e30=")
     monkeypatch.setenv("GITHUB_TOKEN", "secret")
     monkeypatch.setenv("COVERAGE_FILE", "/tmp/x")
     monkeypatch.setenv("PYTEST_ADDOPTS", "-x")
@@ -83,6 +85,21 @@ def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         env = _environment(box, settings)
     finally:
         box.cleanup()
-    assert not {"GITHUB_TOKEN", "COVERAGE_FILE", "PYTEST_ADDOPTS"} & set(env)
+    dropped = {"GITHUB_TOKEN", "COVERAGE_FILE", "PYTEST_ADDOPTS", "COVERAGE_PROCESS_CONFIG"}
+    assert not dropped & set(env)
     assert env["PYTHONPATH"].split(os.pathsep) == [str(box.path), str(box.path / "src")]
     assert env["HOME"].startswith(str(box.base)) and env["TMPDIR"].startswith(str(box.base))
+
+
+def test_self_measurement_passes_only_the_collector_start(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTEST_QUEST_MEASURE_SELF", "1")
+    monkeypatch.setenv("COVERAGE_PROCESS_CONFIG", "e30=")
+    monkeypatch.setenv("COVERAGE_CORE", "sysmon")
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    box = Sandbox.create(settings)
+    try:
+        env = _environment(box, settings)
+    finally:
+        box.cleanup()
+    assert env["COVERAGE_PROCESS_CONFIG"] == "e30=" and "COVERAGE_CORE" not in env
