@@ -215,11 +215,6 @@ def _raise_env_fault(sub: Submission) -> None:
         raise EnvironmentFault(
             f"could not verify {sub.quest.id}: the sandbox did not start ({tail}); no try was spent"
         )
-    if run.first("target_missing") is not None:
-        raise EnvironmentFault(
-            f"could not verify {sub.quest.id}: {sub.quest.qualname} is not defined in the imported "
-            "module; rescan with `pytest-quest scan`; no try was spent"
-        )
 
 
 def _evidence(sub: Submission, data: bytes, agent: str | None) -> dict[str, Any]:

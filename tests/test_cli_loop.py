@@ -233,3 +233,18 @@ def test_target_that_needs_the_conftest_to_import(project: Path) -> None:
     write(project, FULL)
     code, data = submit_json(project)
     assert code == 0, data
+
+
+def test_function_deleted_at_import_goes_to_review(project: Path) -> None:
+    pricing = project / "hotel" / "pricing.py"
+    extra = "\n\ndef _double(x):\n    return x * 2\n\n\nDOUBLE = _double(2)\ndel _double\n"
+    pricing.write_text(pricing.read_text() + extra)
+    run(project, "scan", "--no-baseline")
+    quest = "hotel/pricing.py::_double"
+    write(project, "from hotel.pricing import DOUBLE\n\n\ndef test_double():\n"
+                   "    assert DOUBLE == 4\n", rel="tests/quest/test_hotel_pricing__double.py")
+    code, out = run(project, "submit", quest, "--json")
+    data = json.loads(out)
+    assert code == 3, data
+    assert (data["verdict"], data["tries"]) == ("REVIEW", 0)
+    assert any(f["rule"] == "run-target-unreachable" for f in data["facts"])

@@ -131,6 +131,12 @@ def test_forged_events_are_caught(kind: str) -> None:
     assert fact.rule == "run-report-tampered" and kind in fact.actual
 
 
+def test_target_missing_after_import_is_review() -> None:
+    s = sub(clean({"event": "target_missing", "module": "m", "qualname": "f"}))
+    (fact,) = run.check(s)
+    assert (fact.rule, fact.level, fact.where) == ("run-target-unreachable", "review", "m.py:1")
+
+
 def test_forged_round_is_caught() -> None:
     events = clean()
     events.insert(3, {"event": "round_done", "round": 1})

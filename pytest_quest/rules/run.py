@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pytest_quest.facts import FAIL, Fact
+from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
 from pytest_quest.sandbox import RunResult
 from pytest_quest.submission import Submission
@@ -59,6 +59,12 @@ SANDBOX = CATALOG.add(
     "run-sandbox-violation", FAIL, "run",
     "The test writes only inside the sandbox and starts no processes.",
     "Write files only under tmp_path; call the function instead of a subprocess.",
+)
+UNREACHABLE = CATALOG.add(
+    "run-target-unreachable", REVIEW, "run",
+    "The function can be found on its module after import; one deleted, renamed or rebuilt at "
+    "import time cannot be identity-checked or mutated, so a human decides.",
+    "Nothing to change in the test: a maintainer reviews it (or retires the quest).",
 )
 TAMPERED = CATALOG.add(
     "run-report-tampered", FAIL, "run",
@@ -113,6 +119,13 @@ def check(sub: Submission) -> Iterator[Fact]:
             nodeid, f"{sub.quest.qualname} is the real function", "it was replaced during the test"
         )
     yield from _flaky(sub, run)
+    missing = run.first("target_missing")
+    if missing is not None:
+        yield UNREACHABLE.fact(
+            f"{sub.quest.path}:{sub.quest.lines[0]}",
+            f"{missing['module']}.{sub.quest.qualname} reachable after import",
+            "not found on the imported module",
+        )
 
 
 def _collection(sub: Submission, run: RunResult) -> Iterator[Fact]:
