@@ -13,9 +13,12 @@ __all__ = ["default_test_path", "project_relative"]
 
 
 def default_test_path(quest: Quest, settings: Settings) -> str:
-    """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``."""
+    """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``.
+
+    Underscores are kept as they are (``_double`` and ``double`` must not share a file).
+    """
     module = quest.path.removesuffix(".py").replace("/", "_")
-    name = re.sub(r"[^0-9A-Za-z_]+", "_", quest.qualname).strip("_")
+    name = re.sub(r"[^0-9A-Za-z_]+", "_", quest.qualname)
     return f"{settings.test_dir.rstrip('/')}/test_{module}__{name}.py"
 
 
