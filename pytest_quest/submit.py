@@ -53,6 +53,7 @@ class Result:
             "root_cause": self.verdict.root_cause,
             "hint": self.verdict.hint,
             "seconds": round(self.seconds, 3),
+            "evidence": self.verdict.evidence or None,
         }
 
 

@@ -59,6 +59,11 @@ def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-
     for fact in verdict.facts:
         term.print(f"  [bold]{fact.rule}[/bold] ({fact.level})  {fact.where}")
         term.data(f"      expected: {fact.expected}\n      actual:   {fact.actual}")
+    mutation = (verdict.evidence or {}).get("mutation")
+    if mutation:
+        term.print(f"  mutation: extreme {mutation['extreme_killed']}/{mutation['extreme_total']} "
+                   f"killed, classic {mutation['classic_killed']}/{mutation['classic_total']} "
+                   f"(score {mutation['score']:.2f}, needs {mutation['threshold']:.2f})")
     if verdict.hint and verdict.outcome.value != "PASS":
         term.print(f"To flip it: {verdict.hint}")
     if q.state.value == "DONE":
