@@ -24,6 +24,7 @@ import math
 import os
 import select
 import signal
+import symtable
 import sys
 import time
 import types
@@ -94,7 +95,10 @@ class Generated:
     extreme: list[Mutant]
     classic: list[Mutant]
     candidates: int = 0
+    #: Candidates dropped because their bytecode equals the original or an earlier mutant.
     equivalent: int = 0
+    #: Of those, extreme mutants equal to the original: its body is already trivial.
+    extreme_equivalent: int = 0
     incompatible: int = 0
 
 
@@ -143,14 +147,19 @@ def zero_literal(type_name: str) -> str | None:
 _Func = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _skeleton(tree: ast.Module, def_line: int) -> tuple[ast.Module, _Func]:
+def _skeleton(tree: ast.Module, def_line: int,
+              bindings: Sequence[ast.stmt] = ()) -> tuple[ast.Module, _Func]:
     """A module holding only what the target's compilation depends on.
 
-    Module and class siblings never change how a function compiles (class
-    scopes are invisible to methods; globals are looked up by name), so they
-    are dropped to keep each mutant's compile cheap. ``__future__`` imports
-    stay (they change the bytecode), and an enclosing *function* is kept whole
-    because its locals decide the target's free variables (closures).
+    Class siblings never change how a method compiles (class scopes are
+    invisible to methods), and module siblings' *code* never does either, so
+    both are dropped to keep each mutant's compile cheap. What a module-level
+    name is bound by does matter: CPython 3.11 compiles ``re.sub(...)`` as
+    ``LOAD_ATTR`` when ``re`` comes from a module-level import and as
+    ``LOAD_METHOD`` otherwise. ``bindings`` (from :func:`_module_bindings`)
+    restore those names. ``__future__`` imports stay (they change the
+    bytecode), and an enclosing *function* is kept whole because its locals
+    decide the target's free variables (closures).
     """
     futures = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]
 
@@ -181,8 +190,34 @@ def _skeleton(tree: ast.Module, def_line: int) -> tuple[ast.Module, _Func]:
     found = search(tree.body)
     if found is None:
         raise MutationError(f"no function is defined at line {def_line}")
-    module = ast.Module(body=[*futures, *found[0]], type_ignores=[])
+    module = ast.Module(body=[*futures, *bindings, *found[0]], type_ignores=[])
     return module, found[1]
+
+
+def _module_bindings(source: str, filename: str) -> list[ast.stmt]:
+    """Statements that bind every module-level name the way the real module binds it.
+
+    The compiler's symbol table of the real module says, per global name,
+    whether an import binds it (anywhere at module level: inside ``if`` and
+    ``try`` too) and whether an assignment, ``def`` or ``class`` does. The
+    skeleton gets ``import name`` and ``name = None`` for those: they are
+    compiled, never executed, so a module that is not installed costs nothing,
+    and the flags the compiler consults are the real module's.
+    """
+    table = symtable.symtable(source, filename, "exec")
+    imported = [s.get_name() for s in table.get_symbols() if s.is_imported()]
+    assigned = [s.get_name() for s in table.get_symbols() if s.is_assigned()]
+    out: list[ast.stmt] = []
+    if imported:
+        out.append(ast.Import(names=[ast.alias(name=n) for n in imported]))
+    if assigned:
+        out.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in assigned],
+                              value=ast.Constant(value=None)))
+    for stmt in out:
+        for node in ast.walk(stmt):
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return out
 
 
 # ---------------------------------------------------------------- the candidates
@@ -381,7 +416,7 @@ def generate(
     same arguments give the same mutants in the same order.
     """
     tree = ast.parse(source, filename=filename)
-    module, func = _skeleton(tree, def_line)
+    module, func = _skeleton(tree, def_line, _module_bindings(source, filename))
     first = min([func.lineno] + [d.lineno for d in func.decorator_list])
 
     def build() -> types.CodeType | None:
@@ -397,7 +432,8 @@ def generate(
             "(generated or rewritten code)"
         )
     reference = original or null_code
-    seen = {fingerprint(reference)}
+    unchanged = fingerprint(reference)
+    seen = {unchanged}
     result = Generated(null=_null_mutant(func, build), extreme=[], classic=[])
 
     def accept(kind: str, line: int, description: str) -> Mutant | None:
@@ -410,14 +446,21 @@ def generate(
         digest = fingerprint(code)
         if digest in seen:
             result.equivalent += 1
+            if kind == "extreme" and digest == unchanged:  # `noop`: nothing to take away
+                result.extreme_equivalent += 1
             return None
         seen.add(digest)
         return Mutant(kind, line, description, code)
 
+    doc = func.body[:1] if _is_docstring(func.body[0]) else []
     for body, text in _extreme_bodies(func, zero_types):
         old = func.body
-        func.body = body
         try:
+            if doc and _same_as(func, [*doc, *body], build, unchanged):
+                result.equivalent += 1
+                result.extreme_equivalent += 1
+                continue
+            func.body = body
             mutant = accept("extreme", func.lineno, f"body replaced by `{text}`")
         finally:
             func.body = old
@@ -438,6 +481,25 @@ def generate(
         if mutant is not None:
             result.classic.append(mutant)
     return result
+
+
+def _same_as(func: _Func, body: list[ast.stmt], build: Callable[[], types.CodeType | None],
+             digest: str) -> bool:
+    """Does ``func`` with this body compile to ``digest`` (the original's fingerprint)?
+
+    An extreme mutant drops the docstring, which is a constant of the code
+    object, so a docstring plus ``return None`` (``boltons.funcutils.noop``)
+    never fingerprints equal to its own ``return None`` mutant. Asked with the
+    docstring kept, the answer is "the body already is trivial": that mutant
+    cannot be killed and proves nothing, so it is dropped, not "survived".
+    """
+    old = func.body
+    func.body = body
+    try:
+        code = build()
+    finally:
+        func.body = old
+    return code is not None and fingerprint(code) == digest
 
 
 def _keeping_freevars(func: _Func, names: tuple[str, ...],
@@ -536,6 +598,8 @@ class Outcome:
     seconds: float = 0.0
     types: list[str] = field(default_factory=list)
     error: str | None = None
+    #: Calls of the target while the tests ran (recorded runs only; None: not known).
+    calls: int | None = None
 
 
 class _Target:
@@ -577,37 +641,54 @@ class _Target:
                 cache.cache_clear()
 
 
-def _run_items(items: Sequence[Any], record: types.CodeType | None = None) -> tuple[str | None,
-                                                                                    list[str]]:
-    """Run the collected items quietly; the first failing nodeid (or None) and returned types.
+def _run_items(items: Sequence[Any],
+               record: types.CodeType | None = None) -> tuple[str | None, list[str], int | None]:
+    """Run the collected items quietly: the first failing nodeid (or None), returned types, calls.
 
-    ``record``: watch that code object's returns with a profile hook (the
-    baseline run that tells which zero value to try).
+    ``record``: watch that code object with a profile hook (the baseline run).
+    Its returns tell which zero value to try; its calls tell whether the tests
+    run the target at all. Zero calls while coverage says every line ran means
+    the body ran only while modules were imported (``x = make()`` at module or
+    class level): no mutant swapped in afterwards can reach it. The count is
+    None when it cannot be trusted (something replaced the hook meanwhile).
     """
+    import threading
+
     from _pytest.runner import runtestprotocol
 
     seen: list[str] = []
+    calls = 0
 
     def profile(frame: types.FrameType, event: str, arg: Any) -> None:
-        if event == "return" and frame.f_code is record and arg is not None:
+        nonlocal calls
+        if frame.f_code is not record:
+            return
+        if event == "call":
+            calls += 1
+        elif event == "return" and arg is not None:
             # An exception also ends a frame with a None "return": None says nothing here.
             name = type(arg).__name__ if type(arg).__module__ == "builtins" else "?"
             if name not in seen and len(seen) < 8:
                 seen.append(name)
 
+    def counted() -> int | None:
+        return calls if sys.getprofile() is profile else None
+
     if record is not None:
         sys.setprofile(profile)
+        threading.setprofile(profile)  # threads the tests start count too
     try:
         with _cheap_failures(items):
             for index, item in enumerate(items):
                 following = items[index + 1] if index + 1 < len(items) else None
                 reports = runtestprotocol(item, nextitem=following, log=False)
                 if any(r.failed for r in reports):
-                    return item.nodeid, seen
+                    return item.nodeid, seen, counted()
+        return None, seen, counted()
     finally:
         if record is not None:
             sys.setprofile(None)
-    return None, seen
+            threading.setprofile(None)
 
 
 def _short_failure(*_args: Any, **_kwargs: Any) -> str:
@@ -691,7 +772,8 @@ class ForkRunner:
         if data.get("error"):
             return Outcome(ERROR, seconds=seconds, error=data["error"])
         verdict = KILLED if data.get("by") else SURVIVED
-        return Outcome(verdict, by=data.get("by"), seconds=seconds, types=data.get("types", []))
+        return Outcome(verdict, by=data.get("by"), seconds=seconds, types=data.get("types", []),
+                       calls=data.get("calls"))
 
     def _child(self, write: int, code: types.CodeType, timeout: float, record: bool) -> None:
         """Runs in the fork: silence the parent's channels, arm backstops, run, answer, exit."""
@@ -710,13 +792,17 @@ class ForkRunner:
         else:
             try:
                 with self.target.swapped(code):
-                    by, seen = _run_items(self.items, code if record else None)
-                answer = {"by": by, "types": seen}
+                    by, seen, calls = _run_items(self.items, code if record else None)
+                answer = {"by": by, "types": seen, "calls": calls if record else None}
             except BaseException as exc:  # pytest.exit(), errors outside a test: it died
                 answer = {"by": f"<{type(exc).__name__}>"}
         try:
             os.write(write, json.dumps(answer).encode("utf-8"))
         finally:
+            if self.session.guard is not None:
+                # Test code is over; exit hooks (a coverage collector measuring
+                # pytest-quest itself) may write their data.
+                self.session.guard.paused = True
             os._exit(0)
 
 
@@ -768,7 +854,7 @@ class InProcessRunner:
         started = time.monotonic()
         try:
             with self.target.swapped(code), _deadline(timeout):
-                by, seen = _run_items(self.items, code if record else None)
+                by, seen, calls = _run_items(self.items, code if record else None)
         except _MutantTimeout:
             return Outcome(TIMEOUT, seconds=time.monotonic() - started)
         finally:
@@ -782,7 +868,8 @@ class InProcessRunner:
         seconds = time.monotonic() - started
         if by is not None and seconds > timeout:
             return Outcome(TIMEOUT, by=by, seconds=seconds)
-        return Outcome(KILLED if by else SURVIVED, by=by, seconds=seconds, types=seen)
+        return Outcome(KILLED if by else SURVIVED, by=by, seconds=seconds, types=seen,
+                       calls=calls if record else None)
 
 
 @contextlib.contextmanager
@@ -904,13 +991,14 @@ def _stage(session: Any, items: Sequence[Any], spec: dict[str, Any], base: dict[
         data.update(null=_entry(unchanged, baseline), seconds=round(time.monotonic() - started, 3))
         return data
     data["zero_types"] = baseline.types
+    data["calls"] = baseline.calls
     coverage = session.measured_files.get(session.target["file"], {})
     covered = set(coverage.get("executed_lines", ()))
     made = generate(source, filename, session.target["lines"][0], covered=covered,
                     max_mutants=base["max_mutants"], zero_types=baseline.types,
                     original=target.code)
     data.update(candidates=made.candidates, equivalent=made.equivalent,
-                incompatible=made.incompatible)
+                extreme_equivalent=made.extreme_equivalent, incompatible=made.incompatible)
 
     null = runner.run(made.null.code, timeout=max(1.0, 10 * baseline.seconds))
     if null.verdict == ERROR:
@@ -921,6 +1009,13 @@ def _stage(session: Any, items: Sequence[Any], spec: dict[str, Any], base: dict[
                 null=_entry(made.null, null))
     if null.verdict != SURVIVED:
         data["seconds"] = round(time.monotonic() - started, 3)
+        return data
+    if baseline.calls == 0:
+        # Covered, yet never called while the tests ran: it ran at import time, before
+        # any swap. Every mutant would "survive" whatever the test asserts, so none is
+        # run and the rule asks a human (the null mutant above still catches detectors).
+        data.update(import_time_only=True, extreme=[], classic=[], not_run=0,
+                    seconds=round(time.monotonic() - started, 3))
         return data
 
     def run_all(mutants: list[Mutant]) -> tuple[list[dict[str, Any]], int]:

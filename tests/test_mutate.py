@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 import types
 from typing import Any
@@ -238,3 +239,68 @@ def test_spread_order_covers_the_range() -> None:
     assert sorted(mutate._spread(11)) == list(range(11))
     assert mutate._spread(8)[:4] == [0, 4, 2, 6]
     assert mutate._spread(0) == [] and mutate._spread(1) == [0]
+
+
+# ------------------------------------------------ calibration false positives (docs/calibration.md)
+MODULE_BINDINGS = """
+import re
+import os.path
+from functools import reduce as fold
+
+LIMIT = 3
+try:
+    import json
+except ImportError:  # pragma: no cover
+    json = None
+
+
+def clean(s):
+    return re.sub("a", "b", s) * LIMIT + os.path.join("x", json.dumps(fold(max, [1, 2])))
+
+
+class Box:
+    def clean(self, s):
+        return re.sub("a", "b", s)[:LIMIT]
+"""
+
+
+def test_module_imports_compile_like_the_real_module() -> None:
+    # Python 3.11 compiles `re.sub(...)` with LOAD_ATTR when `re` is bound by a module-level
+    # import and with LOAD_METHOD otherwise: the skeleton must bind module names the same way.
+    made, func = _gen(MODULE_BINDINGS, "clean")
+    assert func("aa") == "bbbbbb" + os.path.join("x", "2")
+    times = next(m for m in made.classic if m.description.endswith("* LIMIT' -> "
+                                                                   "'re.sub('a', 'b', s) / LIMIT'"))
+    with pytest.raises(TypeError):
+        _call(func, times.code, "aa")
+    source, box = _load(MODULE_BINDINGS, "Box")
+    method = box.clean
+    made = generate(source, "<m>", method.__code__.co_firstlineno, original=method.__code__)
+    assert made.extreme and _call(method, made.extreme[0].code, box(), "aa") is None
+
+
+def test_names_bound_only_inside_if_or_try_at_module_level_count_too() -> None:
+    source = """
+    if True:
+        import re
+    else:
+        re = None
+
+    def f(s):
+        return re.sub("a", "b", s)
+    """
+    made, func = _gen(source, "f")
+    assert _call(func, made.null.code, "a") == "b"
+
+
+def test_extreme_mutant_equal_to_a_documented_function_is_dropped() -> None:
+    # boltons.funcutils.noop: a docstring and `return None`; "body -> return None" is itself.
+    made, _ = _gen('def noop(*a, **kw):\n    """Do nothing."""\n    return None\n', "noop")
+    assert made.extreme == []
+    assert made.extreme_equivalent == 1
+    made, _ = _gen('def idle():\n    """Wait."""\n    pass\n', "idle")
+    assert made.extreme == [] and made.extreme_equivalent == 1
+    made, func = _gen('def one(a):\n    """One more."""\n    return a + 1\n', "one")
+    assert [m.description for m in made.extreme] == ["body replaced by `return None`"]
+    assert made.extreme_equivalent == 0
+    assert _call(func, made.extreme[0].code, 1) is None

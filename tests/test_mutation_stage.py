@@ -290,3 +290,113 @@ def test_mutants_the_machinery_could_not_swap_are_not_counted() -> None:
     sub = _sub(event)
     assert list(mutation.check(sub)) == []
     assert sub.extra["mutation"]["classic_total"] == 1
+
+
+# --------------------------------------- functions that run only at import time (calibration B)
+REGISTRY = '''"""Names registered while the module is imported."""
+
+_NAMES: dict[str, str] = {}
+
+
+def register(key: str, value: str) -> str:
+    """Record one display name; runs at import time below."""
+    shown = value.upper()
+    _NAMES[key] = shown
+    return shown
+
+
+register("a", "alpha")
+register("b", "beta")
+
+
+def lookup(key: str) -> str:
+    """The display name registered under key."""
+    return _NAMES[key]
+
+
+def flush() -> None:
+    """Nothing is buffered yet: a hook kept for callers."""
+    return None
+'''
+
+#: A good test of what the import-time calls built; no test can reach the body itself.
+REGISTRY_TEST = """
+from hotel.registry import lookup
+
+def test_lookup():
+    assert lookup("a") == "ALPHA"
+    assert lookup("b") == "BETA"
+"""
+
+#: Calls the function during the test yet checks nothing it does: still pseudo-tested.
+REGISTRY_WEAK = """
+from hotel.registry import lookup, register
+
+def test_register_runs():
+    register("c", "gamma")
+    assert lookup("a") == "ALPHA"
+"""
+
+
+@pytest.fixture
+def registry_project(example_copy: Path) -> Path:
+    (example_copy / "hotel" / "registry.py").write_text(REGISTRY, encoding="utf-8")
+    scan(load_settings(example_copy))
+    return example_copy
+
+
+def _submit_registry(project: Path, source: str, name: str = "register") -> Result:
+    path = project / "tests" / "quest" / "test_registry.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    return submit(load_settings(project), f"hotel/registry.py::{name}", test=path)
+
+
+def test_function_run_only_at_import_time_is_review_not_fail(registry_project: Path) -> None:
+    result = _submit_registry(registry_project, REGISTRY_TEST)
+    assert result.verdict.outcome is Outcome.REVIEW, result.verdict.facts
+    (fact,) = _facts(result, "mutation-import-time-only")
+    assert fact.level == "review"
+    assert "only while modules were imported" in fact.actual
+    assert not _facts(result, "mutation-pseudo-tested")
+
+
+def test_function_called_by_the_test_is_still_judged(registry_project: Path) -> None:
+    result = _submit_registry(registry_project, REGISTRY_WEAK)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "mutation-pseudo-tested"
+    assert not _facts(result, "mutation-import-time-only")
+
+
+def test_import_time_only_event_is_review() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "import_time_only": True, "calls": 0, "extreme": [], "classic": []}
+    sub = _sub(event)
+    facts = list(mutation.check(sub))
+    assert [(f.rule, f.level) for f in facts] == [("mutation-import-time-only", "review")]
+    assert "mutation" not in sub.extra
+    # A test that detects the machinery still FAILs, import time or not.
+    event["null"] = {"outcome": "killed", "by": "t.py::test_x"}
+    assert [f.rule for f in mutation.check(_sub(event))] == ["mutation-machinery-detected"]
+
+
+def test_no_extreme_mutant_left_is_said_not_failed() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [], "extreme_equivalent": 1, "classic": []}
+    sub = _sub(event)
+    assert list(mutation.check(sub)) == []
+    numbers = sub.extra["mutation"]
+    assert numbers["extreme_total"] == 0 and numbers["extreme_equivalent"] == 1
+    assert "already trivial" in numbers["note"]
+
+
+def test_function_already_trivial_passes_with_a_note(registry_project: Path) -> None:
+    # boltons.funcutils.noop: "body -> return None" is the function itself, it cannot die.
+    source = "from hotel.registry import flush\n\ndef test_flush():\n    assert flush() is None\n"
+    result = _submit_registry(registry_project, source, "flush")
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence["mutation"]
+    assert evidence["extreme_total"] == 0 and evidence["extreme_equivalent"] == 1
+    assert "already trivial" in evidence["note"]

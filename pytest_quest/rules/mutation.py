@@ -45,6 +45,14 @@ SCORE = CATALOG.add(
     "Add cases that tell the surviving mutants from the original: boundary values on both sides "
     "of each comparison, and assert exact results.",
 )
+IMPORT_TIME = CATALOG.add(
+    "mutation-import-time-only", REVIEW, "mutation",
+    "The tests call the target while they run. A function whose covered lines ran only while "
+    "modules were imported (module-level calls, class bodies) built its results before any "
+    "mutant was swapped in, so no test can kill a mutant: a human decides.",
+    "A maintainer checks that the test asserts what the import-time calls built; the agent can "
+    "also call the function directly in a test so its results are checked.",
+)
 NOT_VERIFIED = CATALOG.add(
     "mutation-not-verified", REVIEW, "mutation",
     "The mutation stage ran to the end; when the machinery itself could not run, a human decides.",
@@ -62,9 +70,10 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
     extreme = _ran(event.get("extreme"))
     classic = _ran(event.get("classic"))
     killed_classic = sum(1 for e in classic if e.get("outcome") in _DEAD)
-    return {
+    numbers: dict[str, Any] = {
         "extreme_killed": sum(1 for e in extreme if e.get("outcome") in _DEAD),
         "extreme_total": len(extreme),
+        "extreme_equivalent": event.get("extreme_equivalent", 0),
         "classic_killed": killed_classic,
         "classic_total": len(classic),
         "score": round(killed_classic / len(classic), 3) if classic else None,
@@ -75,6 +84,11 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "mode": event.get("mode"),
         "seconds": event.get("seconds"),
     }
+    if not extreme and numbers["extreme_equivalent"]:
+        # No pseudo-testing check was possible; say so instead of implying it passed.
+        numbers["note"] = ("no extreme mutant: the body is already trivial (each one compiled "
+                           "to the function itself)")
+    return numbers
 
 
 def _survivor(entry: dict[str, Any]) -> str:
@@ -103,6 +117,12 @@ def check(sub: Submission) -> Iterator[Fact]:
         yield MACHINERY.fact(
             by, "the unchanged function, swapped in as the mutants are, passes every test",
             f"{null.get('outcome', 'no result')}: the test detects the mutation machinery",
+        )
+        return
+    if event.get("import_time_only"):
+        yield IMPORT_TIME.fact(
+            where, f"the tests call {sub.quest.qualname} while they run",
+            "the function ran only while modules were imported; mutants cannot reach it",
         )
         return
     threshold = float(sub.settings.mutation_threshold)
