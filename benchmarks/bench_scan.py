@@ -32,6 +32,11 @@ def _default_dirs() -> list[Path]:
     return out
 
 
+def _parse_only(files: list[Path]) -> None:
+    for path in files:
+        ast.parse(path.read_bytes())
+
+
 def _parse_all(files: list[Path]) -> int:
     count = 0
     for path in files:
@@ -40,13 +45,15 @@ def _parse_all(files: list[Path]) -> int:
     return count
 
 
-def _best(func, repeat: int = 5) -> float:  # type: ignore[no-untyped-def]
-    times = []
+def _interleaved(funcs: dict[str, object], repeat: int = 7) -> dict[str, list[float]]:
+    """Time each function once per round, in turn, so load on the machine hits all alike."""
+    times: dict[str, list[float]] = {name: [] for name in funcs}
     for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
+        for name, func in funcs.items():
+            start = time.perf_counter()
+            func()  # type: ignore[operator]
+            times[name].append(time.perf_counter() - start)
+    return times
 
 
 def main(argv: list[str]) -> None:
@@ -58,21 +65,21 @@ def main(argv: list[str]) -> None:
     settings = Settings(root=work, sources=tuple(d.name for d in dirs), test_dir="tests/quest")
     found, errors, nfiles = find_functions(settings)
     print(f"{nfiles} files, {len(found)} quests, {len(errors)} unparsable")
-    only_best, _ = _best(lambda: [ast.parse(p.read_bytes()) for p in files])
-    parse_best, parse_med = _best(lambda: _parse_all(files))
-    find_best, find_med = _best(lambda: find_functions(settings))
-
     def full_scan() -> None:
         shutil.rmtree(work / ".quest", ignore_errors=True)
         scan(settings, baseline=False)
 
-    scan_best, scan_med = _best(full_scan)
-    print(f"ast.parse only     best {only_best * 1000:7.1f} ms")
-    print(f"ast.parse + walk   best {parse_best * 1000:7.1f} ms  median {parse_med * 1000:7.1f} ms")
-    print(f"find_functions     best {find_best * 1000:7.1f} ms  median {find_med * 1000:7.1f} ms"
-          f"  ratio {find_best / parse_best:.2f}x")
-    print(f"scan --no-baseline best {scan_best * 1000:7.1f} ms  median {scan_med * 1000:7.1f} ms"
-          f"  ratio {scan_best / parse_best:.2f}x ({scan_best / only_best:.2f}x of parse only)")
+    times = _interleaved({
+        "ast.parse": lambda: _parse_only(files),
+        "ast.parse + walk": lambda: _parse_all(files),
+        "find_functions": lambda: find_functions(settings),
+        "scan --no-baseline": full_scan,
+    })
+    base = min(times["ast.parse"])
+    for name, values in times.items():
+        best, median = min(values), statistics.median(values)
+        print(f"{name:20s} best {best * 1000:7.1f} ms  median {median * 1000:7.1f} ms"
+              f"  {best / base:5.2f}x ast.parse")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -191,9 +191,8 @@ class _Narrow:
 class _Spans:
     """A file's function definitions by line: proof that the ledger's spans are current.
 
-    Rescanning computes a hash of every function (an ``ast.dump`` each), which
-    costs more than the rest of the check together on a long module. The
-    spans alone need only a parse: a quest whose ``def`` line, name, end and
+    Rescanning hashes and classifies every function of the file; the spans
+    alone need only a parse: a quest whose ``def`` line, name, end and
     first body line all match the source as it is now is measured with its
     ledger spans; any other quest (moved, changed shape, gone) takes the full
     rescan. The ledger is never trusted, only confirmed against the AST.

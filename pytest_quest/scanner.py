@@ -11,13 +11,21 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_quest.config import IGNORED_DIRS
 
-__all__ = ["Found", "ScanError", "is_test_file", "iter_source_files", "scan_file", "scan_source"]
+__all__ = [
+    "Found",
+    "ScanError",
+    "is_test_file",
+    "iter_source_files",
+    "scan_file",
+    "scan_source",
+]
 
 _FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -84,15 +92,20 @@ def iter_source_files(root: Path, sources: tuple[str, ...], test_dir: str) -> It
 def scan_file(root: Path, rel: str) -> list[Found] | ScanError:
     """Quests of one file, or the reason it could not be read."""
     try:
-        text = (root / rel).read_bytes()
-        tree = ast.parse(text, filename=rel)
-    except (OSError, SyntaxError, ValueError) as exc:
+        with tokenize.open(root / rel) as handle:  # honours a PEP 263 coding line
+            text = handle.read()
+    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
         return ScanError(rel, str(exc))
-    return scan_source(tree, rel)
+    return scan_source(text, rel)
 
 
-def scan_source(tree: ast.Module, rel: str) -> list[Found]:
+def scan_source(text: str, rel: str) -> list[Found] | ScanError:
     """Walk module and class bodies; every function met there is a quest."""
+    try:
+        tree = ast.parse(text, filename=rel)
+    except (SyntaxError, ValueError) as exc:
+        return ScanError(rel, str(exc))
+    lines = text.splitlines()
     out: list[Found] = []
     taken: set[str] = set()
 
@@ -101,7 +114,7 @@ def scan_source(tree: ast.Module, rel: str) -> list[Found]:
             if isinstance(node, ast.ClassDef):
                 visit(node.body, f"{prefix}{node.name}.")
             elif isinstance(node, _FUNC):
-                found = _make(node, rel, prefix, taken)
+                found = _make(node, rel, prefix, taken, lines)
                 if found is not None:
                     taken.add(found.qualname)
                     out.append(found)
@@ -150,7 +163,9 @@ def _is_trivial(body: list[ast.stmt]) -> bool:
     return True
 
 
-def _kind(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: list[str], method: bool) -> str:
+def _kind(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: list[str], method: bool, text: str
+) -> str:
     if "property" in decorators or "cached_property" in decorators:
         return "property"
     if any(d.endswith(("setter", "deleter")) for d in decorators):
@@ -159,7 +174,8 @@ def _kind(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: list[str], m
         return "staticmethod"
     if "classmethod" in decorators:
         return "classmethod"
-    generator = any(
+    # The text test is cheap and rules out almost every function before the walk.
+    generator = "yield" in text and any(
         isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(node)
     )
     if isinstance(node, ast.AsyncFunctionDef):
@@ -181,7 +197,11 @@ def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:
 
 
 def _make(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, rel: str, prefix: str, taken: set[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    rel: str,
+    prefix: str,
+    taken: set[str],
+    lines: list[str],
 ) -> Found | None:
     decorators = _decorator_names(node)
     if "overload" in decorators or "typing.overload" in decorators:
@@ -204,11 +224,15 @@ def _make(
     ):
         first = body[1]
     end = node.end_lineno or node.lineno
-    digest = hashlib.sha256(ast.dump(node, include_attributes=False).encode()).hexdigest()[:16]
+    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    # The hash of the text, decorators included, each line without its indent and
+    # trailing blanks: moving or re-indenting a function keeps it, editing changes it.
+    text = "\n".join(line.strip() for line in lines[start - 1 : end])
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Found(
         path=rel,
         qualname=qualname,
-        kind=_kind(node, decorators, method=bool(prefix)),
+        kind=_kind(node, decorators, method=bool(prefix), text=text),
         lines=(node.lineno, end),
         body=(first.lineno, end),
         source_hash=digest,

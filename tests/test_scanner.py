@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import textwrap
 from pathlib import Path
 
@@ -77,7 +76,7 @@ SOURCE = textwrap.dedent('''
 
 
 def _scan() -> dict[str, object]:
-    return {f.qualname: f for f in scan_source(ast.parse(SOURCE), "pkg/m.py")}
+    return {f.qualname: f for f in scan_source(SOURCE, "pkg/m.py")}
 
 
 def test_every_function_kind_is_one_quest() -> None:
@@ -110,10 +109,10 @@ def test_ids_are_path_and_qualname() -> None:
     assert _scan()["Room.size"].id == "pkg/m.py::Room.size"
 
 
-def test_source_hash_ignores_position_but_not_code() -> None:
-    a = scan_source(ast.parse("def f():\n    return 1\n"), "m.py")[0]
-    b = scan_source(ast.parse("\n\n# moved\ndef f():\n    return 1\n"), "m.py")[0]
-    c = scan_source(ast.parse("def f():\n    return 2\n"), "m.py")[0]
+def test_source_hash_ignores_position_and_indent_but_not_code() -> None:
+    a = scan_source("def f():\n    return 1\n", "m.py")[0]
+    b = scan_source("\n\n# moved\nclass A:\n    def f():\n        return 1\n", "m.py")[0]
+    c = scan_source("def f():\n    return 2\n", "m.py")[0]
     assert a.source_hash == b.source_hash != c.source_hash
 
 
