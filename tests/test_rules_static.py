@@ -126,6 +126,113 @@ def test_no_assertion_only_looks_at_collected_tests() -> None:
     assert facts(source) == []
 
 
+# --- what pytest collects: fixtures and other non-tests named test_* ---------
+
+@pytest.mark.parametrize("source", [
+    # calibration (boltons tests/test_urlutils.py:48): a parametrized fixture named test_url
+    "import pytest\n@pytest.fixture(scope='module', params=['a', 'b'])\ndef test_url(request):\n"
+    "    return request.param\n\ndef test_rate(test_url):\n    assert nightly_rate(1, 'low', 1) == 0.8\n",
+    "import pytest\n@pytest.fixture\ndef test_data():\n    return nightly_rate(1, 'low', 1)\n",
+    "from pytest import fixture\n@fixture\ndef test_data():\n    return 1\n",
+    "import pytest as pt\n@pt.fixture()\nasync def test_data():\n    return 1\n",
+    "import pytest\nfx = pytest.fixture\n@fx\ndef test_data():\n    return 1\n",
+    "import pytest\nmodule_fixture = pytest.fixture(scope='module')\n@module_fixture\n"
+    "def test_data():\n    return 1\n",
+    "import pytest_asyncio\n@pytest_asyncio.fixture\nasync def test_data():\n    return 1\n",
+    "import pytest\nclass TestX:\n    @pytest.fixture\n    def test_data(self):\n        return 1\n"
+    "    def test_x(self, test_data):\n        assert nightly_rate(test_data, 'low', 1) == 0.8\n",
+    # pytest collects no __test__ = False function or class, no property, no class with __init__
+    "def test_data():\n    return 1\ntest_data.__test__ = False\n",
+    "class TestHelper:\n    __test__ = False\n    def test_x(self):\n        nightly_rate(1, 'low', 1)\n",
+    "class TestHelper:\n    def __init__(self, rate):\n        self.rate = rate\n"
+    "    def test_x(self):\n        nightly_rate(1, 'low', 1)\n",
+    "class TestX:\n    @property\n    def test_value(self):\n        return 1\n"
+    "    def test_x(self):\n        assert nightly_rate(self.test_value, 'low', 1) == 0.8\n",
+])
+def test_non_tests_named_test_are_not_judged(source: str) -> None:
+    assert facts("from hotel.pricing import nightly_rate\n" + source) == []
+
+
+@pytest.mark.parametrize("source", [
+    # a decorator the file defines itself is no fixture, whatever its name
+    "def my_fixture(f):\n    return f\n@my_fixture\ndef test_x():\n    nightly_rate(1, 'low', 1)\n",
+    "def fixture(f):\n    return f\n@fixture\ndef test_x():\n    nightly_rate(1, 'low', 1)\n",
+    "import pytest\n@pytest.mark.usefixtures('tmp_path')\ndef test_x():\n    nightly_rate(1, 'low', 1)\n",
+    "class TestX:\n    @staticmethod\n    def test_x():\n        nightly_rate(1, 'low', 1)\n",
+    "class TestX:\n    @classmethod\n    def test_x(cls):\n        nightly_rate(1, 'low', 1)\n",
+    "def test_x():\n    nightly_rate(1, 'low', 1)\ntest_x.__test__ = True\n",
+    "import unittest\nclass X(unittest.TestCase):\n    def __init__(self, *a):\n"
+    "        super().__init__(*a)\n    def test_x(self):\n        nightly_rate(1, 'low', 1)\n",
+])
+def test_tests_with_other_decorators_are_judged(source: str) -> None:
+    assert rules("from hotel.pricing import nightly_rate\n" + source) == {"static-no-assertion"}
+
+
+# --- tests pytest collects from inside blocks, nested and inherited classes --
+
+@pytest.mark.parametrize("source", [
+    # calibration (boltons tests/test_gcutils.py): tests under a module-level if
+    "import sys\nif '__pypy__' not in sys.builtin_module_names:\n    def test_x():\n"
+    "        nightly_rate(1, 'low', 1)\n",
+    "if True:\n    def test_x():\n        nightly_rate(1, 'low', 1)\n",
+    "import sys\nif sys.version_info < (3,):\n    pass\nelse:\n    def test_x():\n"
+    "        nightly_rate(1, 'low', 1)\n",
+    "try:\n    import json\nexcept ImportError:\n    pass\nelse:\n    def test_x():\n"
+    "        nightly_rate(1, 'low', 1)\n",
+    "try:\n    def test_x():\n        nightly_rate(1, 'low', 1)\nfinally:\n    pass\n",
+    "import warnings\nwith warnings.catch_warnings():\n    def test_x():\n"
+    "        nightly_rate(1, 'low', 1)\n",
+    "import sys\nif sys.version_info >= (3,):\n    class TestX:\n        def test_x(self):\n"
+    "            nightly_rate(1, 'low', 1)\n",
+    "class TestX:\n    import sys\n    if sys.version_info >= (3,):\n        def test_x(self):\n"
+    "            nightly_rate(1, 'low', 1)\n",
+    "class TestOuter:\n    class TestInner:\n        def test_x(self):\n"
+    "            nightly_rate(1, 'low', 1)\n",
+    "class Base:\n    def test_x(self):\n        nightly_rate(1, 'low', 1)\n\nclass TestReal(Base):\n    pass\n",
+])
+def test_tests_inside_blocks_and_classes_are_judged(source: str) -> None:
+    found = facts("from hotel.pricing import nightly_rate\n" + source)
+    assert [f.rule for f in found] == ["static-no-assertion"], source
+    assert "test_x" in found[0].expected
+
+
+@pytest.mark.parametrize("source", [
+    "import sys\nif sys.version_info >= (3,):\n    def test_x():\n"
+    "        assert nightly_rate(1, 'low', 1) == 0.8\n",
+    "if False:\n    def test_x():\n        nightly_rate(1, 'low', 1)\n",
+    "import sys\nif sys.version_info >= (3,):\n    def check(v):\n        assert v == 0.8\n"
+    "def test_x():\n    check(nightly_rate(1, 'low', 1))\n",
+    "class Base:\n    def check(self):\n        assert nightly_rate(1, 'low', 1) == 0.8\n"
+    "    def test_x(self):\n        self.check()\n\nclass TestReal(Base):\n    pass\n",
+    "class Base:\n    def test_x(self):\n        self.check()\n\nclass TestReal(Base):\n"
+    "    def check(self):\n        assert nightly_rate(1, 'low', 1) == 0.8\n",
+])
+def test_tests_inside_blocks_quiet(source: str) -> None:
+    assert facts("from hotel.pricing import nightly_rate\n" + source) == []
+
+
+@pytest.mark.parametrize("source", [
+    # a fixture method the test requests, an autouse fixture of its class (or a base)
+    "class TestX:\n    @pytest.fixture\n    def rate(self):\n        r = nightly_rate(1, 'low', 1)\n"
+    "        assert r == 0.8\n        return r\n    def test_x(self, rate):\n        print(rate)\n",
+    "class Base:\n    @pytest.fixture(autouse=True)\n    def check(self):\n"
+    "        assert nightly_rate(1, 'low', 1) == 0.8\n\nclass TestX(Base):\n    def test_x(self):\n"
+    "        nightly_rate(1, 'low', 1)\n",
+])
+def test_class_fixtures_count_for_their_tests(source: str) -> None:
+    assert facts("import pytest\nfrom hotel.pricing import nightly_rate\n" + source) == []
+
+
+def test_class_fixture_of_another_class_does_not_count() -> None:
+    source = ("import pytest\nfrom hotel.pricing import nightly_rate\n"
+              "class TestA:\n    @pytest.fixture(autouse=True)\n    def check(self):\n"
+              "        assert nightly_rate(1, 'low', 1) == 0.8\n"
+              "class TestB:\n    def test_x(self):\n        nightly_rate(1, 'low', 1)\n")
+    found = facts(source)
+    assert [f.rule for f in found] == ["static-no-assertion"]
+    assert "TestB.test_x" in found[0].expected
+
+
 # --- static-trivial-assertion -----------------------------------------------
 
 @pytest.mark.parametrize("check", [
@@ -238,6 +345,79 @@ def test_skip_fires(source: str) -> None:
     assert "static-skip" in rules(source)
 
 
+_SKIPPED_TEST = "def test_x():\n    assert 1 + 1 == 2\n"
+
+
+@pytest.mark.parametrize("marker", [
+    # no condition, or a constant one, skips or xfails unconditionally
+    "@pytest.mark.skipif(True, reason='x')", "@pytest.mark.skipif(1, reason='x')",
+    "@pytest.mark.skipif(not False, reason='x')", "@pytest.mark.skipif('x', reason='x')",
+    "@pytest.mark.skipif((sys.platform == 'win32', 'x'))", "@pytest.mark.skipif(reason='x')",
+    "@pytest.mark.skipif", "@pytest.mark.skipif(condition=True, reason='x')",
+    "@pytest.mark.skipif(sys.platform == 'win32', True, reason='x')",
+    "@pytest.mark.skipif(*CONDITIONS, reason='x')",
+    "@pytest.mark.skipif.with_args(True, reason='x')",
+    "@pytest.mark.xfail(True, reason='x')", "@pytest.mark.xfail(reason='x')",
+    "@pytest.mark.xfail(condition=1, reason='x')", "@pytest.mark.xfail(strict=True)",
+    "@unittest.skipIf(True, 'x')", "@unittest.skipUnless(False, 'x')",
+    "@unittest.skip('x')", "@unittest.expectedFailure",
+    "@pytest.mark.parametrize('a', [pytest.param(1, marks=pytest.mark.xfail(True, reason='x'))])",
+])
+def test_unconditional_skip_marker_fires(marker: str) -> None:
+    source = f"import sys, unittest, pytest\nCONDITIONS = []\n{marker}\n{_SKIPPED_TEST}"
+    found = facts(source)
+    assert "static-skip" in {f.rule for f in found}, marker
+    assert all(f.where == f"{TEST_REL}:3" for f in found if f.rule == "static-skip"), found
+
+
+@pytest.mark.parametrize("source", [
+    "import pytest\npytestmark = pytest.mark.skipif(True, reason='x')\n",
+    "import pytest\npytestmark = [pytest.mark.skipif, pytest.mark.filterwarnings('ignore')]\n",
+    "import pytest\nskip_if = pytest.mark.skipif\n@skip_if(not False, reason='x')\n",
+    "import pytest\nskip_if = pytest.mark.skipif\n@skip_if\n",
+    "import pytest\nskip_if = pytest.mark.skipif\npytestmark = skip_if\n",
+    "import pytest\nclass TestX:\n    pytestmark = pytest.mark.xfail(reason='x')\n"
+    "    def test_y(self):\n        assert 1 + 1 == 2\n",
+    "from unittest import skipIf\n@skipIf(True, 'x')\n",
+    "import pytest\nif 1:\n    pytest.skip('x', allow_module_level=True)\n",
+    "import pytest\ndef test_y():\n    pytest.xfail('later')\n",
+    "import pytest\ndef test_y(request):\n    request.applymarker(pytest.mark.xfail(True, reason='x'))\n",
+])
+def test_unconditional_skip_fires_anywhere(source: str) -> None:
+    assert "static-skip" in rules(source + _SKIPPED_TEST)
+
+
+@pytest.mark.parametrize("marker", [
+    # calibration (boltons tests/test_dictutils.py:536, test_funcutils_fb_py3.py:316)
+    "@pytest.mark.skipif(sys.version_info < (3, 9), reason='requires python3.9 or higher')",
+    "@pytest.mark.skipif(condition=sys.platform == 'win32', reason='x')",
+    "@pytest.mark.xfail(sys.platform == 'win32', reason='x', strict=True)",
+    "@pytest.mark.xfail(condition=IS_PYPY, reason='x', raises=ValueError)",
+    "@pytest.mark.skipif(not hasattr(sys, 'getrefcount'), reason='x')",
+    "@pytest.mark.skipif(False, reason='never')", "@pytest.mark.xfail(0, reason='never')",
+    "@unittest.skipIf(sys.platform == 'win32', 'x')",
+    "@unittest.skipUnless(hasattr(sys, 'getrefcount'), 'x')",
+    "@pytest.mark.parametrize('a', [pytest.param(1, marks=pytest.mark.skipif(IS_PYPY, reason='x'))])",
+])
+def test_conditional_skip_marker_is_left_to_the_run(marker: str) -> None:
+    source = f"import sys, unittest, pytest\nIS_PYPY = hasattr(sys, 'pypy_version_info')\n{marker}\n"
+    assert facts(source + _SKIPPED_TEST.replace("test_x():", "test_x(a=1):")) == [], marker
+
+
+@pytest.mark.parametrize("source", [
+    "import sys, pytest\npytestmark = pytest.mark.skipif(sys.platform == 'win32', reason='x')\n",
+    "import sys, pytest\npytestmark = [pytest.mark.skipif(sys.platform == 'win32', reason='x')]\n",
+    "import sys, pytest\nrequires_39 = pytest.mark.skipif(sys.version_info < (3, 9), reason='x')\n"
+    "@requires_39\n",
+    "import sys\nfrom pytest import mark\n@mark.skipif(sys.version_info < (3, 9), reason='x')\n",
+    "import sys\nimport pytest\nskip_if = pytest.mark.skipif\n@skip_if(sys.platform == 'win32', reason='x')\n",
+    "import sys\nfrom unittest import skipIf, skipUnless\n@skipIf(sys.platform == 'win32', 'x')\n"
+    "@skipUnless(sys.platform != 'win32', 'x')\n",
+])
+def test_conditional_skip_quiet_in_other_spellings(source: str) -> None:
+    assert facts(source + _SKIPPED_TEST) == []
+
+
 def test_skip_quiet() -> None:
     source = ("import pytest\n@pytest.mark.parametrize('a', [1])\n"
               "@pytest.mark.filterwarnings('ignore')\ndef test_x(a):\n    skip = a\n"
@@ -277,6 +457,13 @@ def test_exit_quiet() -> None:
 ])
 def test_hooks_fire(source: str) -> None:
     assert "static-pytest-hooks" in rules(source)
+
+
+def test_hooks_quiet_for_fixture_aliases() -> None:
+    source = ("import pytest\nmodule_fixture = pytest.fixture(scope='module')\n@module_fixture\n"
+              "def pytest_like():\n    return 1\n"
+              "def test_x(pytest_like):\n    assert pytest_like == 1\n")
+    assert facts(source) == []
 
 
 def test_hooks_quiet() -> None:

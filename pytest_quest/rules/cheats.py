@@ -25,8 +25,8 @@ from pytest_quest.gate import CATALOG
 from pytest_quest.submission import Submission
 
 __all__ = [
-    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "const_str", "quote",
-    "truthiness",
+    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "const_str", "is_fixture",
+    "quote", "truthiness",
 ]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
@@ -245,6 +245,84 @@ class _Guard:
     label: str | None = None
 
 
+def _flat(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a module or class body, also those inside its blocks.
+
+    A ``def`` or ``class`` inside a module-level ``if``/``try``/``with``/``for``/
+    ``while``/``match`` still binds a module attribute, and pytest collects it.
+    Bodies of functions and classes are not entered; an ``if False:`` body is
+    skipped, as nothing in it is ever defined.
+    """
+    for stmt in stmts:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            truth = truthiness(stmt.test)
+            if truth is not False:
+                yield from _flat(stmt.body)
+            if truth is not True:
+                yield from _flat(stmt.orelse)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            yield from _flat(stmt.body)
+            for handler in stmt.handlers:
+                yield from _flat(handler.body)
+            yield from _flat(stmt.orelse)
+            yield from _flat(stmt.finalbody)
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            yield from _flat(stmt.body)
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            yield from _flat(stmt.body)
+            yield from _flat(stmt.orelse)
+        elif isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                yield from _flat(case.body)
+
+
+def _decorator_name(deco: ast.expr, names: Names) -> str | None:
+    """What a decorator resolves to; ``fx = pytest.fixture(scope=...)`` then ``@fx`` too."""
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    name = names.resolve(target)
+    if name is None and isinstance(target, ast.Name):
+        values = names.assigned.get(target.id, [])
+        if len(values) == 1 and isinstance(values[0], ast.Call):
+            name = names.resolve(values[0].func)
+    return name
+
+
+def is_fixture(func: _Func, names: Names) -> bool:
+    """Decorated as a fixture: ``pytest.fixture``, ``fixture``, ``pytest.fixture(...)``, aliases.
+
+    Only names that resolve outside the file count (``pytest.fixture``,
+    ``pytest_asyncio.fixture``); a decorator the file defines itself is no fixture,
+    whatever its name.
+    """
+    for deco in func.decorator_list:
+        name = _decorator_name(deco, names) or ""
+        if name.rsplit(".", 1)[-1].endswith("fixture") and not name.startswith("pytest.mark."):
+            return True
+    return False
+
+
+#: Decorators that turn a ``test*`` function into something pytest does not collect.
+_NOT_A_TEST = frozenset({"property", "functools.cached_property", "nose.tools.nottest",
+                         "nose.tools.nontrivial.nottest"})
+
+
+def _test_attrs(stmts: list[ast.stmt]) -> dict[str | None, bool | None]:
+    """The last ``__test__ = ...`` of a body (key None) and of its names (``f.__test__ = ...``)."""
+    found: dict[str | None, bool | None] = {}
+    for stmt in _flat(stmts):
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            if isinstance(target, ast.Name) and target.id == "__test__":
+                found[None] = truthiness(stmt.value)
+            elif isinstance(target, ast.Attribute) and target.attr == "__test__" and isinstance(
+                target.value, ast.Name
+            ):
+                found[target.value.id] = truthiness(stmt.value)
+    return found
+
+
 class Assertions:
     """Collect the assertion sites of test functions, following same-file helpers."""
 
@@ -252,20 +330,32 @@ class Assertions:
                  target: str | None = None) -> None:
         self.sub, self.names, self.target = sub, names, target
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        #: Methods by (class qualname, name); classes by qualname (``Outer.Inner``).
         self.methods: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: dict[str, ast.ClassDef] = {}
         self.always_equal = _always_equal_classes(tree)
         self.autouse: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        for node in tree.body:
+        self.class_autouse: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for node in _flat(tree.body):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions[node.name] = node
                 if self._is_autouse(node):
                     self.autouse.append(node)
             elif isinstance(node, ast.ClassDef):
-                for item in node.body:
-                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                        self.methods[(node.name, item.name)] = item
-        self._cache: dict[int, list[Site]] = {}
-        self._active: set[int] = set()
+                self._add_class(node.name, node)
+        self._mros: dict[str, list[str]] = {}
+        self._cache: dict[tuple[int, str | None], list[Site]] = {}
+        self._active: set[tuple[int, str | None]] = set()
+
+    def _add_class(self, qual: str, node: ast.ClassDef) -> None:
+        self.classes[qual] = node
+        for item in _flat(node.body):
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.methods[(qual, item.name)] = item
+                if self._is_autouse(item):
+                    self.class_autouse.setdefault(qual, []).append(item)
+            elif isinstance(item, ast.ClassDef):
+                self._add_class(f"{qual}.{item.name}", item)
 
     def _is_autouse(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         for deco in func.decorator_list:
@@ -275,34 +365,115 @@ class Assertions:
                 return True
         return False
 
+    def _mro(self, qual: str) -> list[str]:
+        """The class and its same-file bases, breadth first (imported bases are not seen)."""
+        if qual in self._mros:
+            return self._mros[qual]
+        order: list[str] = []
+        stack = [qual]
+        while stack:
+            name = stack.pop(0)
+            if name in order or name not in self.classes:
+                continue
+            order.append(name)
+            stack += [ast.unparse(b) for b in self.classes[name].bases]
+        self._mros[qual] = order
+        return order
+
+    def _method(self, cls: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        for owner in self._mro(cls):
+            if (owner, name) in self.methods:
+                return self.methods[(owner, name)]
+        return None
+
+    def _is_testcase(self, qual: str) -> bool:
+        return any((self.names.resolve(b) or "").endswith("TestCase")
+                   for owner in self._mro(qual) for b in self.classes[owner].bases)
+
+    def _collectable(self, func: _Func) -> bool:
+        """pytest collects it: no fixture, property or ``nottest`` decorator."""
+        if is_fixture(func, self.names):
+            return False
+        for deco in func.decorator_list:
+            name = _decorator_name(deco, self.names) or ""
+            if name in _NOT_A_TEST or (isinstance(deco, ast.Attribute) and deco.attr in (
+                "setter", "getter", "deleter")
+            ):
+                return False
+        return True
+
     def tests(self, tree: ast.Module) -> Iterator[tuple[str | None, _Func]]:
-        """What pytest collects by default: test* functions, test* methods of Test* classes."""
-        for node in tree.body:
+        """What pytest collects by default: ``test*`` functions, ``test*`` methods of ``Test*``
+        classes (nested ones, inherited methods) and of ``TestCase`` subclasses, also when
+        defined inside a module-level ``if``/``try``/``with`` block.
+
+        Not tests: fixtures (``@pytest.fixture def test_url``), properties, anything
+        marked ``__test__ = False``, ``Test*`` classes with an ``__init__``/``__new__``.
+        """
+        seen: set[int] = set()  # an inherited test is judged once, where it is first collected
+        switches = _test_attrs(tree.body)
+        for node in _flat(tree.body):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test"
-            ):
+            ) and self._collectable(node) and switches.get(node.name) is not False:
                 yield None, node
-            elif isinstance(node, ast.ClassDef) and (
-                node.name.startswith("Test")
-                or any((self.names.resolve(b) or "").endswith("TestCase") for b in node.bases)
-            ):
-                for item in node.body:
-                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and (
-                        item.name.startswith("test")
-                    ):
-                        yield node.name, item
+            elif isinstance(node, ast.ClassDef):
+                for cls, func in self._class_tests(node.name):
+                    if id(func) not in seen:
+                        seen.add(id(func))
+                        yield cls, func
+
+    def _class_tests(self, qual: str) -> Iterator[tuple[str, _Func]]:
+        node = self.classes[qual]
+        unittest = self._is_testcase(qual)
+        if not (node.name.startswith("Test") or unittest):
+            return
+        for owner in self._mro(qual):
+            switch = _test_attrs(self.classes[owner].body).get(None)
+            if switch is not None:
+                if switch is False:
+                    return
+                break
+        if not unittest and any((o, m) in self.methods for o in self._mro(qual)
+                                for m in ("__init__", "__new__")):
+            return  # pytest: "cannot collect test class because it has a __init__ constructor"
+        seen: set[str] = set()
+        for owner in self._mro(qual):
+            for item in _flat(self.classes[owner].body):
+                if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    continue
+                if item.name in seen:
+                    continue
+                seen.add(item.name)
+                if isinstance(item, ast.ClassDef):
+                    if not unittest:
+                        yield from self._class_tests(f"{owner}.{item.name}")
+                elif item.name.startswith("test") and self._collectable(item):
+                    yield qual, item
 
     def of_test(self, cls: str | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Site]:
-        """Sites of a test: its body, the fixtures it requests from this file, autouse fixtures."""
+        """Sites of a test: its body, the fixtures it requests from this file (its class's
+        first), autouse fixtures (the module's and its class's)."""
         sites = self.of_function(func, cls)
         params = [a.arg for a in func.args.args + func.args.kwonlyargs]
-        for fixture in [self.functions[p] for p in params if p in self.functions] + self.autouse:
+        fixtures: list[tuple[_Func, str | None]] = []
+        for param in params:
+            method = self._method(cls, param) if cls is not None else None
+            if method is not None and is_fixture(method, self.names):
+                fixtures.append((method, cls))
+            elif param in self.functions:
+                fixtures.append((self.functions[param], None))
+        fixtures += [(f, None) for f in self.autouse]
+        if cls is not None:
+            fixtures += [(m, cls) for owner in self._mro(cls)
+                         for m in self.class_autouse.get(owner, [])]
+        for fixture, owner in fixtures:
             if fixture is not func:
-                sites += [replace(s, via=s.via or func) for s in self.of_function(fixture, None)]
+                sites += [replace(s, via=s.via or func) for s in self.of_function(fixture, owner)]
         return sites
 
     def of_function(self, func: _Func, cls: str | None) -> list[Site]:
-        key = id(func)
+        key = (id(func), cls)
         if key in self._cache:
             return self._cache[key]
         if key in self._active:  # recursion: the outer call collects
@@ -417,7 +588,7 @@ class Assertions:
             return local.get(func.id) or self.functions.get(func.id)
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id in ("self", "cls") and cls is not None):
-            return self.methods.get((cls, func.attr))
+            return self._method(cls, func.attr)
         return None
 
     def _site(self, node: ast.AST, kind: str, trivial: str | None, guard: _Guard) -> Site:

@@ -20,7 +20,14 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
-from pytest_quest.rules.cheats import Names, check_assertions, const_str, quote
+from pytest_quest.rules.cheats import (
+    Names,
+    check_assertions,
+    const_str,
+    is_fixture,
+    quote,
+    truthiness,
+)
 from pytest_quest.sandbox import module_name
 from pytest_quest.submission import Submission
 
@@ -36,8 +43,10 @@ PARSES = CATALOG.add(
 )
 SKIP = CATALOG.add(
     "static-skip", FAIL, "static",
-    "No skip, skipif, xfail, importorskip, pytest.skip()/xfail() call, unittest skip or "
-    "pytestmark skip anywhere in the file: a skipped or xfailed test checks nothing.",
+    "No unconditional skip or xfail anywhere in the file (pytest.mark.skip, skipif/xfail with "
+    "no or a constant-true condition, importorskip, pytest.skip()/xfail() calls, unittest skip, "
+    "pytestmark skips): a skipped or xfailed test checks nothing. A skipif/xfail with a real "
+    "condition is judged by the run (run-skipped).",
     "Remove the skip/xfail marker or call; test behaviour that runs here.",
     supersedes=_COVERAGE,
 )
@@ -181,6 +190,67 @@ def _banned(name: str | None) -> tuple[Rule, str] | None:
     return None
 
 
+#: Markers that skip or xfail only while a condition holds. "if": pytest's rule (every
+#: positional argument, or ``condition=``, is a condition; none means always); "unless":
+#: unittest.skipUnless skips while its condition is false.
+_CONDITIONAL = {
+    "pytest.mark.skipif": "if", "pytest.mark.xfail": "if", "unittest.skipIf": "if",
+    "unittest.case.skipIf": "if", "unittest.skipUnless": "unless",
+    "unittest.case.skipUnless": "unless",
+}
+
+
+def _always_skips(call: ast.Call, name: str) -> bool:
+    """A conditional marker whose condition is missing, constant-true or hidden (``*args``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return True  # conditions the gate cannot see
+    by_keyword = [k.value for k in call.keywords if k.arg == "condition"]
+    if by_keyword:
+        conditions = by_keyword
+    elif name.startswith("pytest."):
+        conditions = list(call.args)
+    else:  # unittest.skipIf(condition, reason)
+        conditions = list(call.args[:1])
+    if not conditions:
+        return True
+    truths = [truthiness(c) for c in conditions]
+    if _CONDITIONAL[name] == "unless":
+        truths = [None if t is None else not t for t in truths]
+    return True in truths
+
+
+def _conditional_markers(tree: ast.AST, names: Names) -> tuple[set[int], dict[int, ast.Call]]:
+    """Conditional skip/xfail markers: the nodes to leave alone, and the calls to quote.
+
+    ``skipif(cond)``/``xfail(cond)``/``unittest.skipIf(cond)`` with a condition that
+    is not a constant skips only where the condition holds (a version guard on an
+    unrelated test); the run stage fails every test that does skip or xfail
+    (``run-skipped``), so a condition crafted to be true in the sandbox is caught
+    there. A marker without a condition, with a constant-true one (``True``, ``1``,
+    ``"x"``, ``not False``) or with one the gate cannot see stays a ``static-skip``
+    hit. An alias (``skip_if = pytest.mark.skipif``) is judged where it is used.
+    """
+    exempt: set[int] = set()
+    calls: dict[int, ast.Call] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = (names.resolve(node.func) or "").removesuffix(".with_args")
+            if name not in _CONDITIONAL:
+                continue
+            calls[id(node.func)] = node
+            if not _always_skips(node, name):
+                exempt.update(id(n) for n in ast.walk(node.func))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+            node.targets[0], ast.Name
+        ) and node.targets[0].id != "pytestmark":
+            name = names.resolve(node.value)
+            if name in _CONDITIONAL and names.resolve(node.targets[0]) == name:
+                exempt.update(id(n) for n in ast.walk(node))
+    return exempt, calls
+
+
 def _references(sub: Submission, tree: ast.Module, names: Names,
                 quiet: bool = False) -> Iterator[Fact]:
     """Banned names referenced anywhere (imports, calls, decorators, bare references).
@@ -188,6 +258,7 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
     ``quiet``: ``actual`` names the hit only (for code that is not the file's own text).
     """
     hits: dict[tuple[str, int], tuple[str, ast.AST]] = {}
+    exempt, calls = _conditional_markers(tree, names)
 
     def hit(rule: Rule, name: str, node: ast.AST) -> None:
         key = (rule.id, getattr(node, "lineno", 1))
@@ -199,12 +270,16 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
             base = "." * getattr(node, "level", 0) + (getattr(node, "module", None) or "")
             for alias in node.names:
                 full = alias.name if isinstance(node, ast.Import) else f"{base}.{alias.name}"
+                if full in _CONDITIONAL:
+                    continue  # judged where it is used
                 found = _banned(full)
                 if found:
                     hit(found[0], found[1], node)
         elif isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
-            found = _banned(names.resolve(node))
-            if found:
+            found = None if id(node) in exempt else _banned(names.resolve(node))
+            if found and id(node) in calls:  # a conditional marker that always skips
+                hit(found[0], f"{found[1]} with a constant or no condition", calls[id(node)])
+            elif found:
                 hit(found[0], found[1], node)
             if isinstance(node, ast.Attribute) and node.attr == "skipTest":
                 hit(SKIP, "skipTest", node)
@@ -216,8 +291,7 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
                 hit(EXIT, f"raise {names.resolve(exc)}", node)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
             "pytest_"
-        ) and not any((names.resolve(_call_func(d)) or "").endswith("fixture")
-                      for d in node.decorator_list):
+        ) and not is_fixture(node, names):
             hits[(HOOKS.id, node.lineno)] = (f"def {node.name}", node)
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

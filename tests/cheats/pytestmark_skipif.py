@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/booking.py::cancellation_fee
-# expect: static-skip
+# expect: run-skipped
+# A condition crafted to be true in the sandbox: a skipif with a real condition is left to
+# the run stage, which fails every test that actually skipped (docs/rules.md, static-skip).
 import sys
 import pytest
 from hotel.booking import cancellation_fee
