@@ -248,3 +248,65 @@ def test_function_deleted_at_import_goes_to_review(project: Path) -> None:
     assert code == 3, data
     assert (data["verdict"], data["tries"]) == ("REVIEW", 0)
     assert any(f["rule"] == "run-target-unreachable" for f in data["facts"])
+
+
+def test_parallel_agents_get_different_quests_and_keep_theirs(project: Path) -> None:
+    _, out_a = run(project, "next", "--json", "--agent", "alice")
+    _, out_b = run(project, "next", "--json", "--agent", "bob")
+    a, b = json.loads(out_a), json.loads(out_b)
+    assert a["quest"] != b["quest"] and a["agent"] == "alice"
+    _, again = run(project, "next", "--json", "--agent", "alice")
+    assert json.loads(again)["quest"] == a["quest"]
+    lease = Ledger.load(Ledger.for_root(project).path).get(a["quest"]).lease
+    assert lease is not None and lease["agent"] == "alice"
+
+
+def test_next_human_output_after_a_failure_shows_facts(project: Path) -> None:
+    write(project, PARTIAL)
+    submit_json(project)
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    for quest in ledger.ordered():  # make nightly_rate the first open quest
+        if quest.id != QUEST and quest.state.value == "TODO":
+            ledger.put(quest.with_(state=quest.state.__class__("DONE")))
+    ledger.save()
+    code, out = run(project, "next")
+    assert code == 0
+    assert "Facts of the last try" in out and "coverage-lines" in out
+    assert "7, 9, 11, 15" in out or "7,9,11,15" in out
+
+
+def test_next_when_nothing_remains_says_so(project: Path) -> None:
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    for quest in list(ledger.quests.values()):
+        ledger.put(quest.with_(state=quest.state.__class__("DONE")))
+    ledger.save()
+    code, out = run(project, "next")
+    assert code == 0 and "No quest remains" in out
+
+
+def test_scan_human_output_and_unparsable_files(example_copy: Path) -> None:
+    (example_copy / "hotel" / "broken.py").write_text("def f(:\n")
+    code, out = run(example_copy, "scan")
+    assert code == 0
+    assert "quests" in out and "could not parse" in out and "hotel/broken.py" in out
+    code, data = run(example_copy, "scan", "--json", "--no-baseline")
+    assert json.loads(data)["errors"][0]["path"] == "hotel/broken.py"
+
+
+def test_scan_without_sources_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'empty'\n")
+    result = CliRunner().invoke(cli, ["scan", "--root", str(tmp_path)])
+    assert result.exit_code == 2 and "no Python sources" in result.stderr
+
+
+def test_rules_human_table() -> None:
+    result = CliRunner().invoke(cli, ["rules"])
+    assert result.exit_code == 0 and "coverage-lines" in result.stdout
+
+
+def test_submit_human_output(project: Path) -> None:
+    write(project, PARTIAL)
+    code, out = run(project, "submit", QUEST)
+    assert code == 1
+    assert out.startswith("FAIL hotel/pricing.py::nightly_rate -> TODO (tries 1/3")
+    assert "expected: executed by the submitted test" in out and "To flip it:" in out
