@@ -22,36 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from pytest_quest.cli.demo import COMPLETE
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "example_project"
 QUEST = "hotel/pricing.py::nightly_rate"
 
-TEST = """
-import pytest
-from hotel.pricing import nightly_rate
-
-def test_standard():
-    assert nightly_rate(100.0, "standard", 2) == 100.0
-
-def test_high_long_stay():
-    assert nightly_rate(100.0, "high", 7) == 112.5
-
-def test_high_short():
-    assert nightly_rate(100.0, "high", 6) == 125.0
-
-def test_low():
-    assert nightly_rate(100.0, "low", 1) == 80.0
-
-def test_long_stay_discount_boundary():
-    assert nightly_rate(100.0, "standard", 7) == 90.0
-
-def test_one_night_is_allowed():
-    assert nightly_rate(10.0, "standard", 1) == 10.0
-
-def test_rejects_zero_nights():
-    with pytest.raises(ValueError):
-        nightly_rate(100.0, "standard", 0)
-"""
+#: The demo's complete test: every branch and boundary, exact values.
+TEST = COMPLETE
 
 
 def _ignore(_dir: str, names: list[str]) -> set[str]:

@@ -13,35 +13,12 @@ from pytest_quest.config import load_settings
 from pytest_quest.scan import scan
 from pytest_quest.states import Outcome
 from pytest_quest.submit import Result, submit
+from tests.test_submit_smoke import FULL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 
-STRONG = """
-import pytest
-from hotel.pricing import nightly_rate
+STRONG = FULL  # every branch and boundary, exact values
 
-def test_standard():
-    assert nightly_rate(100.0, "standard", 2) == 100.0
-
-def test_high_long_stay():
-    assert nightly_rate(100.0, "high", 7) == 112.5
-
-def test_high_short():
-    assert nightly_rate(100.0, "high", 6) == 125.0
-
-def test_low():
-    assert nightly_rate(100.0, "low", 1) == 80.0
-
-def test_long_stay_discount_boundary():
-    assert nightly_rate(100.0, "standard", 7) == 90.0
-
-def test_one_night_is_allowed():
-    assert nightly_rate(10.0, "standard", 1) == 10.0
-
-def test_rejects_zero_nights():
-    with pytest.raises(ValueError):
-        nightly_rate(100.0, "standard", 0)
-"""
 
 #: Every branch runs, every assertion is about the type: extreme mutants die, classic ones live.
 WEAK = """

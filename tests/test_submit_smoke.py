@@ -30,6 +30,9 @@ def test_low():
 def test_long_stay_discount_boundary():
     assert nightly_rate(100.0, "standard", 7) == 90.0
 
+def test_one_night_is_allowed():
+    assert nightly_rate(10.0, "standard", 1) == 10.0
+
 def test_rejects_zero_nights():
     with pytest.raises(ValueError):
         nightly_rate(100.0, "standard", 0)
