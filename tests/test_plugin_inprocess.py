@@ -1,0 +1,52 @@
+"""The ratchet plugin in-process: the same checks as test_plugin, without a subprocess.
+
+pytester's in-process runs nest the inner pytest-cov collector inside the
+outer one (started after it, stopped before it), which coverage supports; the
+subprocess tests in test_plugin.py cover xdist and the command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.ledger import Ledger
+from tests.test_plugin import make_project
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest("-p", "no:cacheprovider", *args)
+
+
+def test_holding_locks_print_one_line(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--quest-check")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*quest ratchet: all 2 locked function(s) fully covered*"])
+
+
+def test_lost_coverage_fails_the_run(pytester: pytest.Pytester) -> None:
+    root = make_project(pytester)
+    tests = root / "tests" / "test_mod.py"
+    tests.write_text(tests.read_text().replace('    assert covered(-1) == "down"\n', ""))
+    result = run(pytester, "--quest-check")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*pkg/mod.py::covered*", "*pkg/mod.py:4*"])
+
+
+def test_update_locks_what_the_suite_covers(pytester: pytest.Pytester) -> None:
+    root = make_project(pytester)
+    (root / "tests" / "test_other.py").write_text(
+        "from pkg.mod import other\n\n\ndef test_other():\n    assert other(2) == 4\n")
+    result = run(pytester, "--quest-update")
+    assert result.ret == 0
+    ledger = Ledger.load(Ledger.for_root(Path(root)).path)
+    assert ledger.get("pkg/mod.py::other").state.value == "PASS"
+
+
+def test_without_pytest_cov_nothing_can_be_verified(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--quest-check", "-p", "no:pytest_cov")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*pytest-cov is not active*"])
