@@ -100,6 +100,16 @@ class Guard:
             self.deny(f"starting a process ({event})")
         elif event == "sys.addaudithook":
             self.deny("installing an audit hook")
+        elif event in ("socket.connect", "socket.sendto") and not _loopback(args[1]):
+            self.deny(f"network access to {args[1]!r}")
+
+
+def _loopback(address: Any) -> bool:
+    """Local servers a test starts itself are fine; the outside world is not."""
+    if not isinstance(address, tuple) or not address:
+        return True  # AF_UNIX paths and the like stay on this machine
+    host = str(address[0])
+    return host in ("localhost", "::1", "") or host.startswith("127.")
 
 
 def _limit(limits: dict[str, Any]) -> None:

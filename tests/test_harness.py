@@ -35,6 +35,9 @@ def test_guard_allows_reads_and_writes_inside(tmp_path: Path) -> None:
     guard("open", (os.devnull, "w", os.O_WRONLY))
     guard("open", (3, "w", os.O_WRONLY))  # an already open descriptor
     guard("os.remove", (str(tmp_path / "box" / "a.txt"),))
+    guard("socket.connect", (None, ("127.0.0.1", 8000)))
+    guard("socket.connect", (None, ("::1", 8000, 0, 0)))
+    guard("socket.connect", (None, "/tmp/app.sock"))
     assert guard.denied == []
 
 
@@ -51,6 +54,8 @@ def test_guard_allows_reads_and_writes_inside(tmp_path: Path) -> None:
         ("os.system", (b"echo",)),
         ("os.fork", ()),
         ("sys.addaudithook", ()),
+        ("socket.connect", (None, ("93.184.216.34", 443))),
+        ("socket.sendto", (None, ("10.0.0.1", 53))),
     ],
 )
 def test_guard_refuses_escapes(tmp_path: Path, event: str, args: tuple[object, ...]) -> None:
