@@ -51,11 +51,13 @@ def _fresh(master: Path, into: Path) -> tuple[Path, Path]:
     return into, test
 
 
-def _gate(project: Path, test: Path, mutants: int) -> tuple[float, str, dict[str, object]]:
+def _gate(project: Path, test: Path, mutants: int, mutation: bool, reruns: int
+          ) -> tuple[float, str, dict[str, object]]:
     from pytest_quest.config import load_settings
     from pytest_quest.submit import submit
 
-    settings = load_settings(project).with_overrides(max_mutants=mutants)
+    settings = load_settings(project).with_overrides(
+        max_mutants=mutants, mutation=mutation, reruns=reruns)
     started = time.perf_counter()
     result = submit(settings, QUEST, test=test)
     seconds = time.perf_counter() - started
@@ -79,6 +81,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--mutants", type=int, default=20, help="max_mutants for the gate")
+    parser.add_argument("--no-mutation", action="store_true",
+                        help="submit without the mutation stage (coverage and reruns only)")
+    parser.add_argument("--reruns", type=int, default=3, help="runs of the test file (>= 1)")
     args = parser.parse_args()
     from pytest_quest.config import load_settings
     from pytest_quest.scan import scan
@@ -94,7 +99,8 @@ def main() -> None:
             project, test = _fresh(master, work / f"gate{rep}")
             plain_project, plain_test = _fresh(master, work / f"plain{rep}")
             plain = _plain(plain_project, plain_test)
-            gate, verdict, mutation = _gate(project, test, args.mutants)
+            gate, verdict, mutation = _gate(project, test, args.mutants, not args.no_mutation,
+                                            args.reruns)
             ratios.append(gate / plain)
             gates.append(gate)
             plains.append(plain)
