@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -26,7 +27,15 @@ from typing import Any
 
 from pytest_quest.config import IGNORED_DIRS, Settings
 
-__all__ = ["RunResult", "Sandbox", "is_protected", "iter_project_files", "run", "snapshot"]
+__all__ = [
+    "RunResult",
+    "Sandbox",
+    "is_protected",
+    "iter_project_files",
+    "pytest_args",
+    "run",
+    "snapshot",
+]
 
 _CONFIG_NAMES = frozenset({
     "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", ".coveragerc",
@@ -176,6 +185,19 @@ class RunResult:
     def coverage_files(self) -> dict[str, Any] | None:
         event = self.first("coverage")
         return None if event is None else event.get("files", {})
+
+
+def pytest_args(*extra: str) -> list[str]:
+    """Options every sandbox run adds to the project's own ``addopts``.
+
+    No cache writes, no random order, pytest-cov idle (a ``--cov`` in
+    ``addopts`` stays valid but measures nothing beside our collector), and
+    xdist held in-process: coverage is measured in this one process.
+    """
+    args = ["-p", "no:cacheprovider", "-p", "no:randomly", "--no-cov", *extra]
+    if importlib.util.find_spec("xdist") is not None:
+        args += ["-n", "0"]
+    return args
 
 
 def import_roots(settings: Settings) -> list[str]:

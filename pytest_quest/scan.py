@@ -17,7 +17,7 @@ from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
 from pytest_quest.measure import measure
 from pytest_quest.quest import Quest
-from pytest_quest.sandbox import RunResult, Sandbox, snapshot
+from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file
 from pytest_quest.states import State
@@ -97,7 +97,7 @@ def run_suite(settings: Settings, measure_all: bool = True) -> RunResult:
     Tests that fail are deselected and the suite is run once more, so only
     passing tests can lock a function.
     """
-    base_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "--no-cov", "-q", "--tb=no"]
+    base_args = pytest_args("-q", "--tb=no")
     spec: dict[str, Any] = {
         "mode": "suite",
         "pytest_args": base_args,

@@ -8,7 +8,6 @@ another agent locked the quest meanwhile, the ratchet refuses (exit 4).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from pytest_quest.paths import default_test_path, project_relative
 from pytest_quest.quest import Quest
 from pytest_quest.rules import STAGES
 from pytest_quest.rules.coverage import measured
-from pytest_quest.sandbox import Sandbox, module_name, snapshot
+from pytest_quest.sandbox import Sandbox, module_name, pytest_args, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
@@ -174,10 +173,8 @@ def _prepare(stage: str, sub: Submission) -> None:
 
 def _spec(sub: Submission) -> dict[str, Any]:
     settings = sub.settings
-    args = [sub.test_rel, "-p", "no:cacheprovider", "-p", "no:randomly", "--no-cov", "-q",
-            "--tb=short", "-W", "ignore::pytest.PytestUnraisableExceptionWarning"]
-    if importlib.util.find_spec("xdist") is not None:
-        args += ["-n", "0"]
+    args = pytest_args(sub.test_rel, "-q", "--tb=short",
+                       "-W", "ignore::pytest.PytestUnraisableExceptionWarning")
     mutation = None
     if settings.mutation:
         mutation = {

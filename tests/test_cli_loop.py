@@ -310,3 +310,15 @@ def test_submit_human_output(project: Path) -> None:
     assert code == 1
     assert out.startswith("FAIL hotel/pricing.py::nightly_rate -> TODO (tries 1/3")
     assert "expected: executed by the submitted test" in out and "To flip it:" in out
+
+
+def test_mutation_line_without_classic_mutants() -> None:
+    from pytest_quest.cli.submit import _mutation_line
+
+    full = {"extreme_killed": 2, "extreme_total": 2, "classic_killed": 19, "classic_total": 20,
+            "score": 0.95, "threshold": 0.6}
+    assert _mutation_line(full) == "extreme 2/2 killed, classic 19/20 (score 0.95, needs 0.60)"
+    none = {**full, "classic_killed": 0, "classic_total": 0, "score": None}
+    assert _mutation_line(none) == "extreme 2/2 killed, classic 0/0"
+    assert _mutation_line({**none, "note": "the body is already trivial"}).endswith(
+        "(the body is already trivial)")

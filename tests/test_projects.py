@@ -91,3 +91,30 @@ def test_flat_module_project_and_method_quests(tmp_path: Path) -> None:
     code, result = _cli(tmp_path, "submit", "calc.py::clamp")
     assert code == 1
     assert result["facts"][0]["where"] == "calc.py:5,6,7"
+
+
+def test_project_addopts_with_xdist_cov_and_warnings_as_errors(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        "pyproject.toml": '''
+            [tool.pytest.ini_options]
+            filterwarnings = ["error"]
+            addopts = "-n 2 --cov=geo --cov-fail-under=100"
+            ''',
+        "geo/__init__.py": "",
+        "geo/shapes.py": SHAPES,
+        "tests/test_shapes.py": SHAPES_TEST,
+    })
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0
+    assert scan["locked_by_baseline"] == 1  # Shape.name; __init__ misses its raise
+    _tree(tmp_path, {"tests/quest/test_geo_shapes__Shape_clamp.py": '''
+        from geo.shapes import Shape
+
+
+        def test_clamp():
+            assert Shape.clamp(5, 0, 3) == 3
+            assert Shape.clamp(-1, 0, 3) == 0
+            assert Shape.clamp(2, 0, 3) == 2
+        '''})
+    code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
+    assert code == 0, result

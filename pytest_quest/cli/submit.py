@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,10 +62,20 @@ def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-
         term.data(f"      expected: {fact.expected}\n      actual:   {fact.actual}")
     mutation = (verdict.evidence or {}).get("mutation")
     if mutation:
-        term.print(f"  mutation: extreme {mutation['extreme_killed']}/{mutation['extreme_total']} "
-                   f"killed, classic {mutation['classic_killed']}/{mutation['classic_total']} "
-                   f"(score {mutation['score']:.2f}, needs {mutation['threshold']:.2f})")
+        term.data(f"  mutation: {_mutation_line(mutation)}")
     if verdict.hint and verdict.outcome.value != "PASS":
         term.print(f"To flip it: {verdict.hint}")
     if q.state.value == "DONE":
         term.print("[done]No tries left: the quest is DONE. Take the next one.[/done]")
+
+
+def _mutation_line(m: dict[str, Any]) -> str:
+    """``extreme 2/2 killed, classic 19/20 (score 0.95, needs 0.60)``; no score without mutants."""
+    line = (f"extreme {m.get('extreme_killed', 0)}/{m.get('extreme_total', 0)} killed, "
+            f"classic {m.get('classic_killed', 0)}/{m.get('classic_total', 0)}")
+    score, threshold = m.get("score"), m.get("threshold")
+    if isinstance(score, int | float) and isinstance(threshold, int | float):
+        line += f" (score {score:.2f}, needs {threshold:.2f})"
+    elif m.get("note"):
+        line += f" ({m['note']})"
+    return line
