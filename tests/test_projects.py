@@ -118,3 +118,56 @@ def test_project_addopts_with_xdist_cov_and_warnings_as_errors(tmp_path: Path) -
         '''})
     code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
     assert code == 0, result
+
+
+ASYNC_TEST = '''
+import asyncio
+from datetime import date
+
+import pytest
+
+from hotel.booking import Booking, BookingError, confirm_booking
+
+
+def booking():
+    return Booking(room_number="12", guest_email="ada@example.com",
+                   check_in=date(2026, 3, 1), check_out=date(2026, 3, 4))
+
+
+def test_confirmation_code_and_message():
+    sent = []
+
+    async def send(to, body):
+        sent.append((to, body))
+        return True
+
+    assert asyncio.run(confirm_booking(booking(), send)) == "12-20260301-3"
+    assert sent == [("ada@example.com", "Booking 12-20260301-3: room 12, 3 night(s)")]
+
+
+def test_undelivered_confirmation_raises():
+    async def send(to, body):
+        return False
+
+    with pytest.raises(BookingError, match="12-20260301-3"):
+        asyncio.run(confirm_booking(booking(), send))
+'''
+
+GENERATOR_TEST = '''
+from hotel.rooms import Room, available_rooms
+
+
+def test_free_rooms_smallest_first():
+    rooms = [Room("301", "suite", 4), Room("101", "double", 2), Room("201", "twin", 2)]
+    assert [r.number for r in available_rooms(rooms, 2, set())] == ["101", "201", "301"]
+    assert [r.number for r in available_rooms(rooms, 2, {"101"})] == ["201", "301"]
+    assert [r.number for r in available_rooms(rooms, 3, set())] == ["301"]
+    assert list(available_rooms(rooms, 5, set())) == []
+'''
+
+
+def test_async_function_and_generator_quests_can_pass(submit_test) -> None:
+    result = submit_test("hotel/booking.py::confirm_booking", ASYNC_TEST)
+    assert result.verdict.outcome.value == "PASS", result.verdict.facts
+    result = submit_test("hotel/rooms.py::available_rooms", GENERATOR_TEST)
+    assert result.verdict.outcome.value == "PASS", result.verdict.facts
