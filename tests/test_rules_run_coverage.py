@@ -102,6 +102,21 @@ def test_missing_report_when_the_process_dies() -> None:
     assert fact.rule == "run-no-report"
 
 
+def test_a_test_failing_every_run_is_not_flaky() -> None:
+    events = clean({"event": "round_done", "round": 2, "outcomes": {NODE: "failed"}})
+    events[3] = report("failed", message="assert 1 == 2")
+    assert rules(run.check(sub(events))) == ["run-exit-code"]
+
+
+def test_failing_first_then_passing_is_flaky() -> None:
+    events = clean({"event": "round_done", "round": 2, "outcomes": {NODE: "passed"}},
+                   {"event": "round_done", "round": 3, "outcomes": {NODE: "passed"}})
+    events[3] = report("failed", message="assert 1 == 2")
+    facts = list(run.check(sub(events)))
+    assert rules(facts) == ["run-exit-code", "run-flaky"]
+    assert facts[1].actual == "passed 2/3 runs"
+
+
 def test_missing_report_when_a_rerun_kills_the_process() -> None:
     events = clean()[:-1]  # round 1 reported, then the process vanished
     assert rules(run.check(sub(events, returncode=0))) == ["run-no-report"]

@@ -161,10 +161,17 @@ def _flaky(sub: Submission, run: RunResult) -> Iterator[Fact]:
     if not rounds:
         return
     total = len(rounds) + 1
+    first_failed = {
+        e["nodeid"] for e in run.of("report")
+        if e.get("round", 1) == 1 and e["outcome"] != "passed"
+    }
     nodeids = sorted({n for e in rounds for n in e["outcomes"]})
     for nodeid in nodeids:
-        passed = 1 + sum(1 for e in rounds if e["outcomes"].get(nodeid) == "passed")
-        if passed < total:
+        passed = (nodeid not in first_failed) + sum(
+            1 for e in rounds if e["outcomes"].get(nodeid) == "passed"
+        )
+        # A test failing every time is a plain failure (run-exit-code), not a flaky one.
+        if 0 < passed < total:
             yield FLAKY.fact(
                 nodeid, f"passed {total}/{total} runs", f"passed {passed}/{total} runs"
             )
