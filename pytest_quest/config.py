@@ -5,6 +5,7 @@ Precedence: command-line flag > ``pyproject.toml`` > the defaults below.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -109,8 +110,17 @@ def detect_sources(root: Path) -> tuple[str, ...]:
 _TYPES = {f.name: f.type for f in fields(Settings)}
 
 
-def load_settings(root: Path | None = None) -> Settings:
-    """Read ``[tool.pytest-quest]`` and fill in what it leaves out."""
+#: What ``scan`` records in the ledger and later commands reuse when pyproject is silent.
+RECORDED = ("sources", "test_dir", "branch")
+
+
+def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = None) -> Settings:
+    """Read ``[tool.pytest-quest]`` and fill in what it leaves out.
+
+    ``recorded`` holds what the last scan used (the ledger's ``settings``): a
+    ``scan --source lib --branch`` keeps applying to ``next``, ``submit`` and
+    the ratchet without repeating the flags. ``pyproject.toml`` still wins.
+    """
     root = find_root(root)
     table: dict[str, Any] = {}
     pyproject = root / "pyproject.toml"
@@ -126,7 +136,12 @@ def load_settings(root: Path | None = None) -> Settings:
         if name not in _TYPES or name == "root":
             raise ConfigError(f"{pyproject}: unknown key [tool.pytest-quest] {key}")
         values[name] = _coerce(name, raw, pyproject)
-    if "sources" in values:
+    for name, raw in (recorded or {}).items():
+        if name in RECORDED and name not in values:
+            value = list(raw) if name == "sources" and isinstance(raw, list | tuple) else raw
+            with contextlib.suppress(ConfigError):  # a hand-edited value: ignore it
+                values[name] = _coerce(name, value, root / ".quest" / "ledger.json")
+    if values.get("sources"):
         values["sources"] = tuple(_clean_rel(s, root) for s in values["sources"])
     else:
         values["sources"] = detect_sources(root)

@@ -322,3 +322,15 @@ def test_mutation_line_without_classic_mutants() -> None:
     assert _mutation_line(none) == "extreme 2/2 killed, classic 0/0"
     assert _mutation_line({**none, "note": "the body is already trivial"}).endswith(
         "(the body is already trivial)")
+
+
+def test_scan_flags_keep_applying_to_later_commands(example_copy: Path) -> None:
+    pyproject = example_copy / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('sources = ["hotel"]\n', ""))
+    code, _ = run(example_copy, "scan", "--no-baseline", "--branch", "--source", "hotel")
+    assert code == 0
+    write(example_copy, FULL.replace("def test_long_stay_discount_boundary", "def _unused")
+          .replace("def test_high_long_stay", "def _unused_too"))
+    code, data = submit_json(example_copy)
+    assert code == 1
+    assert "coverage-branches" in {f["rule"] for f in data["facts"]}  # branch mode remembered

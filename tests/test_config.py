@@ -59,3 +59,14 @@ def test_find_root_prefers_the_quest_folder(tmp_path: Path) -> None:
     assert find_root(tmp_path / "a" / "b") == tmp_path
     (tmp_path / "a" / ".quest").mkdir()
     assert find_root(tmp_path / "a" / "b") == tmp_path / "a"
+
+
+def test_recorded_scan_settings_fill_what_pyproject_leaves_out(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest-quest]\nbranch = false\n')
+    (tmp_path / "lib").mkdir()
+    recorded = {"sources": ["lib"], "test_dir": "t/q", "branch": True, "timeout": 1}
+    settings = load_settings(tmp_path, recorded)
+    assert settings.sources == ("lib",) and settings.test_dir == "t/q"
+    assert settings.branch is False  # pyproject wins
+    assert settings.timeout == 60.0  # only sources, test_dir and branch are remembered
+    assert load_settings(tmp_path, {"branch": "yes"}).branch is False  # bad values are ignored

@@ -8,7 +8,8 @@ from typing import Any, TypeVar
 
 import click
 
-from pytest_quest.config import Settings, load_settings
+from pytest_quest.config import Settings, find_root, load_settings
+from pytest_quest.ledger import Ledger
 
 __all__ = ["json_option", "root_option", "settings_from"]
 
@@ -29,5 +30,23 @@ def json_option(func: F) -> F:
 
 
 def settings_from(root: Path | None, **overrides: Any) -> Settings:
-    """Settings from ``pyproject.toml`` with command-line ``overrides`` applied."""
-    return load_settings(root).with_overrides(**overrides)
+    """Settings from ``pyproject.toml``, then the last scan's, then command-line ``overrides``."""
+    base = find_root(root)
+    return load_settings(base, _recorded(base)).with_overrides(**overrides)
+
+
+def _recorded(root: Path) -> dict[str, Any]:
+    """The ``settings`` the last scan wrote into the ledger (empty when there is none).
+
+    A ledger that cannot be read is not this function's business: the command
+    that loads it says so, with the file's name.
+    """
+    import json
+
+    try:
+        with open(Ledger.for_root(root).path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    settings = data.get("settings") if isinstance(data, dict) else None
+    return settings if isinstance(settings, dict) else {}
