@@ -23,7 +23,7 @@ from pytest_quest.paths import default_test_path, project_relative
 from pytest_quest.quest import Quest
 from pytest_quest.rules import STAGES
 from pytest_quest.rules.coverage import measured
-from pytest_quest.sandbox import Sandbox, module_name, pytest_args, snapshot
+from pytest_quest.sandbox import Sandbox, module_name, pytest_args
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
@@ -160,11 +160,13 @@ def _prepare(stage: str, sub: Submission) -> None:
     """Pay for each stage's inputs only when the gate reaches it."""
     settings = sub.settings
     if stage == "scope":
-        sub.working_tree = dict(snapshot(settings))
+        # The copy is made here, hashing each protected file as it is copied, so the
+        # scope rule judges exactly the bytes the test will run against.
+        sub.sandbox = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})
+        sub.working_tree = dict(sub.sandbox.hashes)
         sub.extra["locked_now"] = {rel: _file_sha(settings.root / rel) for rel in sub.locked_tests}
         sub.stray_files = _stray_files(settings, sub.test_rel, sub.locked_tests)
-    elif stage == "run":
-        sub.sandbox = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})
+    elif stage == "run" and sub.sandbox is not None:
         sub.run = run_sandbox(
             sub.sandbox, settings, _spec(sub), settings.timeout, grace=settings.timeout * 2
         )
