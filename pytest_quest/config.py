@@ -37,6 +37,8 @@ class Settings:
     root: Path
     sources: tuple[str, ...] = ()
     test_dir: str = "tests/quest"
+    #: Folders never copied into a sandbox nor protected (large data the tests do not read).
+    exclude: tuple[str, ...] = ()
     max_tries: int = 3
     timeout: float = 60.0
     baseline_timeout: float = 900.0
@@ -147,6 +149,8 @@ def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = No
         values["sources"] = detect_sources(root)
     if "test_dir" in values:
         values["test_dir"] = _clean_rel(values["test_dir"], root)
+    if "exclude" in values:
+        values["exclude"] = tuple(_clean_rel(e, root) for e in values["exclude"])
     return Settings(root=root, **values)
 
 

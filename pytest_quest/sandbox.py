@@ -47,9 +47,15 @@ _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
 _SELF_COVERAGE_ENV = ("COVERAGE_PROCESS_CONFIG", "COVERAGE_PROCESS_START", "COVERAGE_FILE")
 
 
-def iter_project_files(root: Path, test_dir: str) -> Iterator[str]:
-    """Every file worth copying, as posix paths; skips VCS, caches, venvs and quest tests."""
+def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
+                       ) -> Iterator[str]:
+    """Every file worth copying, as posix paths; skips VCS, caches, venvs and quest tests.
+
+    ``exclude`` names further folders (from the root) that tests never need,
+    such as large data sets: they are neither copied nor protected.
+    """
     quest_dir = (root / test_dir).resolve()
+    skipped = {(root / e).resolve() for e in exclude}
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)
         dirnames[:] = sorted(
@@ -58,6 +64,7 @@ def iter_project_files(root: Path, test_dir: str) -> Iterator[str]:
             and not d.endswith(".egg-info")
             and not (here / d / "pyvenv.cfg").exists()
             and (here / d).resolve() != quest_dir
+            and (here / d).resolve() not in skipped
         )
         rel_dir = here.relative_to(root).as_posix()
         for name in sorted(filenames):
@@ -86,7 +93,7 @@ def snapshot(settings: Settings) -> dict[str, str]:
     """Hashes of the protected files now: what ``scan`` records in the ledger."""
     root = settings.root
     out = {}
-    for rel in iter_project_files(root, settings.test_dir):
+    for rel in iter_project_files(root, settings.test_dir, settings.exclude):
         if is_protected(rel, settings):
             try:
                 out[rel] = _sha256((root / rel).read_bytes())
@@ -120,7 +127,7 @@ class Sandbox:
         (base / "home").mkdir()
         root = settings.root
         made: set[str] = set()
-        files = list(iter_project_files(root, settings.test_dir))
+        files = list(iter_project_files(root, settings.test_dir, settings.exclude))
         if include_quest_tests and (root / settings.test_dir).is_dir():
             for path in sorted((root / settings.test_dir).rglob("*")):
                 if path.is_file() and "__pycache__" not in path.parts:

@@ -13,11 +13,11 @@ from pytest_quest.errors import ConfigError
 def test_pyproject_table_is_read_and_flags_override(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.pytest-quest]\nsources = ["lib"]\ntest-dir = "t/q"\nmax_tries = 5\n'
-        "timeout = 9\nbranch = true\n"
+        "timeout = 9\nbranch = true\nexclude = [\"data/raw\"]\n"
     )
     settings = load_settings(tmp_path)
     assert (settings.sources, settings.test_dir, settings.max_tries) == (("lib",), "t/q", 5)
-    assert (settings.timeout, settings.branch) == (9, True)
+    assert (settings.timeout, settings.branch, settings.exclude) == (9, True, ("data/raw",))
     assert settings.with_overrides(timeout=2.0, branch=None).timeout == 2.0
     assert settings.with_overrides(sources=("other",)).sources == ("other",)
 

@@ -45,6 +45,8 @@ def test_copy_skips_vcs_caches_venvs_and_the_quest_folder(tmp_path: Path) -> Non
                      "tests/test_a.py": "", "data/rates.csv": "1", ".coverage": ""})
     files = list(iter_project_files(tmp_path, "tests/quest"))
     assert files == ["data/rates.csv", "pkg/a.py", "tests/test_a.py"]
+    assert list(iter_project_files(tmp_path, "tests/quest", ("data",))) == [
+        "pkg/a.py", "tests/test_a.py"]
 
 
 def test_protected_files(tmp_path: Path) -> None:
