@@ -334,3 +334,14 @@ def test_scan_flags_keep_applying_to_later_commands(example_copy: Path) -> None:
     code, data = submit_json(example_copy)
     assert code == 1
     assert "coverage-branches" in {f["rule"] for f in data["facts"]}  # branch mode remembered
+
+
+def test_expected_errors_are_json_on_stdout_with_json(project: Path) -> None:
+    result = CliRunner().invoke(cli, ["submit", "hotel/nope.py::f", "--json", "--root",
+                                      str(project)])
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["kind"] == "UnknownQuest" and data["exit_code"] == 2
+    assert "unknown quest" in data["error"]
+    plain = CliRunner().invoke(cli, ["submit", "hotel/nope.py::f", "--root", str(project)])
+    assert plain.stdout == ""

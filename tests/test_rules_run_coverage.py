@@ -132,6 +132,7 @@ def test_flaky_reruns() -> None:
 
 def test_sandbox_violation_and_replaced_target() -> None:
     s = sub(clean({"event": "denied", "what": "writing /etc/passwd"},
+                  {"event": "denied", "what": "writing /etc/passwd"},
                   {"event": "target_replaced", "nodeid": NODE}))
     facts = list(run.check(s))
     assert rules(facts) == ["run-sandbox-violation", "run-target-replaced"]

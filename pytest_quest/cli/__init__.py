@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import sys
 from typing import Any
 
@@ -46,11 +47,20 @@ class LazyGroup(click.Group):
             return None
         return importlib.import_module(f"pytest_quest.cli.{module}").command
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["pytest_quest.argv"] = list(args)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except QuestError as exc:
             click.echo(f"pytest-quest: {exc}", err=True)
+            if "--json" in ctx.meta.get("pytest_quest.argv", ()):
+                # Agents parse stdout: an expected error is data too, never an empty line.
+                error = {"error": str(exc), "kind": type(exc).__name__,
+                         "exit_code": exc.exit_code}
+                click.echo(json.dumps(error, sort_keys=True))
             ctx.exit(exc.exit_code)
 
 
