@@ -167,7 +167,9 @@ def test_corrupt_ledger_is_refused_untouched(tmp_path: Path) -> None:
     path.parent.mkdir()
     path.write_text("{ not json")
     result = invoke(tmp_path, "status", "--json")
-    assert result.exit_code == 2 and result.stdout == ""
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["kind"] == "CorruptLedger"  # an error agents can parse
+    assert str(path) in result.stderr
     assert path.read_text() == "{ not json"
 
 
