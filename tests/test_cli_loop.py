@@ -345,3 +345,18 @@ def test_expected_errors_are_json_on_stdout_with_json(project: Path) -> None:
     assert "unknown quest" in data["error"]
     plain = CliRunner().invoke(cli, ["submit", "hotel/nope.py::f", "--root", str(project)])
     assert plain.stdout == ""
+
+
+def test_parametrized_node_ids_keep_their_brackets(project: Path) -> None:
+    write(project, FULL + '''
+
+import pytest as _pytest
+
+
+@_pytest.mark.parametrize("season", ["high"])
+def test_wrong(season):
+    assert nightly_rate(100.0, season, 1) == 1.0
+''')
+    code, out = run(project, "submit", QUEST)
+    assert code == 1
+    assert "test_wrong[high]" in out  # not swallowed as rich markup

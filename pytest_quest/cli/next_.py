@@ -62,8 +62,7 @@ def _render(term: Terminal, item, remaining: int) -> None:  # type: ignore[no-un
     if q.facts:
         term.print("[fail]Facts of the last try:[/fail]")
         for fact in q.facts:
-            term.print(f"  [bold]{fact.rule}[/bold]  {fact.where}", style=None)
-            term.data(f"      expected: {fact.expected}\n      actual:   {fact.actual}")
+            term.fact(fact)
     term.print(f"Write your test to: [bold]{item.test_path}[/bold]")
     term.print(f"Example ({item.example_from or 'template'}):")
     term.syntax(item.example)

@@ -9,7 +9,6 @@ itself lives in :mod:`pytest_quest.review` so it stays a pure, tested function.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -76,12 +75,6 @@ def queue(ledger: Any, quest_id: str | None = None) -> list[dict[str, Any]]:
     return [_entry(q, by_quest.get(q.id, [])) for q in quests]
 
 
-def _sha256(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
 
 @click.command("review")
 @click.argument("quest_id", required=False)
@@ -142,6 +135,7 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
         last_submission,
         review_record,
     )
+    from pytest_quest.sandbox import file_sha256
     from pytest_quest.states import State
 
     if not by.strip():
@@ -155,7 +149,7 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
             submission = last_submission(read_attempts(ledger, quest_id))
             current = None
             if submission and submission.get("test"):
-                current = _sha256(root / submission["test"])
+                current = file_sha256(root / submission["test"])
             evidence = approval_evidence(submission, current, now)
         after = decide(quest, decision, evidence)
         ledger.put(after)
@@ -185,8 +179,7 @@ def _render_queue(term: Terminal, items: list[dict[str, Any]], single: bool) -> 
                    f"{term.escape(item['path'])}, lines {item['lines'][0]}-{item['lines'][1]}, "
                    f"tries {item['tries']}")
         for fact in item["reasons"]:
-            term.print(f"  [bold]{term.escape(fact['rule'])}[/bold] {term.escape(fact['where'])}")
-            term.data(f"    expected: {fact['expected']}\n    actual:   {fact['actual']}")
+            term.fact(fact)
         submission = item["submission"]
         if submission:
             term.data(f"  submitted: {submission['test']}  sha256 "

@@ -73,9 +73,7 @@ def command(quest_id: str, root: Path | None, as_json: bool) -> None:
 
 def _facts(term: Terminal, facts: list[dict[str, Any]], indent: str = "    ") -> None:
     for fact in facts:
-        term.print(f"{indent}[bold]{term.escape(fact['rule'])}[/bold] "
-                   f"[muted]({term.escape(fact['level'])})[/muted] {term.escape(fact['where'])}")
-        term.data(f"{indent}  expected: {fact['expected']}\n{indent}  actual:   {fact['actual']}")
+        term.fact(fact, indent)
 
 
 def _render(term: Terminal, data: dict[str, Any]) -> None:

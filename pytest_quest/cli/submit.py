@@ -58,8 +58,7 @@ def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-
     term.print(f"[{style}]{verdict.outcome.value}[/{style}] {q.id} -> {q.state.value} "
                f"(tries {q.tries}/{max_tries}, {result.seconds:.2f} s)")
     for fact in verdict.facts:
-        term.print(f"  [bold]{fact.rule}[/bold] ({fact.level})  {fact.where}")
-        term.data(f"      expected: {fact.expected}\n      actual:   {fact.actual}")
+        term.fact(fact)
     mutation = (verdict.evidence or {}).get("mutation")
     if mutation:
         term.data(f"  mutation: {_mutation_line(mutation)}")

@@ -65,6 +65,17 @@ class Terminal:
         with self.err.status(message) as live:
             yield live
 
+    def fact(self, fact: Any, indent: str = "  ") -> None:
+        """One fact as every command shows it: rule, level and place, then expected and actual.
+
+        Takes a :class:`~pytest_quest.facts.Fact` or its dict. The place is
+        escaped: a parametrized node id (``test_a[high]``) is not markup.
+        """
+        get = fact.get if isinstance(fact, dict) else lambda key: getattr(fact, key)
+        self.print(f"{indent}[bold]{self.escape(get('rule'))}[/bold] "
+                   f"[muted]({self.escape(get('level'))})[/muted] {self.escape(get('where'))}")
+        self.data(f"{indent}  expected: {get('expected')}\n{indent}  actual:   {get('actual')}")
+
     def syntax(self, code: str, *, start_line: int = 1, marked: Sequence[int] = (),
                err: bool = False) -> None:
         from rich.syntax import Syntax
