@@ -30,10 +30,12 @@ from pytest_quest.config import IGNORED_DIRS, Settings
 __all__ = [
     "RunResult",
     "Sandbox",
+    "file_sha256",
     "is_protected",
     "iter_project_files",
     "pytest_args",
     "run",
+    "sha256",
     "snapshot",
 ]
 
@@ -85,8 +87,17 @@ def is_protected(rel: str, settings: Settings) -> bool:
     return any(rel == s or rel.startswith(s + "/") for s in folders)
 
 
-def _sha256(data: bytes) -> str:
+def sha256(data: bytes) -> str:
+    """The digest every protected file, locked test and submission is recorded by."""
     return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(path: Path) -> str | None:
+    """``path``'s digest, or None when it cannot be read (deleted, a folder)."""
+    try:
+        return sha256(path.read_bytes())
+    except OSError:
+        return None
 
 
 def snapshot(settings: Settings) -> dict[str, str]:
@@ -95,10 +106,9 @@ def snapshot(settings: Settings) -> dict[str, str]:
     out = {}
     for rel in iter_project_files(root, settings.test_dir, settings.exclude):
         if is_protected(rel, settings):
-            try:
-                out[rel] = _sha256((root / rel).read_bytes())
-            except OSError:
-                continue
+            digest = file_sha256(root / rel)
+            if digest is not None:
+                out[rel] = digest
     return out
 
 
@@ -140,7 +150,7 @@ class Sandbox:
                 continue
             box._write(rel, data, made)
             if is_protected(rel, settings):
-                box.hashes[rel] = _sha256(data)
+                box.hashes[rel] = sha256(data)
         for rel, data in (extra or {}).items():
             box._write(rel, data, made)
         return box
@@ -158,10 +168,7 @@ class Sandbox:
         return self.path.parent
 
     def current_hash(self, rel: str) -> str | None:
-        try:
-            return _sha256((self.path / rel).read_bytes())
-        except OSError:
-            return None
+        return file_sha256(self.path / rel)
 
     def cleanup(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)

@@ -7,7 +7,6 @@ another agent locked the quest meanwhile, the ratchet refuses (exit 4).
 
 from __future__ import annotations
 
-import hashlib
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from pytest_quest.paths import default_test_path, project_relative
 from pytest_quest.quest import Quest
 from pytest_quest.rules import STAGES
 from pytest_quest.rules.coverage import measured
-from pytest_quest.sandbox import Sandbox, module_name, pytest_args
+from pytest_quest.sandbox import Sandbox, file_sha256, module_name, pytest_args, sha256
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
@@ -95,14 +94,6 @@ def _stray_files(settings: Settings, test_rel: str, locked: dict[str, str]) -> t
     return tuple(out)
 
 
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _file_sha(path: Path) -> str | None:
-    return _sha(path.read_bytes()) if path.is_file() else None
-
-
 def locked_tests(ledger: Ledger) -> dict[str, str]:
     """Test files that lock PASS quests -> their sha256."""
     out = {}
@@ -164,7 +155,8 @@ def _prepare(stage: str, sub: Submission) -> None:
         # scope rule judges exactly the bytes the test will run against.
         sub.sandbox = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})
         sub.working_tree = dict(sub.sandbox.hashes)
-        sub.extra["locked_now"] = {rel: _file_sha(settings.root / rel) for rel in sub.locked_tests}
+        root = settings.root
+        sub.extra["locked_now"] = {rel: file_sha256(root / rel) for rel in sub.locked_tests}
         sub.stray_files = _stray_files(settings, sub.test_rel, sub.locked_tests)
     elif stage == "run" and sub.sandbox is not None:
         sub.run = run_sandbox(
@@ -222,7 +214,7 @@ def _evidence(sub: Submission, data: bytes, agent: str | None) -> dict[str, Any]
     evidence: dict[str, Any] = {
         "source": "submit",
         "test": sub.test_rel,
-        "sha256": _sha(data),
+        "sha256": sha256(data),
         "covered_lines": list(result.executed) if result else [],
         "tool": f"pytest-quest {__version__}",
         "python": platform.python_version(),
@@ -263,7 +255,7 @@ def _record(
                 "time": started,
                 "agent": agent,
                 "test": sub.test_rel,
-                "sha256": _sha(sub.test_bytes),
+                "sha256": sha256(sub.test_bytes),
                 "verdict": verdict.outcome.value,
                 "state": updated.state.value,
                 "tries": updated.tries,
