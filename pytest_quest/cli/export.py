@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from pytest_quest.cli.options import root_option, settings_from
+from pytest_quest.cli.options import root_option
 from pytest_quest.cli.terminal import Terminal
 
 __all__ = ["command"]
@@ -26,12 +26,12 @@ __all__ = ["command"]
 @root_option
 def command(fmt: str, output: Path | None, root: Path | None) -> None:
     """Export every quest (state, tries, coverage, facts, evidence) for people and tools."""
+    from pytest_quest.config import find_root
     from pytest_quest.export import check_output, to_csv, to_jsonl, write_text
     from pytest_quest.ledger import Ledger
 
     term = Terminal()
-    settings = settings_from(root)
-    ledger = Ledger.load(Ledger.for_root(settings.root).path)
+    ledger = Ledger.load(Ledger.for_root(find_root(root)).path)
     target = check_output(output, ledger) if output is not None else None
     if fmt == "jsonl":
         text = "".join(to_jsonl(ledger))

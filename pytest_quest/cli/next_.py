@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.options import json_option, load_project, root_option, settings_from
 from pytest_quest.cli.terminal import Terminal
 
 
@@ -17,18 +17,19 @@ from pytest_quest.cli.terminal import Terminal
 @json_option
 def command(agent: str | None, root: Path | None, as_json: bool) -> None:
     """Show one TODO quest: its source, uncovered lines, last facts, where to write the test."""
+    from pytest_quest.config import find_root
     from pytest_quest.ledger import Ledger, transaction
     from pytest_quest.prompt import brief
 
     term = Terminal()
-    settings = settings_from(root)
-    path = Ledger.for_root(settings.root).path
     if agent:
-        with transaction(path) as ledger:
+        base = find_root(root)
+        with transaction(Ledger.for_root(base).path) as ledger:
+            settings = settings_from(base, ledger.settings)
             quest = ledger.next_todo(agent, settings.lease_seconds)
             remaining = ledger.remaining
     else:
-        ledger = Ledger.load(path)
+        settings, ledger = load_project(root)
         quest = ledger.next_todo()
         remaining = ledger.remaining
     if quest is None:

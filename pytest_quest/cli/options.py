@@ -11,7 +11,7 @@ import click
 from pytest_quest.config import Settings, find_root, load_settings
 from pytest_quest.ledger import Ledger
 
-__all__ = ["json_option", "root_option", "settings_from"]
+__all__ = ["json_option", "load_project", "root_option", "settings_from"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,10 +29,24 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Machine output on stdout.")(func)
 
 
-def settings_from(root: Path | None, **overrides: Any) -> Settings:
-    """Settings from ``pyproject.toml``, then the last scan's, then command-line ``overrides``."""
+def settings_from(root: Path | None, recorded: dict[str, Any] | None = None,
+                  **overrides: Any) -> Settings:
+    """Settings from ``pyproject.toml``, then the last scan's, then command-line ``overrides``.
+
+    ``recorded`` is the ledger's ``settings`` when the caller has the ledger
+    already; otherwise they are read from the file.
+    """
     base = find_root(root)
-    return load_settings(base, _recorded(base)).with_overrides(**overrides)
+    if recorded is None:
+        recorded = _recorded(base)
+    return load_settings(base, recorded).with_overrides(**overrides)
+
+
+def load_project(root: Path | None) -> tuple[Settings, Ledger]:
+    """The ledger, parsed once, and the settings it completes (for read-only commands)."""
+    base = find_root(root)
+    ledger = Ledger.load(Ledger.for_root(base).path)
+    return settings_from(base, ledger.settings), ledger
 
 
 def _recorded(root: Path) -> dict[str, Any]:

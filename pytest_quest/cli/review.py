@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 from pytest_quest.errors import UsageError
 
@@ -88,6 +88,7 @@ def queue(ledger: Any, quest_id: str | None = None) -> list[dict[str, Any]]:
 def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note: str | None,
             by: str | None, root: Path | None, as_json: bool) -> None:
     """List the REVIEW queue, or decide one quest: --approve, --reject, --reject --close."""
+    from pytest_quest.config import find_root
     from pytest_quest.ledger import Ledger
 
     term = Terminal()
@@ -102,8 +103,8 @@ def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note
         raise UsageError("--note and --by go with --approve or --reject")
     if deciding and not (note or "").strip():
         raise UsageError("a review decision needs a reason: pass --note TEXT")
-    settings = settings_from(root)
-    path = Ledger.for_root(settings.root).path
+    base = find_root(root)  # review needs only the ledger, not the settings
+    path = Ledger.for_root(base).path
     if not deciding:
         ledger = Ledger.load(path)
         items = queue(ledger, quest_id)
@@ -113,8 +114,8 @@ def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note
         _render_queue(term, items, single=bool(quest_id))
         return
     action = "approve" if approve else ("close" if close else "reject")
-    result = _decide(settings.root, path, quest_id or "", action, note or "",
-                     by or git_user(settings.root) or "")
+    result = _decide(base, path, quest_id or "", action, note or "",
+                     by or git_user(base) or "")
     if as_json:
         term.json(result)
         return

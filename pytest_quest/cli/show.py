@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.options import json_option, load_project, root_option
 from pytest_quest.cli.terminal import Terminal
 
 __all__ = ["command", "details", "read_span"]
@@ -59,11 +59,9 @@ def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
 @json_option
 def command(quest_id: str, root: Path | None, as_json: bool) -> None:
     """One quest: source span, state, every attempt in order, and the evidence of a PASS."""
-    from pytest_quest.ledger import Ledger
 
     term = Terminal()
-    settings = settings_from(root)
-    ledger = Ledger.load(Ledger.for_root(settings.root).path)
+    settings, ledger = load_project(root)
     data = details(ledger, quest_id, settings.max_tries)
     if as_json:
         term.json(data)

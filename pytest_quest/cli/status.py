@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 
 __all__ = ["command", "render"]
@@ -28,12 +28,12 @@ _STYLE = {"PASS": "pass", "TODO": "todo", "REVIEW": "review", "DONE": "done", "R
 @json_option
 def command(root: Path | None, as_json: bool) -> None:
     """Counts per state, progress, the REVIEW queue and a table per source file."""
+    from pytest_quest.config import find_root
     from pytest_quest.export import dumps, summary
     from pytest_quest.ledger import Ledger
 
     term = Terminal()
-    settings = settings_from(root)
-    ledger = Ledger.load(Ledger.for_root(settings.root).path)
+    ledger = Ledger.load(Ledger.for_root(find_root(root)).path)
     if as_json:
         term.write(dumps(summary(ledger)))
         return
