@@ -2,22 +2,36 @@
 
 Stages run cheapest first and the gate stops after the first stage that
 FAILs, so an expensive run is never paid for a file that does not parse.
+Each stage owns its preparation (what it pays for before its checks run) and
+its checks; a preparation returns a new context, checks only read it.
 Rules declare what they supersede: a collection error makes coverage facts
 noise, so only the root cause is reported, with one line on how to flip it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pytest_quest.facts import FAIL, REVIEW, Fact, Verdict, aggregate
 from pytest_quest.states import Outcome
 
-__all__ = ["CATALOG", "STAGES", "Catalog", "Rule", "evaluate", "resolve"]
+__all__ = [
+    "CATALOG",
+    "STAGES",
+    "Catalog",
+    "Check",
+    "Evaluation",
+    "Rule",
+    "Stage",
+    "evaluate",
+    "resolve",
+    "stages",
+]
 
-#: Stage names in the order the gate runs them.
+#: The gate's stages in the order it runs them: the one list. A rule and a check name one
+#: of these; :func:`stages` builds the runnable stages from it.
 STAGES = ("static", "scope", "run", "coverage", "mutation", "review")
 
 C = TypeVar("C")
@@ -76,7 +90,7 @@ class Catalog:
     def get(self, rule_id: str) -> Rule | None:
         return self._rules.get(rule_id)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Rule]:
         order = {s: i for i, s in enumerate(STAGES)}
         return iter(sorted(self._rules.values(), key=lambda r: order[r.stage]))
 
@@ -89,11 +103,54 @@ CATALOG = Catalog()
 
 
 @dataclass(frozen=True)
+class Check(Generic[C]):
+    """A function of the context that yields facts, and the stage it runs in.
+
+    Built-in rules and plugins declare their checks the same way (the
+    ``pytest_quest_checks`` hook), so a plugin's check runs in the stage it names.
+    """
+
+    stage: str
+    run: Callable[[C], Iterable[Fact]]
+
+    def __post_init__(self) -> None:
+        if self.stage not in STAGES:
+            raise ValueError(f"check {self.run!r}: unknown stage {self.stage!r}")
+
+
+@dataclass(frozen=True)
 class Stage(Generic[C]):
-    """A named check over a context object; yields facts."""
+    """One step of the gate: its name, its preparation and its checks.
+
+    ``prepare`` pays for the stage's inputs (the sandbox copy, the run) and
+    returns the context the checks read; it runs only when the gate reaches
+    the stage. Checks never change the context.
+    """
 
     name: str
-    check: Callable[[C], Iterable[Fact]]
+    checks: tuple[Callable[[C], Iterable[Fact]], ...] = ()
+    prepare: Callable[[C], C] | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation(Generic[C]):
+    """The verdict and the context as the last stage that ran saw it (its run, its sandbox)."""
+
+    verdict: Verdict
+    context: C
+
+
+def stages(checks: Iterable[Check[C]], prepare: Mapping[str, Callable[[C], C]] | None = None
+           ) -> tuple[Stage[C], ...]:
+    """The runnable stages, in :data:`STAGES` order, each with its checks in declaration order."""
+    prepare = prepare or {}
+    unknown = set(prepare) - set(STAGES)
+    if unknown:
+        raise ValueError(f"preparation for unknown stage(s): {', '.join(sorted(unknown))}")
+    by_stage: dict[str, list[Callable[[C], Iterable[Fact]]]] = {name: [] for name in STAGES}
+    for check in checks:
+        by_stage[check.stage].append(check.run)
+    return tuple(Stage(name, tuple(by_stage[name]), prepare.get(name)) for name in STAGES)
 
 
 def resolve(facts: Sequence[Fact], catalog: Catalog = CATALOG) -> list[Fact]:
@@ -117,22 +174,18 @@ def _roots(fired: set[str], catalog: Catalog) -> set[str]:
     return fired - superseded
 
 
-def evaluate(
-    stages: Sequence[Stage[C]],
-    context: C,
-    catalog: Catalog = CATALOG,
-    prepare: Callable[[str, C], None] | None = None,
-) -> Verdict:
+def evaluate(stages: Sequence[Stage[C]], context: C, catalog: Catalog = CATALOG
+             ) -> Evaluation[C]:
     """Run ``stages`` in order, stop after the first that FAILs, aggregate by level.
 
-    ``prepare(stage_name, context)`` runs before each stage: it is where the
-    caller pays for expensive inputs (the sandbox run) only when needed.
+    Each stage's preparation runs just before its checks, so the caller pays
+    for expensive inputs (the sandbox run) only when the gate gets there.
     """
     facts: list[Fact] = []
     for stage in stages:
-        if prepare is not None:
-            prepare(stage.name, context)
-        found = list(stage.check(context))
+        if stage.prepare is not None:
+            context = stage.prepare(context)
+        found = [fact for check in stage.checks for fact in check(context)]
         facts.extend(found)
         if aggregate(found) is Outcome.FAIL:
             break
@@ -142,9 +195,10 @@ def evaluate(
         (f for f in facts if f.level == REVIEW), None
     )
     rule = catalog.get(root.rule) if root else None
-    return Verdict(
+    verdict = Verdict(
         outcome=outcome,
         facts=tuple(facts),
         root_cause=root.rule if root else None,
         hint=rule.hint if rule else None,
     )
+    return Evaluation(verdict, context)

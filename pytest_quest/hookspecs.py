@@ -1,15 +1,20 @@
-"""Extension points (pluggy): extra gate rules, and reviewers that can only say REVIEW.
+"""Extension points (pluggy): extra gate rules and checks, and reviewers that can only say REVIEW.
 
 Plugins are found through the ``pytest_quest`` entry-point group. A plugin
-module implements any of the hooks below with ``@hookimpl``.
+module implements any of the hooks below with ``@pytest_quest.hookimpl``;
+the built-in rules are registered the same way (``pytest_quest.rules.Builtin``).
 
 - ``pytest_quest_add_rules(catalog)``: register rules with ``catalog.add(...)``
-  so they appear in ``pytest-quest rules``.
-- ``pytest_quest_check(submission)``: deterministic extra checks, run after
-  the coverage and mutation stages; return facts (a ``fail`` fact FAILs).
+  so they appear in ``pytest-quest rules`` (the audit list).
+- ``pytest_quest_checks()``: the plugin's deterministic checks, each a
+  ``Check(stage, function)``; the function runs in the stage it names, after
+  the built-in checks of that stage, reads the submission and yields facts
+  (a ``fail`` fact FAILs, and stops the gate after that stage).
 - ``pytest_quest_review(submission)``: non-deterministic reviewers (an AI
-  reading the test, say). Whatever level they return is lowered to
-  ``review``: only the machine gate can FAIL or lock a PASS.
+  reading the test, say), run in the last stage. Whatever level they return
+  is lowered to ``review``: only the machine gate can FAIL or lock a PASS.
+
+docs/plugins.md shows both kinds end to end.
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ import pluggy
 from pytest_quest.facts import REVIEW, Fact
 
 if TYPE_CHECKING:
-    from pytest_quest.gate import Catalog
+    from pytest_quest.gate import Catalog, Check
     from pytest_quest.submission import Submission
 
-__all__ = ["check_facts", "hookimpl", "hookspec", "plugin_manager", "review_facts"]
+__all__ = ["PROJECT", "Specs", "hookimpl", "hookspec", "new_manager", "plugin_manager",
+           "review_facts"]
 
 PROJECT = "pytest_quest"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -41,32 +47,42 @@ class Specs:
         """Register extra rules in the catalog (called once, at start-up)."""
 
     @hookspec
-    def pytest_quest_check(self, submission: Submission) -> list[Fact] | None:
-        """Extra deterministic checks of a submission that passed every built-in stage."""
+    def pytest_quest_checks(self) -> list[Check[Submission]] | None:
+        """Deterministic checks, each run in the stage it names."""
 
     @hookspec
     def pytest_quest_review(self, submission: Submission) -> list[Fact] | None:
         """Reviewers: their facts can only send a quest to REVIEW."""
 
 
-@cache
-def plugin_manager() -> pluggy.PluginManager:
-    """The manager with every installed ``pytest_quest`` plugin loaded, rules registered."""
+def new_manager(*plugins: object, catalog: Catalog | None = None,
+                entry_points: bool = False) -> pluggy.PluginManager:
+    """A manager with the built-in rules, ``plugins`` (and installed ones), their rules added.
+
+    ``catalog`` defaults to the gate's :data:`~pytest_quest.gate.CATALOG`;
+    ``entry_points`` also loads every installed ``pytest_quest`` plugin.
+    """
     from pytest_quest.gate import CATALOG
+    from pytest_quest.rules import Builtin
 
     manager = pluggy.PluginManager(PROJECT)
     manager.add_hookspecs(Specs)
-    manager.load_setuptools_entrypoints(PROJECT)
-    manager.hook.pytest_quest_add_rules(catalog=CATALOG)
+    manager.register(Builtin(), name="pytest-quest")
+    for plugin in plugins:
+        manager.register(plugin)
+    if entry_points:
+        manager.load_setuptools_entrypoints(PROJECT)
+    manager.hook.pytest_quest_add_rules(catalog=CATALOG if catalog is None else catalog)
     return manager
 
 
-def check_facts(submission: Submission, manager: pluggy.PluginManager | None = None
-                ) -> Iterator[Fact]:
-    """Facts of the plugins' deterministic checks."""
-    manager = manager or plugin_manager()
-    for found in manager.hook.pytest_quest_check(submission=submission):
-        yield from found or ()
+@cache
+def plugin_manager() -> pluggy.PluginManager:
+    """The process's manager: built-in rules plus every installed ``pytest_quest`` plugin.
+
+    Entry points are loaded once per process; their rules join the gate's catalog.
+    """
+    return new_manager(entry_points=True)
 
 
 def review_facts(submission: Submission, manager: pluggy.PluginManager | None = None

@@ -1,22 +1,37 @@
-"""Everything the gate's rules may look at for one submission.
+"""Everything the gate's rules may look at for one submission, and how each stage fills it.
 
-Rules read this object and yield facts; they never run anything themselves.
-The expensive parts (the sandbox copy and the run) are filled in by
-:mod:`pytest_quest.submit` between stages, so a stage that FAILs early saves
-the cost of the later ones.
+A :class:`Submission` is frozen: rules only read it. What is expensive to
+know (the sandbox copy, the run) is filled in by the preparation of the stage
+that owns it, which returns a new submission, so a stage that FAILs early
+saves the cost of the later ones and no rule can leave notes for another:
+
+- ``static`` parses the file (:func:`parse`);
+- ``scope`` copies the project into a sandbox, hashing what it copies, and
+  hashes the other quests' locked tests (:func:`copy_project`);
+- ``run`` runs the test in the sandbox (:func:`run_tests`); the target's
+  coverage (:attr:`Submission.measured`) is read from that run.
+
+The sandbox is registered in :attr:`Submission.resources`, which the caller
+closes when the verdict is reached (or when a preparation raises).
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from pytest_quest.config import Settings
+from pytest_quest.errors import EnvironmentFault
+from pytest_quest.measure import Measured, measure
 from pytest_quest.quest import Quest
-from pytest_quest.sandbox import RunResult, Sandbox
+from pytest_quest.sandbox import RunResult, Sandbox, file_sha256
+from pytest_quest.sandbox import run as run_sandbox
 
-__all__ = ["Claim", "Submission"]
+__all__ = ["Claim", "Submission", "copy_project", "parse", "run_tests", "stray_files"]
 
 
 @dataclass(frozen=True)
@@ -27,9 +42,9 @@ class Claim:
     reason: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Submission:
-    """One test file offered for one quest."""
+    """One test file offered for one quest, as far as the gate has looked at it."""
 
     settings: Settings
     quest: Quest
@@ -37,28 +52,117 @@ class Submission:
     test_rel: str
     test_bytes: bytes
     #: Protected files and their hashes at the last scan.
-    snapshot: dict[str, str]
+    snapshot: Mapping[str, str]
     #: Test files locked by other PASS quests -> sha256.
-    locked_tests: dict[str, str] = field(default_factory=dict)
+    locked_tests: Mapping[str, str] = field(default_factory=dict)
     claims: tuple[Claim, ...] = ()
+    #: What the harness is asked to do in the sandbox (built by the submit service).
+    spec: Mapping[str, Any] = field(default_factory=dict)
+    #: Closes what the preparations opened (the sandbox); owned by the caller.
+    resources: ExitStack = field(default_factory=ExitStack, compare=False, repr=False)
+    # --- static
     tree: ast.Module | None = None
     syntax_error: SyntaxError | None = None
-    #: Files the agent left in the quest test folder besides its test (the scope rule reads it).
+    # --- scope
+    #: Files the agent left in the quest test folder besides its test.
     stray_files: tuple[str, ...] = ()
-    #: Protected files in the working tree now -> sha256 (None: missing).
-    working_tree: dict[str, str | None] = field(default_factory=dict)
+    #: Protected files in the working tree now -> sha256 (hashed while copied into the sandbox).
+    working_tree: Mapping[str, str] = field(default_factory=dict)
+    #: The other quests' locked tests now -> sha256 (None: the file is gone).
+    locked_now: Mapping[str, str | None] = field(default_factory=dict)
     sandbox: Sandbox | None = None
+    # --- run
     run: RunResult | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def test_text(self) -> str:
         return self.test_bytes.decode("utf-8", errors="replace")
 
-    def parse(self) -> None:
-        try:
-            self.tree = ast.parse(self.test_bytes, filename=self.test_rel)
-        except SyntaxError as exc:
-            self.syntax_error = exc
-        except ValueError as exc:  # null bytes
-            self.syntax_error = SyntaxError(str(exc), (self.test_rel, 1, 0, "", 1, 0))
+    @cached_property
+    def measured(self) -> Measured | None:
+        """The target's coverage in this run, or None when coverage saw nothing (or no run)."""
+        if self.run is None or self.run.coverage_files is None:
+            return None
+        entry = self.run.coverage_files.get(self.quest.path)
+        if entry is None:
+            return None
+        return measure(entry, self.quest.body, self.settings.branch)
+
+
+def parse(sub: Submission) -> Submission:
+    """The ``static`` stage's preparation: the file's syntax tree, or why it has none."""
+    try:
+        return replace(sub, tree=ast.parse(sub.test_bytes, filename=sub.test_rel))
+    except SyntaxError as exc:
+        return replace(sub, syntax_error=exc)
+    except ValueError as exc:  # null bytes
+        return replace(sub, syntax_error=SyntaxError(str(exc), (sub.test_rel, 1, 0, "", 1, 0)))
+
+
+def copy_project(sub: Submission) -> Submission:
+    """The ``scope`` stage's preparation: the sandbox copy and the hashes the scope rule judges.
+
+    The copy hashes each protected file as it copies it, so the scope rule
+    judges exactly the bytes the test will run against.
+    """
+    settings = sub.settings
+    box = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})
+    sub.resources.callback(box.cleanup)
+    root = settings.root
+    return replace(
+        sub,
+        sandbox=box,
+        working_tree=dict(box.hashes),
+        locked_now={rel: file_sha256(root / rel) for rel in sub.locked_tests},
+        stray_files=stray_files(settings, sub.test_rel, sub.locked_tests),
+    )
+
+
+def run_tests(sub: Submission) -> Submission:
+    """The ``run`` stage's preparation: the test in the sandbox, with coverage and mutants.
+
+    Raises :class:`EnvironmentFault` when the unchanged project cannot run
+    there: that is our problem, not the agent's, and must not spend a try.
+    """
+    if sub.sandbox is None:
+        return sub
+    settings = sub.settings
+    result = run_sandbox(
+        sub.sandbox, settings, dict(sub.spec), settings.timeout, grace=settings.timeout * 2
+    )
+    _raise_env_fault(sub.quest, result)
+    return replace(sub, run=result)
+
+
+def stray_files(settings: Settings, test_rel: str, locked: Mapping[str, str]) -> tuple[str, ...]:
+    """Files in the quest folder that could change how tests run (conftests, helpers, configs)."""
+    folder = settings.root / settings.test_dir
+    if not folder.is_dir():
+        return ()
+    out = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(settings.root).as_posix()
+        name = path.name
+        if rel == test_rel or rel in locked or name == "__init__.py":
+            continue
+        if name == "conftest.py" or (name.endswith(".py") and not name.startswith("test_")) or (
+            name.endswith((".pth", ".ini", ".cfg", ".toml"))
+        ):
+            out.append(rel)
+    return tuple(out)
+
+
+def _raise_env_fault(quest: Quest, run: RunResult) -> None:
+    env = run.first("env_error")
+    if env is not None:
+        raise EnvironmentFault(
+            f"could not verify {quest.id}: the unchanged project does not import in the "
+            f"sandbox ({env['message']}); no try was spent"
+        )
+    if run.first("start") is None and not run.timed_out:
+        tail = (run.output.strip().splitlines() or ["no output"])[-1]
+        raise EnvironmentFault(
+            f"could not verify {quest.id}: the sandbox did not start ({tail}); no try was spent"
+        )

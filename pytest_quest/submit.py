@@ -8,22 +8,22 @@ another agent locked the quest meanwhile, the ratchet refuses (exit 4).
 from __future__ import annotations
 
 import platform
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_quest import __version__, ratchet
 from pytest_quest.config import Settings
-from pytest_quest.errors import EnvironmentFault, QuestLocked, UsageError
+from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.paths import default_test_path, project_relative
 from pytest_quest.quest import Quest
-from pytest_quest.rules import STAGES
-from pytest_quest.rules.coverage import measured
-from pytest_quest.sandbox import Sandbox, file_sha256, module_name, pytest_args, sha256
-from pytest_quest.sandbox import run as run_sandbox
+from pytest_quest.rules import submission_stages
+from pytest_quest.rules.mutation import summary
+from pytest_quest.sandbox import module_name, pytest_args, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 
@@ -74,26 +74,6 @@ def target_spec(quest: Quest, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _stray_files(settings: Settings, test_rel: str, locked: dict[str, str]) -> tuple[str, ...]:
-    """Files in the quest folder that could change how tests run (conftests, helpers, configs)."""
-    folder = settings.root / settings.test_dir
-    if not folder.is_dir():
-        return ()
-    out = []
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts:
-            continue
-        rel = path.relative_to(settings.root).as_posix()
-        name = path.name
-        if rel == test_rel or rel in locked or name == "__init__.py":
-            continue
-        if name == "conftest.py" or (name.endswith(".py") and not name.startswith("test_")) or (
-            name.endswith((".pth", ".ini", ".cfg", ".toml"))
-        ):
-            out.append(rel)
-    return tuple(out)
-
-
 def locked_tests(ledger: Ledger) -> dict[str, str]:
     """Test files that lock PASS quests -> their sha256."""
     out = {}
@@ -135,34 +115,15 @@ def submit(
         locked_tests={k: v for k, v in locked.items() if k != test_rel},
         claims=claims,
     )
+    sub = replace(sub, spec=_spec(sub))
     started = now_iso()
-    try:
-        verdict = evaluate(STAGES, sub, prepare=_prepare)
-    finally:
-        if sub.sandbox is not None:
-            sub.sandbox.cleanup()
+    with ExitStack() as resources:
+        evaluation = evaluate(submission_stages(), replace(sub, resources=resources))
+    sub, verdict = evaluation.context, evaluation.verdict
     seconds = sub.run.seconds if sub.run else 0.0
     evidence = _evidence(sub, data, agent) if verdict.outcome is Outcome.PASS else {}
     verdict = Verdict(verdict.outcome, verdict.facts, verdict.root_cause, verdict.hint, evidence)
     return _record(settings, quest_id, sub, verdict, started, agent, seconds)
-
-
-def _prepare(stage: str, sub: Submission) -> None:
-    """Pay for each stage's inputs only when the gate reaches it."""
-    settings = sub.settings
-    if stage == "scope":
-        # The copy is made here, hashing each protected file as it is copied, so the
-        # scope rule judges exactly the bytes the test will run against.
-        sub.sandbox = Sandbox.create(settings, {sub.test_rel: sub.test_bytes})
-        sub.working_tree = dict(sub.sandbox.hashes)
-        root = settings.root
-        sub.extra["locked_now"] = {rel: file_sha256(root / rel) for rel in sub.locked_tests}
-        sub.stray_files = _stray_files(settings, sub.test_rel, sub.locked_tests)
-    elif stage == "run" and sub.sandbox is not None:
-        sub.run = run_sandbox(
-            sub.sandbox, settings, _spec(sub), settings.timeout, grace=settings.timeout * 2
-        )
-        _raise_env_fault(sub)
 
 
 def _spec(sub: Submission) -> dict[str, Any]:
@@ -193,24 +154,8 @@ def _spec(sub: Submission) -> dict[str, Any]:
     }
 
 
-def _raise_env_fault(sub: Submission) -> None:
-    run = sub.run
-    assert run is not None
-    env = run.first("env_error")
-    if env is not None:
-        raise EnvironmentFault(
-            f"could not verify {sub.quest.id}: the unchanged project does not import in the "
-            f"sandbox ({env['message']}); no try was spent"
-        )
-    if run.first("start") is None and not run.timed_out:
-        tail = (run.output.strip().splitlines() or ["no output"])[-1]
-        raise EnvironmentFault(
-            f"could not verify {sub.quest.id}: the sandbox did not start ({tail}); no try was spent"
-        )
-
-
 def _evidence(sub: Submission, data: bytes, agent: str | None) -> dict[str, Any]:
-    result = measured(sub)
+    result = sub.measured
     evidence: dict[str, Any] = {
         "source": "submit",
         "test": sub.test_rel,
@@ -224,9 +169,10 @@ def _evidence(sub: Submission, data: bytes, agent: str | None) -> dict[str, Any]
         evidence["branches"] = result.branches
     if agent:
         evidence["agent"] = agent
-    mutation = sub.extra.get("mutation")
-    if mutation:
-        evidence["mutation"] = mutation
+    event = sub.run.first("mutation") if sub.run and sub.settings.mutation else None
+    if event:
+        # At a PASS the mutation rules found nothing to say: these are the figures they read.
+        evidence["mutation"] = summary(event, float(sub.settings.mutation_threshold))
     return evidence
 
 
@@ -242,7 +188,7 @@ def _record(
     with transaction(Ledger.for_root(settings.root).path) as ledger:
         current = ledger.get(quest_id)
         updated = ratchet.apply(current, verdict, now_iso(), settings.max_tries)
-        result = measured(sub)
+        result = sub.measured
         if result is not None and updated.state is State.TODO:
             # `next` shows the agent exactly the lines its last test missed.
             updated = updated.with_(extra={**updated.extra, "missing": list(result.missing)})

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import pytest_quest.rules  # noqa: F401 - registers the catalog
 from pytest_quest.facts import FAIL, REVIEW, Fact
-from pytest_quest.gate import CATALOG, Catalog, Stage, evaluate, resolve
+from pytest_quest.gate import CATALOG, STAGES, Catalog, Check, Stage, evaluate, resolve, stages
 from pytest_quest.states import Outcome
 
 
@@ -26,11 +28,47 @@ def _fact(rule: str, level: str = FAIL) -> Fact:
 def test_stops_after_first_failing_stage_and_prepares_lazily() -> None:
     cat = _catalog()
     seen: list[str] = []
-    stages = [Stage("static", lambda c: [_fact("cheap")]), Stage("run", lambda c: [_fact("root")])]
-    verdict = evaluate(stages, None, cat, prepare=lambda name, c: seen.append(name))
+
+    def prepare(name: str) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+        def step(context: tuple[str, ...]) -> tuple[str, ...]:
+            seen.append(name)
+            return (*context, name)
+        return step
+
+    chain = [Stage("static", (lambda c: [_fact("cheap")],), prepare("static")),
+             Stage("run", (lambda c: [_fact("root")],), prepare("run"))]
+    evaluation = evaluate(chain, (), cat)
     assert seen == ["static"]
+    assert evaluation.context == ("static",)
+    verdict = evaluation.verdict
     assert verdict.outcome is Outcome.FAIL
     assert (verdict.root_cause, verdict.hint) == ("cheap", "fix cheap")
+
+
+def test_each_stage_reads_what_its_preparation_returned() -> None:
+    read: list[int] = []
+    chain = [Stage("static", (lambda c: read.append(c) or [],), lambda c: c + 1),
+             Stage("run", (lambda c: read.append(c) or [],), lambda c: c * 10)]
+    assert evaluate(chain, 1, _catalog()).context == 20
+    assert read == [2, 20]
+
+
+def test_stages_follow_the_one_list_and_keep_declaration_order() -> None:
+    def a(c: object) -> list[Fact]:
+        return []
+
+    def b(c: object) -> list[Fact]:
+        return []
+
+    built = stages([Check("run", b), Check("static", a), Check("run", a)], {"run": id})
+    assert tuple(s.name for s in built) == STAGES
+    by_name = {s.name: s for s in built}
+    assert by_name["run"].checks == (b, a) and by_name["run"].prepare is id
+    assert by_name["static"].checks == (a,) and by_name["static"].prepare is None
+    with pytest.raises(ValueError, match="unknown stage"):
+        Check("later", a)
+    with pytest.raises(ValueError, match="unknown stage"):
+        stages([], {"later": id})
 
 
 def test_supersedes_hides_noise() -> None:
@@ -39,12 +77,13 @@ def test_supersedes_hides_noise() -> None:
 
 
 def test_review_only_is_review_with_hint() -> None:
-    verdict = evaluate([Stage("coverage", lambda c: [_fact("claim", REVIEW)])], None, _catalog())
+    verdict = evaluate([Stage("coverage", (lambda c: [_fact("claim", REVIEW)],))], None,
+                       _catalog()).verdict
     assert (verdict.outcome, verdict.root_cause, verdict.hint) == (Outcome.REVIEW, "claim", "wait")
 
 
 def test_no_facts_is_pass() -> None:
-    verdict = evaluate([Stage("static", lambda c: [])], None, _catalog())
+    verdict = evaluate([Stage("static", (lambda c: [],))], None, _catalog()).verdict
     assert verdict.outcome is Outcome.PASS and verdict.root_cause is None
 
 

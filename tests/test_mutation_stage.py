@@ -207,7 +207,6 @@ def _sub(event: dict[str, Any] | None, threshold: float = 0.6) -> Any:
         settings=SimpleNamespace(mutation=True, mutation_threshold=threshold),
         quest=SimpleNamespace(path="m.py", lines=(3, 9), qualname="f"),
         test_rel="tests/quest/test_m.py",
-        extra={},
     )
 
 
@@ -237,11 +236,11 @@ def test_threshold_is_inclusive_and_timeouts_count_as_killed() -> None:
 
     event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
              "classic": _classic(["killed", "timeout", "killed", "survived", "survived"])}
-    sub = _sub(event)
-    assert list(mutation.check(sub)) == []
-    assert sub.extra["mutation"]["score"] == 0.6
-    assert sub.extra["mutation"]["timeouts"] == 1
-    assert sub.extra["mutation"]["survivors"] == [
+    assert list(mutation.check(_sub(event))) == []
+    numbers = mutation.summary(event, 0.6)
+    assert numbers["score"] == 0.6
+    assert numbers["timeouts"] == 1
+    assert numbers["survivors"] == [
         "line 7: 'a > 3' -> 'a >= 3' survived", "line 8: 'a > 4' -> 'a >= 4' survived",
     ]
     facts = list(mutation.check(_sub(event, threshold=0.8)))
@@ -264,9 +263,8 @@ def test_mutants_the_machinery_could_not_swap_are_not_counted() -> None:
 
     event = {"null": NULL_OK, "extreme": [{"outcome": "error"}, {"outcome": "killed"}],
              "classic": _classic(["killed", "error"])}
-    sub = _sub(event)
-    assert list(mutation.check(sub)) == []
-    assert sub.extra["mutation"]["classic_total"] == 1
+    assert list(mutation.check(_sub(event))) == []
+    assert mutation.summary(event, 0.6)["classic_total"] == 1
 
 
 # --------------------------------------- functions that run only at import time (calibration B)
@@ -349,10 +347,8 @@ def test_import_time_only_event_is_review() -> None:
     from pytest_quest.rules import mutation
 
     event = {"null": NULL_OK, "import_time_only": True, "calls": 0, "extreme": [], "classic": []}
-    sub = _sub(event)
-    facts = list(mutation.check(sub))
+    facts = list(mutation.check(_sub(event)))
     assert [(f.rule, f.level) for f in facts] == [("mutation-import-time-only", "review")]
-    assert "mutation" not in sub.extra
     # A test that detects the machinery still FAILs, import time or not.
     event["null"] = {"outcome": "killed", "by": "t.py::test_x"}
     assert [f.rule for f in mutation.check(_sub(event))] == ["mutation-machinery-detected"]
@@ -362,9 +358,8 @@ def test_no_extreme_mutant_left_is_said_not_failed() -> None:
     from pytest_quest.rules import mutation
 
     event = {"null": NULL_OK, "extreme": [], "extreme_equivalent": 1, "classic": []}
-    sub = _sub(event)
-    assert list(mutation.check(sub)) == []
-    numbers = sub.extra["mutation"]
+    assert list(mutation.check(_sub(event))) == []
+    numbers = mutation.summary(event, 0.6)
     assert numbers["extreme_total"] == 0 and numbers["extreme_equivalent"] == 1
     assert "already trivial" in numbers["note"]
 

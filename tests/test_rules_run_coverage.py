@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ def sub(events: list[dict[str, Any]] | None = None, **kw: Any) -> Submission:
     s = Submission(settings=settings, quest=quest, test_rel=kw.pop("test_rel", TEST),
                    test_bytes=b"", snapshot=kw.pop("snapshot", {}), **kw)
     if events is not None:
-        s.run = RunResult(events, returncode, False, 0.5, "")
+        s = replace(s, run=RunResult(events, returncode, False, 0.5, ""))
     return s
 
 
@@ -193,8 +194,8 @@ def test_scope_location_rules() -> None:
 def test_scope_protected_files() -> None:
     s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64},
             locked_tests={"tests/quest/t.py": "c"}, stray_files=("tests/quest/conftest.py",))
-    s.working_tree = {"m.py": "d" * 64, "new.py": "e" * 64}
-    s.extra["locked_now"] = {"tests/quest/t.py": None}
+    s = replace(s, working_tree={"m.py": "d" * 64, "new.py": "e" * 64},
+                locked_now={"tests/quest/t.py": None})
     facts = list(scope.check(s))
     assert [(f.where, f.actual) for f in facts] == [
         ("gone.py", "deleted"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from pytest_quest.gate import CATALOG
 from pytest_quest.quest import Quest
 from pytest_quest.rules import static
 from pytest_quest.sandbox import RunResult, Sandbox
-from pytest_quest.submission import Submission
+from pytest_quest.submission import Submission, parse
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 TEST_REL = "tests/quest/test_hotel_pricing__nightly_rate.py"
@@ -29,8 +30,8 @@ def make(source: str, qualname: str = "nightly_rate", path: str = "hotel/pricing
     settings = load_settings(EXAMPLE)
     quest = Quest(id=f"{path}::{qualname}", path=path, qualname=qualname)
     data = textwrap.dedent(source).encode()
-    return Submission(settings=settings, quest=quest, test_rel=TEST_REL, test_bytes=data,
-                      snapshot={})
+    return parse(Submission(settings=settings, quest=quest, test_rel=TEST_REL, test_bytes=data,
+                            snapshot={}))
 
 
 def facts(source: str, **kwargs: str) -> list[Fact]:
@@ -611,14 +612,13 @@ def test_source_write_quiet() -> None:
 # --- run-sources-modified ---------------------------------------------------
 
 def _boxed(tmp_path: Path) -> Submission:
-    sub = make(GOOD)
     project = tmp_path / "project"
     (project / "hotel").mkdir(parents=True)
     (project / "hotel" / "pricing.py").write_text("x = 1\n")
-    sub.sandbox = Sandbox(path=project, private=tmp_path / "private",
-                          hashes={"hotel/pricing.py": hashlib.sha256(b"x = 1\n").hexdigest()})
-    sub.run = RunResult(events=[], returncode=0, timed_out=False, seconds=0.1)
-    return sub
+    box = Sandbox(path=project, private=tmp_path / "private",
+                  hashes={"hotel/pricing.py": hashlib.sha256(b"x = 1\n").hexdigest()})
+    return replace(make(GOOD), sandbox=box,
+                   run=RunResult(events=[], returncode=0, timed_out=False, seconds=0.1))
 
 
 def test_sources_modified_fires(tmp_path: Path) -> None:
@@ -635,8 +635,7 @@ def test_sources_modified_fires(tmp_path: Path) -> None:
 def test_sources_modified_quiet(tmp_path: Path) -> None:
     sub = _boxed(tmp_path)
     assert list(static.check_after_run(sub)) == []
-    sub.sandbox = None
-    assert list(static.check_after_run(sub)) == []
+    assert list(static.check_after_run(replace(sub, sandbox=None))) == []
 
 
 def test_exec_strings_are_checked_like_the_file() -> None:

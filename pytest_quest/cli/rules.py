@@ -1,4 +1,4 @@
-"""``pytest-quest rules``: the audit list of everything the gate blocks."""
+"""``pytest-quest rules``: the audit list of everything the gate blocks, plugins' rules included."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from pytest_quest.cli.terminal import Terminal
 @click.command("rules")
 @json_option
 def command(as_json: bool) -> None:
-    """List every gate rule: id, level, stage, description."""
-    import pytest_quest.rules  # noqa: F401 - registers the catalog
+    """List every gate rule (installed plugins' too): id, level, stage, description."""
     from pytest_quest.gate import CATALOG
+    from pytest_quest.hookspecs import plugin_manager
+
+    plugin_manager()  # registers the built-in rules and every installed plugin's
 
     term = Terminal()
     rules = list(CATALOG)

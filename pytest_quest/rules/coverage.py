@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
-from pytest_quest.measure import Measured, format_branch, format_lines, measure
+from pytest_quest.measure import format_branch, format_lines
 from pytest_quest.submission import Submission
 
-__all__ = ["check", "measured"]
+__all__ = ["check"]
 
 LINES = CATALOG.add(
     "coverage-lines", FAIL, "coverage",
@@ -39,20 +39,10 @@ NO_DATA = CATALOG.add(
 )
 
 
-def measured(sub: Submission) -> Measured | None:
-    """The target's coverage in this run, or None when coverage saw nothing."""
-    if sub.run is None or sub.run.coverage_files is None:
-        return None
-    entry = sub.run.coverage_files.get(sub.quest.path)
-    if entry is None:
-        return None
-    return measure(entry, sub.quest.body, sub.settings.branch)
-
-
 def check(sub: Submission) -> Iterator[Fact]:
     if sub.run is None:
         return
-    result = measured(sub)
+    result = sub.measured
     path = sub.quest.path
     if result is None:
         yield NO_DATA.fact(path, "coverage data for the target file", "none was recorded")

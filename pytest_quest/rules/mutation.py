@@ -127,11 +127,8 @@ def check(sub: Submission) -> Iterator[Fact]:
         return
     threshold = float(sub.settings.mutation_threshold)
     numbers = summary(event, threshold)
-    facts = list(_pseudo(event, where, sub.quest.qualname))
-    facts += list(_score(event, numbers, path, threshold))
-    yield from facts
-    if not facts:
-        sub.extra["mutation"] = numbers
+    yield from _pseudo(event, where, sub.quest.qualname)
+    yield from _score(event, numbers, path, threshold)
 
 
 def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:

@@ -63,7 +63,7 @@ def _protected(sub: Submission) -> Iterator[Fact]:
     for rel, digest in sorted(sub.locked_tests.items()):
         if rel == sub.test_rel:
             continue
-        current = sub.extra.get("locked_now", {}).get(rel, digest)
+        current = sub.locked_now.get(rel, digest)
         if current != digest:
             state = "deleted" if current is None else "changed"
             yield PROTECTED.fact(rel, "locked quest test unchanged", state)

@@ -147,9 +147,7 @@ _PRAGMA = re.compile(r"#\s*pragma\s*:?\s*no\s*[-_]?\s*(cover|branch)", re.IGNORE
 
 
 def check(sub: Submission) -> Iterator[Fact]:
-    """Parse, then every tier-0 rule; all facts of the file at once so one try fixes them all."""
-    if sub.tree is None and sub.syntax_error is None:
-        sub.parse()
+    """Every tier-0 rule over the parsed file; all facts at once so one try fixes them all."""
     if sub.syntax_error is not None:
         err = sub.syntax_error
         yield PARSES.fact(
