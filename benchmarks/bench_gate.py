@@ -61,7 +61,8 @@ def _gate(project: Path, test: Path, mutants: int, mutation: bool, reruns: int
     started = time.perf_counter()
     result = submit(settings, QUEST, test=test)
     seconds = time.perf_counter() - started
-    return seconds, result.verdict.outcome.value, dict(result.quest.evidence.get("mutation", {}))
+    mutation = result.evidence.mutation if result.evidence else None
+    return seconds, result.verdict.outcome.value, dict(mutation or {})
 
 
 def _plain(project: Path, test: Path) -> float:

@@ -209,7 +209,7 @@ def submit_one(settings: Any, quest_id: str, source: bytes, ledger_bytes: bytes)
         "facts": [f.to_dict() for f in verdict.facts],
         "run_seconds": round(result.seconds, 3),
         "wall": round(time.monotonic() - started, 3),
-        "mutation": (verdict.evidence or {}).get("mutation"),
+        "mutation": dict(result.evidence.mutation or {}) if result.evidence else None,
     }
 
 

@@ -23,6 +23,7 @@ from pytest_quest.errors import UsageError
 from pytest_quest.facts import REVIEW, Fact
 from pytest_quest.ledger import Ledger
 from pytest_quest.quest import Quest
+from pytest_quest.records import Evidence
 from pytest_quest.states import State
 
 __all__ = [
@@ -77,9 +78,8 @@ def missing_lines(facts: Iterable[Fact]) -> list[int]:
 
 def coverage_text(quest: Quest) -> str:
     """One short human phrase for the coverage column (page, CSV, table)."""
-    evidence = quest.evidence or {}
     if quest.state is State.PASS:
-        covered = evidence.get("covered_lines") or []
+        covered = quest.evidence.covered_lines if quest.evidence else ()
         return f"full ({len(covered)} lines)" if covered else "full"
     missing = missing_lines(quest.facts)
     if missing:
@@ -87,16 +87,14 @@ def coverage_text(quest: Quest) -> str:
     return ""
 
 
-def mutation_text(evidence: dict[str, Any]) -> str:
+def mutation_text(evidence: Evidence | None) -> str:
     """The mutation figures of a PASS in one phrase (``score 0.95 (threshold 0.6), 19/20 ...``).
 
     Unknown keys fall back to ``key=value`` so a newer gate never renders blank.
     """
-    mutation = evidence.get("mutation")
+    mutation = evidence.mutation if evidence else None
     if not mutation:
         return ""
-    if not isinstance(mutation, dict):
-        return str(mutation)
     parts = []
     if isinstance(mutation.get("score"), int | float):
         parts.append(f"score {mutation['score']:g}")
@@ -131,7 +129,7 @@ def quest_row(quest: Quest, full: bool = True) -> dict[str, Any]:
     ``full`` adds the evidence (covered lines, mutation figures): the export
     wants it, ``status`` leaves it to ``show`` to stay small and fast.
     """
-    evidence = quest.evidence or {}
+    evidence = quest.evidence
     row: dict[str, Any] = {
         "id": quest.id,
         "path": quest.path,
@@ -142,11 +140,11 @@ def quest_row(quest: Quest, full: bool = True) -> dict[str, Any]:
         "tries": quest.tries,
         "facts": [fact_dict(f) for f in quest.facts],
         "coverage": coverage_text(quest),
-        "test": evidence.get("test"),
+        "test": evidence.test if evidence else None,
         "updated": quest.updated,
     }
     if evidence and full:
-        row["evidence"] = evidence
+        row["evidence"] = evidence.to_dict()
     if quest.decision:
         row["decision"] = quest.decision
     return row
@@ -217,7 +215,7 @@ def to_jsonl(ledger: Ledger) -> Iterator[str]:
 
 
 def _csv_record(quest: Quest) -> dict[str, Any]:
-    evidence = quest.evidence or {}
+    evidence = quest.evidence
     decision = quest.decision or {}
     return {
         "id": quest.id,
@@ -228,9 +226,9 @@ def _csv_record(quest: Quest) -> dict[str, Any]:
         "last_line": quest.lines[1],
         "state": quest.state.value,
         "tries": quest.tries,
-        "test": evidence.get("test", ""),
-        "test_sha256": evidence.get("sha256", ""),
-        "covered_lines": " ".join(str(n) for n in evidence.get("covered_lines") or []),
+        "test": (evidence.test if evidence else None) or "",
+        "test_sha256": (evidence.sha256 if evidence else None) or "",
+        "covered_lines": " ".join(str(n) for n in evidence.covered_lines) if evidence else "",
         "coverage": coverage_text(quest),
         "mutation": mutation_text(evidence),
         "facts": " | ".join(f.line() for f in quest.facts),
@@ -284,7 +282,7 @@ def check_output(target: Path, ledger: Ledger) -> Path:
         return resolved
     protected = set(ledger.snapshot)
     protected.update(
-        (q.evidence or {}).get("test", "") for q in ledger.quests.values() if q.evidence
+        q.evidence.test or "" for q in ledger.quests.values() if q.evidence
     )
     if rel in protected:
         raise UsageError(f"refusing to write the export over {rel}: it is a protected project file")

@@ -6,7 +6,7 @@ A fact is the unit of feedback. Vague feedback is a bug, so every fact carries
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pytest_quest.states import Outcome
@@ -48,7 +48,6 @@ class Verdict:
     facts: tuple[Fact, ...] = ()
     root_cause: str | None = None
     hint: str | None = None
-    evidence: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from filelock import FileLock, Timeout
 
 from pytest_quest.errors import CorruptLedger, UnknownQuest
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt
 from pytest_quest.states import State
 
 __all__ = [
@@ -257,17 +258,17 @@ def transaction(path: Path, missing_ok: bool = False) -> Iterator[Ledger]:
         lock.release()
 
 
-def append_attempt(ledger: Ledger, record: dict[str, Any]) -> None:
+def append_attempt(ledger: Ledger, record: Attempt) -> None:
     """Append one attempt (or review decision) to ``attempts.jsonl`` and fsync it."""
     ledger.directory.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    line = json.dumps(record.to_dict(), sort_keys=True, ensure_ascii=False)
     with open(ledger.attempts_path, "a", encoding="utf-8", newline="\n") as handle:
         handle.write(line + "\n")
         handle.flush()
         os.fsync(handle.fileno())
 
 
-def read_attempts(ledger: Ledger, quest_id: str | None = None) -> list[dict[str, Any]]:
+def read_attempts(ledger: Ledger, quest_id: str | None = None) -> list[Attempt]:
     """Every attempt in order; a torn last line (a killed writer) is skipped."""
     try:
         lines = ledger.attempts_path.read_text(encoding="utf-8").splitlines()
@@ -279,6 +280,6 @@ def read_attempts(ledger: Ledger, quest_id: str | None = None) -> list[dict[str,
             record = json.loads(line)
         except ValueError:
             continue
-        if quest_id is None or record.get("quest") == quest_id:
-            out.append(record)
+        if isinstance(record, dict) and (quest_id is None or record.get("quest") == quest_id):
+            out.append(Attempt.from_dict(record))
     return out

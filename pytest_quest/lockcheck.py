@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_quest import __version__, ratchet
+from pytest_quest import ratchet
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.measure import Measured, format_branch, format_lines, measure
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt, Evidence, EvidenceSource
 from pytest_quest.scanner import Found, ScanError, scan_file
 from pytest_quest.states import State
 
@@ -240,7 +241,7 @@ def _fact(rule: str, where: str, expected: str, actual: str) -> Fact:
 
 
 def _changed_note(quest: Quest, found: Found) -> str:
-    old = (quest.evidence or {}).get("source_hash") or quest.source_hash
+    old = (quest.evidence.source_hash if quest.evidence else "") or quest.source_hash
     if old and old != found.source_hash:
         return (f" (the function changed since it was locked: "
                 f"source hash {old} -> {found.source_hash})")
@@ -250,9 +251,9 @@ def _changed_note(quest: Quest, found: Found) -> str:
 def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, root: Path,
                 branch: bool) -> Problem | None:
     facts: list[Fact] = []
-    evidence = quest.evidence or {}
-    test = evidence.get("test") if evidence.get("source") == "submit" else None
-    if not evidence:
+    evidence = quest.evidence
+    test = evidence.test if evidence and evidence.source == EvidenceSource.SUBMIT else None
+    if evidence is None:
         facts.append(_fact(
             NO_EVIDENCE, quest.id, "a PASS carries the evidence that locked it",
             "locked without evidence (the ledger was edited by hand?)",
@@ -367,24 +368,15 @@ def lock_covered(ledger_path: Path, report: CheckReport, branch: bool,
             found = current.get(quest.qualname) if isinstance(current, dict) else None
             if found is None:
                 continue
-            evidence: dict[str, Any] = {
-                "source": "suite",
-                "covered_lines": list(got.executed),
-                "source_hash": found.source_hash,
-                "tool": f"pytest-quest {__version__}",
-                "time": now,
-            }
-            if branch:
-                evidence["branches"] = got.branches
+            evidence = Evidence.suite(got.executed, found.source_hash, now,
+                                      got.branches if branch else None)
             shape = {"lines": found.lines, "body": found.body, "source_hash": found.source_hash}
             ledger.put(ratchet.lock_pass(quest.with_(**shape), evidence, now))
             locked.append(quest_id)
     # Logged once the ledger is saved: the log never claims a lock the ledger lacks.
     for quest_id in locked:
         with contextlib.suppress(OSError):
-            append_attempt(ledger, {
-                "kind": "suite-lock", "quest": quest_id, "time": now, "verdict": "PASS",
-                "covered_lines": list(report.coverable[quest_id].executed),
-            })
+            append_attempt(ledger, Attempt.suite_locked(
+                quest_id, now, report.coverable[quest_id].executed))
     report.locked = locked
     return locked

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pytest_quest.facts import Fact
+from pytest_quest.records import Evidence
 from pytest_quest.states import State
 
 __all__ = ["Quest"]
@@ -32,7 +33,8 @@ class Quest:
     state: State = State.TODO
     tries: int = 0
     facts: tuple[Fact, ...] = ()
-    evidence: dict[str, Any] | None = None
+    #: Why a PASS is locked (None until then).
+    evidence: Evidence | None = None
     lease: dict[str, Any] | None = None
     decision: dict[str, Any] | None = None
     added: str = ""
@@ -53,6 +55,8 @@ class Quest:
                 value = list(value)
             elif name == "state":
                 value = value.value
+            elif name == "evidence" and value is not None:
+                value = value.to_dict()
             if value is None or value == {} or (name == "facts" and not value):
                 continue
             out[name] = value
@@ -65,6 +69,10 @@ class Quest:
         kwargs["lines"] = tuple(kwargs.get("lines", (0, 0)))
         kwargs["body"] = tuple(kwargs.get("body", (0, 0)))
         kwargs["facts"] = tuple(Fact.from_dict(f) for f in kwargs.get("facts", ()))
+        if kwargs.get("evidence"):
+            kwargs["evidence"] = Evidence.from_dict(kwargs["evidence"])
+        else:
+            kwargs.pop("evidence", None)
         return cls(**kwargs)
 
 

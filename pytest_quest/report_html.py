@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_quest.export import summary
 from pytest_quest.ledger import Ledger, now_iso, read_attempts
+from pytest_quest.records import Attempt
 from pytest_quest.states import State
 
 __all__ = ["Point", "burndown", "render", "render_ledger", "svg_chart"]
@@ -40,7 +41,7 @@ def _seconds(value: str) -> float | None:
         return None
 
 
-def burndown(scans: list[dict[str, Any]], attempts: list[dict[str, Any]], remaining: int,
+def burndown(scans: list[dict[str, Any]], attempts: list[Attempt], remaining: int,
              now: str) -> list[Point]:
     """The remaining-quests series from the scans, the attempts log and the ledger now.
 
@@ -53,17 +54,17 @@ def burndown(scans: list[dict[str, Any]], attempts: list[dict[str, Any]], remain
     """
     events: list[tuple[str, int, str, dict[str, Any]]] = []
     clamp = ""
-    records = [r for r in attempts if isinstance(r.get("remaining"), int)]
+    records = [r for r in attempts if r.remaining is not None]
     pending = [s for s in scans if isinstance(s.get("remaining"), int)]
     i = 0
     for record in records:
-        stamp = str(record.get("time") or "")
+        stamp = record.time
         clamp = max(clamp, stamp)
         while i < len(pending) and str(pending[i].get("time", "")) <= clamp:
             scan = pending[i]
             events.append((str(scan.get("time", "")), scan["remaining"], "scan", scan))
             i += 1
-        events.append((clamp, record["remaining"], str(record.get("kind", "submit")), record))
+        events.append((clamp, record.remaining, record.kind, {"quest": record.quest}))
     for scan in pending[i:]:
         events.append((str(scan.get("time", "")), scan["remaining"], "scan", scan))
     if not events or events[-1][1] != remaining:

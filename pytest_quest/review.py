@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt, AttemptKind, Evidence
 from pytest_quest.states import State
 
 __all__ = [
@@ -80,13 +80,13 @@ def _rejection_fact(quest: Quest, decision: Decision) -> Fact:
     return Fact(REJECTED_RULE, FAIL, quest.id, expected, actual)
 
 
-def decide(quest: Quest, decision: Decision, evidence: dict[str, Any] | None = None) -> Quest:
+def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -> Quest:
     """The quest after ``decision``; only a REVIEW quest can be decided.
 
     A locked quest (PASS, DONE, RETIRED) raises :class:`QuestLocked` (exit 4);
     a TODO quest is a usage error: there is nothing to review yet. Approval
-    needs ``evidence`` (the reviewed test file and its hash) so the plugin's
-    ``--quest-check`` can keep the lock honest afterwards.
+    needs ``evidence`` (from :func:`approval_evidence`: the reviewed test file
+    and its hash) so the plugin's ``--quest-check`` can keep the lock honest.
     """
     if quest.state is State.TODO:
         raise UsageError(f"{quest.id} is TODO: only REVIEW quests can be decided")
@@ -97,59 +97,50 @@ def decide(quest: Quest, decision: Decision, evidence: dict[str, Any] | None = N
     if not decision.by.strip():
         raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
     record = decision.to_dict()
-    common: dict[str, Any] = {"decision": record, "lease": None, "updated": decision.time}
     if decision.action is Action.APPROVE:
-        if not evidence or not evidence.get("test"):
+        if evidence is None or not evidence.test:
             raise UsageError(f"{quest.id} has no reviewed test file to lock; reject it instead")
-        locked = {**evidence, "source": "review", "decision": record}
-        return quest.with_(state=State.PASS, evidence=locked, **common)
+        return quest.with_(state=State.PASS, evidence=evidence, decision=record, lease=None,
+                           updated=decision.time)
     if decision.action is Action.REJECT:
-        return quest.with_(state=State.TODO, facts=(_rejection_fact(quest, decision),), **common)
-    return quest.with_(state=State.DONE, **common)
+        return quest.with_(state=State.TODO, facts=(_rejection_fact(quest, decision),),
+                           decision=record, lease=None, updated=decision.time)
+    return quest.with_(state=State.DONE, decision=record, lease=None, updated=decision.time)
 
 
-def last_submission(attempts: list[dict[str, Any]]) -> dict[str, Any] | None:
+def last_submission(attempts: list[Attempt]) -> Attempt | None:
     """The submit attempt that sent the quest to REVIEW (the newest REVIEW verdict)."""
     for record in reversed(attempts):
-        if record.get("kind", "submit") == "submit" and record.get("verdict") == "REVIEW":
+        if record.kind == AttemptKind.SUBMIT and record.verdict == "REVIEW":
             return record
     return None
 
 
-def approval_evidence(submission: dict[str, Any] | None, current_sha256: str | None,
-                      time: str) -> dict[str, Any]:
-    """Evidence for an approved quest, from the submission that was reviewed.
+def approval_evidence(quest: Quest, submission: Attempt | None, current_sha256: str | None,
+                      decision: Decision) -> Evidence:
+    """Evidence for approving ``quest``, from the submission that was reviewed.
 
     The test on disk must still be the one that was reviewed: approving a
     file that changed since would lock a PASS on something nobody looked at.
     """
-    if submission is None or not submission.get("test"):
+    if submission is None or not submission.test:
         raise UsageError("no submission sent this quest to REVIEW; reject it instead")
-    test = submission["test"]
+    test = submission.test
     if current_sha256 is None:
         raise UsageError(f"the reviewed test file {test} is gone: restore it or reject the quest")
-    if submission.get("sha256") and current_sha256 != submission["sha256"]:
+    if submission.sha256 and current_sha256 != submission.sha256:
         raise UsageError(
             f"the test file {test} changed since it was submitted for review: "
             "restore it or reject the quest so the agent resubmits"
         )
-    return {"test": test, "sha256": current_sha256, "time": time}
+    return Evidence.approved(test, current_sha256, quest.source_hash, decision.time,
+                             decision.to_dict())
 
 
-def review_record(before: Quest, after: Quest, decision: Decision,
-                  remaining: int) -> dict[str, Any]:
+def review_record(before: Quest, after: Quest, decision: Decision, remaining: int) -> Attempt:
     """The attempts-log line of a decision (kind ``review``), shaped like a submit line."""
-    return {
-        "kind": "review",
-        "quest": after.id,
-        "time": decision.time,
-        "agent": None,
-        "by": decision.by,
-        "action": decision.action.value,
-        "note": decision.note,
-        "from": before.state.value,
-        "state": after.state.value,
-        "tries": after.tries,
-        "facts": [f.to_dict() for f in after.facts],
-        "remaining": remaining,
-    }
+    return Attempt.reviewed(
+        quest=after.id, time=decision.time, by=decision.by, action=decision.action.value,
+        note=decision.note, from_state=before.state.value, state=after.state.value,
+        tries=after.tries, facts=after.facts, remaining=remaining,
+    )

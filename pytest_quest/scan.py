@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_quest import __version__, ratchet
+from pytest_quest import ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
 from pytest_quest.measure import measure
 from pytest_quest.quest import Quest
+from pytest_quest.records import Evidence
 from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file
@@ -153,13 +154,7 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
             continue
         got = measure(entry, quest.body, settings.branch)
         if got.statements and got.complete:
-            evidence = {
-                "source": "baseline",
-                "covered_lines": list(got.executed),
-                "source_hash": quest.source_hash,
-                "tool": f"pytest-quest {__version__}",
-                "time": now,
-            }
+            evidence = Evidence.baseline(got.executed, quest.source_hash, now)
             ledger.put(ratchet.lock_pass(quest, evidence, now))
             report.locked.append(quest.id)
 

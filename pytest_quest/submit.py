@@ -7,13 +7,12 @@ another agent locked the quest meanwhile, the ratchet refuses (exit 4).
 
 from __future__ import annotations
 
-import platform
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_quest import __version__, ratchet
+from pytest_quest import ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict
@@ -21,6 +20,7 @@ from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.paths import default_test_path, project_relative
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt, Evidence
 from pytest_quest.rules import submission_stages
 from pytest_quest.rules.mutation import summary
 from pytest_quest.sandbox import module_name, pytest_args, sha256
@@ -38,6 +38,8 @@ class Result:
     verdict: Verdict
     test_path: str
     seconds: float
+    #: What a PASS locked (None for any other verdict).
+    evidence: Evidence | None = None
 
     def to_dict(self, max_tries: int) -> dict[str, Any]:
         return {
@@ -51,7 +53,7 @@ class Result:
             "root_cause": self.verdict.root_cause,
             "hint": self.verdict.hint,
             "seconds": round(self.seconds, 3),
-            "evidence": self.verdict.evidence or None,
+            "evidence": self.evidence.to_dict() if self.evidence else None,
         }
 
 
@@ -78,9 +80,9 @@ def locked_tests(ledger: Ledger) -> dict[str, str]:
     """Test files that lock PASS quests -> their sha256."""
     out = {}
     for quest in ledger.quests.values():
-        ev = quest.evidence or {}
-        if quest.state is State.PASS and ev.get("test") and ev.get("sha256"):
-            out[ev["test"]] = ev["sha256"]
+        ev = quest.evidence
+        if quest.state is State.PASS and ev is not None and ev.test and ev.sha256:
+            out[ev.test] = ev.sha256
     return out
 
 
@@ -121,9 +123,8 @@ def submit(
         evaluation = evaluate(submission_stages(), replace(sub, resources=resources))
     sub, verdict = evaluation.context, evaluation.verdict
     seconds = sub.run.seconds if sub.run else 0.0
-    evidence = _evidence(sub, data, agent) if verdict.outcome is Outcome.PASS else {}
-    verdict = Verdict(verdict.outcome, verdict.facts, verdict.root_cause, verdict.hint, evidence)
-    return _record(settings, quest_id, sub, verdict, started, agent, seconds)
+    evidence = _evidence(sub, agent) if verdict.outcome is Outcome.PASS else None
+    return _record(settings, quest_id, sub, verdict, evidence, started, agent, seconds)
 
 
 def _spec(sub: Submission) -> dict[str, Any]:
@@ -154,26 +155,22 @@ def _spec(sub: Submission) -> dict[str, Any]:
     }
 
 
-def _evidence(sub: Submission, data: bytes, agent: str | None) -> dict[str, Any]:
+def _evidence(sub: Submission, agent: str | None) -> Evidence:
+    """The evidence of a PASS: the test's hash, what it covered, the mutation figures."""
     result = sub.measured
-    evidence: dict[str, Any] = {
-        "source": "submit",
-        "test": sub.test_rel,
-        "sha256": sha256(data),
-        "covered_lines": list(result.executed) if result else [],
-        "tool": f"pytest-quest {__version__}",
-        "python": platform.python_version(),
-        "time": now_iso(),
-    }
-    if result is not None and sub.settings.branch:
-        evidence["branches"] = result.branches
-    if agent:
-        evidence["agent"] = agent
     event = sub.run.first("mutation") if sub.run and sub.settings.mutation else None
-    if event:
-        # At a PASS the mutation rules found nothing to say: these are the figures they read.
-        evidence["mutation"] = summary(event, float(sub.settings.mutation_threshold))
-    return evidence
+    return Evidence.submitted(
+        test=sub.test_rel,
+        sha256=sha256(sub.test_bytes),
+        covered=result.executed if result else (),
+        # The scope rule held the sources to the scan's bytes, so this is the function tested.
+        source_hash=sub.quest.source_hash,
+        time=now_iso(),
+        branches=result.branches if result is not None and sub.settings.branch else None,
+        agent=agent,
+        # At a PASS the mutation rules had nothing to say: these are the figures they read.
+        mutation=summary(event, float(sub.settings.mutation_threshold)) if event else None,
+    )
 
 
 def _record(
@@ -181,32 +178,23 @@ def _record(
     quest_id: str,
     sub: Submission,
     verdict: Verdict,
+    evidence: Evidence | None,
     started: str,
     agent: str | None,
     seconds: float,
 ) -> Result:
     with transaction(Ledger.for_root(settings.root).path) as ledger:
         current = ledger.get(quest_id)
-        updated = ratchet.apply(current, verdict, now_iso(), settings.max_tries)
+        updated = ratchet.apply(current, verdict, now_iso(), settings.max_tries, evidence)
         result = sub.measured
         if result is not None and updated.state is State.TODO:
             # `next` shows the agent exactly the lines its last test missed.
             updated = updated.with_(extra={**updated.extra, "missing": list(result.missing)})
         ledger.put(updated)
-        append_attempt(
-            ledger,
-            {
-                "kind": "submit",
-                "quest": quest_id,
-                "time": started,
-                "agent": agent,
-                "test": sub.test_rel,
-                "sha256": sha256(sub.test_bytes),
-                "verdict": verdict.outcome.value,
-                "state": updated.state.value,
-                "tries": updated.tries,
-                "facts": [f.to_dict() for f in verdict.facts],
-                "remaining": ledger.remaining,
-            },
-        )
-    return Result(updated, verdict, sub.test_rel, seconds)
+        append_attempt(ledger, Attempt.submitted(
+            quest=quest_id, time=started, agent=agent, test=sub.test_rel,
+            sha256=sha256(sub.test_bytes), verdict=verdict.outcome.value,
+            state=updated.state.value, tries=updated.tries, facts=verdict.facts,
+            remaining=ledger.remaining,
+        ))
+    return Result(updated, verdict, sub.test_rel, seconds, evidence)

@@ -15,6 +15,7 @@ from pytest_quest.cli import cli
 from pytest_quest.cli.check import build_command, child_env
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger, now_iso, transaction
+from pytest_quest.records import Evidence
 from pytest_quest.scan import scan
 
 pytestmark = pytest.mark.slow
@@ -53,7 +54,7 @@ def make_project(root: Path) -> Path:
     scan(load_settings(root), baseline=False)
     with transaction(Ledger.for_root(root).path) as ledger:
         quest = ledger.get("pkg/mod.py::covered")
-        ledger.put(ratchet.lock_pass(quest, {"source": "suite"}, now_iso()))
+        ledger.put(ratchet.lock_pass(quest, Evidence.suite((), "", now_iso()), now_iso()))
     return root
 
 

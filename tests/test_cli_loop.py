@@ -88,7 +88,7 @@ def test_partial_then_full_then_locked(project: Path) -> None:
     assert code == 4
     assert Ledger.for_root(project).path.read_text() == before
     attempts = read_attempts(Ledger.load(Ledger.for_root(project).path), QUEST)
-    assert [a["verdict"] for a in attempts] == ["FAIL", "PASS"]
+    assert [a.verdict for a in attempts] == ["FAIL", "PASS"]
 
 
 def test_three_fails_end_in_done(project: Path) -> None:

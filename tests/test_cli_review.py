@@ -112,12 +112,13 @@ def test_approve_locks_pass_with_evidence_and_logs_it(claimed: Path) -> None:
     assert quest.state is State.PASS
     assert quest.decision is not None and quest.decision["by"] == "Ada"
     assert quest.decision["note"] == "line 54 is a guard"
-    assert quest.evidence is not None and quest.evidence["test"] == "tests/quest/test_tax.py"
+    assert quest.evidence is not None and quest.evidence.test == "tests/quest/test_tax.py"
     expected = hashlib.sha256((claimed / "tests/quest/test_tax.py").read_bytes()).hexdigest()
-    assert quest.evidence["sha256"] == expected
+    assert quest.evidence.sha256 == expected
+    assert quest.evidence.source == "review" and quest.evidence.source_hash == quest.source_hash
     record = read_attempts(load(claimed), TAX)[-1]
-    assert record["kind"] == "review" and record["action"] == "approve"
-    assert record["by"] == "Ada" and record["state"] == "PASS"
+    assert record.kind == "review" and record.action == "approve"
+    assert record.by == "Ada" and record.state == "PASS"
     again = review(claimed, TAX, "--approve", "--note", "twice", "--by", "Ada")
     assert again.exit_code == 4
 
@@ -137,8 +138,8 @@ def test_rejected_quest_comes_back_in_next_with_the_note(claimed: Path) -> None:
     assert shown["facts"][0]["rule"] == "review-rejected"
     assert "cover the exempt branch" in shown["prompt"]
     record = read_attempts(load(claimed), TAX)[-1]
-    assert (record["kind"], record["state"], record["remaining"]) == ("review", "TODO",
-                                                                    load(claimed).remaining)
+    assert (record.kind, record.state, record.remaining) == ("review", "TODO",
+                                                           load(claimed).remaining)
 
 
 def test_reject_close_sends_to_done(synthetic: Path) -> None:
@@ -149,13 +150,13 @@ def test_reject_close_sends_to_done(synthetic: Path) -> None:
     assert json.loads(result.stdout)["state"] == "DONE"
     ledger = load(synthetic)
     assert ledger.get(REVIEWED).state is State.DONE and ledger.remaining == before
-    assert read_attempts(ledger, REVIEWED)[-1]["action"] == "close"
+    assert read_attempts(ledger, REVIEWED)[-1].action == "close"
 
 
 def test_approve_synthetic_uses_the_reviewed_file(synthetic: Path) -> None:
     result = review(synthetic, REVIEWED, "--approve", "--note", "ok", "--by", "Ada")
     assert result.exit_code == 0, result.stderr
-    assert load(synthetic).get(REVIEWED).evidence["test"] == "tests/quest/test_8.py"
+    assert load(synthetic).get(REVIEWED).evidence.test == "tests/quest/test_8.py"
 
 
 def test_approve_refuses_a_test_changed_since_review(synthetic: Path) -> None:
@@ -195,7 +196,7 @@ def test_only_review_quests_can_be_decided(synthetic: Path, quest_id: str, code:
     result = review(synthetic, quest_id, "--reject", "--note", "x", "--by", "Ada")
     assert result.exit_code == code
     assert load(synthetic).path.read_text() == before
-    assert all(r["kind"] != "review" for r in read_attempts(load(synthetic)))
+    assert all(r.kind != "review" for r in read_attempts(load(synthetic)))
 
 
 def test_by_defaults_to_git_user_name(synthetic: Path) -> None:

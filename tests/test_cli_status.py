@@ -20,6 +20,7 @@ from pytest_quest.cli import cli
 from pytest_quest.facts import Fact
 from pytest_quest.ledger import Ledger
 from pytest_quest.quest import Quest
+from pytest_quest.records import Evidence
 from pytest_quest.states import State
 
 T0 = "2026-01-01T00:00:00Z"
@@ -52,7 +53,7 @@ def build_ledger(root: Path, n: int, per_file: int = 20, attempts: bool = True) 
         state = _state_for(i)
         stamp = f"2026-01-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"
         facts: tuple[Fact, ...] = ()
-        evidence: dict[str, Any] | None = None
+        evidence: Evidence | None = None
         tries = 0
         if state is State.TODO:
             tries = i % 3
@@ -60,9 +61,9 @@ def build_ledger(root: Path, n: int, per_file: int = 20, attempts: bool = True) 
                 facts = (Fact("coverage-lines", "fail", f"{path}:{first + 2}",
                               "executed by the submitted test", "not executed (1 of 3 lines)"),)
         elif state is State.PASS:
-            evidence = {"source": "submit", "test": f"tests/quest/test_{i}.py", "sha256": "ab" * 32,
-                        "covered_lines": [first + 1, first + 2, first + 3], "time": stamp,
-                        "mutation": {"classic_killed": 4, "classic_total": 5, "score": 0.8}}
+            evidence = Evidence.submitted(
+                f"tests/quest/test_{i}.py", "ab" * 32, [first + 1, first + 2, first + 3], "",
+                stamp, mutation={"classic_killed": 4, "classic_total": 5, "score": 0.8})
         elif state is State.REVIEW:
             facts = (Fact("coverage-unreachable-claim", "review", f"{path}:{first + 2}",
                           "a line the test executes", "claimed unreachable: defensive"),)

@@ -16,6 +16,7 @@ from pytest_quest.ledger import (
     transaction,
 )
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt
 from pytest_quest.states import State
 
 
@@ -81,7 +82,7 @@ def _bump(path: str, n: int) -> None:
         with transaction(Path(path)) as ledger:
             q = ledger.get("m.py::f1")
             ledger.put(q.with_(tries=q.tries + 1))
-            append_attempt(ledger, {"quest": q.id, "i": i})
+            append_attempt(ledger, Attempt.suite_locked(q.id, f"t{i}", [i]))
 
 
 def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
@@ -101,10 +102,11 @@ def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
 
 def test_torn_attempt_line_is_skipped(tmp_path: Path) -> None:
     ledger = Ledger.for_root(tmp_path)
-    append_attempt(ledger, {"quest": "a"})
+    record = Attempt.suite_locked("a", "t", [1])
+    append_attempt(ledger, record)
     with open(ledger.attempts_path, "a") as handle:
         handle.write('{"quest": "b", "tr')
-    assert read_attempts(ledger) == [{"quest": "a"}]
+    assert read_attempts(ledger) == [record]
 
 
 def test_counts_remaining_and_total(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from pytest_quest import ratchet
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger, now_iso, read_attempts, transaction
 from pytest_quest.lockcheck import evaluate, lock_covered, read_entries, source_dirs
+from pytest_quest.records import Evidence
 from pytest_quest.scan import scan
 from pytest_quest.states import State
 from tests.test_plugin import MOD
@@ -31,7 +32,7 @@ def root(tmp_path: Path) -> Path:
     with transaction(Ledger.for_root(tmp_path).path) as ledger:
         for name in ("covered", "partial"):
             quest = ledger.get(f"{PATH}::{name}")
-            ledger.put(ratchet.lock_pass(quest, {"source": "suite", "time": now_iso()}, now_iso()))
+            ledger.put(ratchet.lock_pass(quest, Evidence.suite((), "", now_iso()), now_iso()))
     return tmp_path
 
 
@@ -65,8 +66,8 @@ def test_file_never_measured_is_a_problem(root: Path) -> None:
 def test_locked_test_file_missing(root: Path) -> None:
     with transaction(Ledger.for_root(root).path) as ledger:
         quest = ledger.get(f"{PATH}::other")
-        ledger.put(ratchet.lock_pass(quest, {"source": "submit", "test": "tests/quest/t.py",
-                                             "sha256": "0" * 64}, now_iso()))
+        evidence = Evidence.submitted("tests/quest/t.py", "0" * 64, (), "", now_iso())
+        ledger.put(ratchet.lock_pass(quest, evidence, now_iso()))
     report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     (problem,) = report.problems
     assert problem.quest == f"{PATH}::other" and problem.test == "tests/quest/t.py"
@@ -114,8 +115,8 @@ def test_update_locks_what_the_run_covers_and_never_unlocks(root: Path) -> None:
     ledger = ledger_of(root)
     assert sorted(locked) == [f"{PATH}::gone", f"{PATH}::other"]
     assert ledger.counts()["PASS"] == 4 and ledger.remaining == 0
-    assert ledger.get(f"{PATH}::other").evidence["source"] == "suite"
-    assert {a["quest"] for a in read_attempts(ledger) if a["kind"] == "suite-lock"} == set(locked)
+    assert ledger.get(f"{PATH}::other").evidence.source == "suite"
+    assert {a.quest for a in read_attempts(ledger) if a.kind == "suite-lock"} == set(locked)
     again = evaluate(ledger_of(root), {PATH: entry([2, 3])}, branch=False, want_todo=True)
     assert lock_covered(path, again, branch=False) == []
     assert ledger_of(root).counts()["PASS"] == 4  # nothing unlocked

@@ -63,7 +63,7 @@ def _facts(result: Result, rule: str) -> list[Any]:
 def test_strong_test_passes_with_mutation_evidence(submit_test: Callable[..., Result]) -> None:
     result = submit_test(QUEST, STRONG)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
-    evidence = result.quest.evidence["mutation"]
+    evidence = result.quest.evidence.mutation
     assert evidence["extreme_total"] >= 2
     assert evidence["extreme_killed"] == evidence["extreme_total"]
     assert evidence["score"] >= 0.6
@@ -115,7 +115,7 @@ def test_code_equality_detector_fails_too(submit_test: Callable[..., Result]) ->
 def test_mutation_can_be_switched_off(submit_test: Callable[..., Result]) -> None:
     result = submit_test(QUEST, WEAK, overrides={"mutation": False})
     assert result.verdict.outcome is Outcome.PASS
-    assert "mutation" not in result.quest.evidence
+    assert result.quest.evidence is not None and result.quest.evidence.mutation is None
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_in_process_fallback_agrees(submit_test: Callable[..., Result]) -> None:
     result = submit_test(QUEST, STRONG)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
-    assert result.quest.evidence["mutation"]["mode"] == "inprocess"
+    assert result.quest.evidence.mutation["mode"] == "inprocess"
 
 
 @pytest.mark.usefixtures("in_process")
@@ -185,7 +185,7 @@ def _submit_loop(project: Path) -> Result:
 def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
     result = _submit_loop(loop_project)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
-    mutation = result.quest.evidence["mutation"]
+    mutation = result.quest.evidence.mutation
     assert mutation["timeouts"] >= 1
     assert mutation["classic_killed"] >= mutation["timeouts"]
 
@@ -194,7 +194,7 @@ def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
 def test_looping_mutant_in_process_is_killed_by_timeout(loop_project: Path) -> None:
     result = _submit_loop(loop_project)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
-    assert result.quest.evidence["mutation"]["timeouts"] >= 1
+    assert result.quest.evidence.mutation["timeouts"] >= 1
 
 
 # ----------------------------------------------------------- the rule on its own
@@ -369,6 +369,6 @@ def test_function_already_trivial_passes_with_a_note(registry_project: Path) -> 
     source = "from hotel.registry import flush\n\ndef test_flush():\n    assert flush() is None\n"
     result = _submit_registry(registry_project, source, "flush")
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
-    evidence = result.quest.evidence["mutation"]
+    evidence = result.quest.evidence.mutation
     assert evidence["extreme_total"] == 0 and evidence["extreme_equivalent"] == 1
     assert "already trivial" in evidence["note"]

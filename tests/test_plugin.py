@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_quest import ratchet
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger, now_iso, read_attempts, transaction
+from pytest_quest.records import Evidence
 from pytest_quest.scan import scan
 from pytest_quest.states import State
 
@@ -87,11 +87,11 @@ def make_project(pytester: pytest.Pytester, branch: bool = False,
     (root / "tests" / "test_mod.py").write_text(TESTS, encoding="utf-8")
     scan(load_settings(root), baseline=False)
     for name in lock:
-        set_quest(root, f"pkg/mod.py::{name}", evidence={"source": "suite", "time": now_iso()})
+        set_quest(root, f"pkg/mod.py::{name}", evidence=Evidence.suite((), "", now_iso()))
     return root
 
 
-def set_quest(root: Path, quest_id: str, evidence: dict[str, Any] | None = None,
+def set_quest(root: Path, quest_id: str, evidence: Evidence | None = None,
               forge: bool = False) -> None:
     """Lock a TODO quest; ``forge`` writes PASS with no evidence, as a hand edit would."""
     with transaction(Ledger.for_root(root).path) as ledger:
@@ -99,7 +99,8 @@ def set_quest(root: Path, quest_id: str, evidence: dict[str, Any] | None = None,
         if forge:
             ledger.put(quest.with_(state=State.PASS, evidence=None))
         else:
-            ledger.put(ratchet.lock_pass(quest, evidence or {}, now_iso()))
+            evidence = evidence or Evidence.suite((), "", now_iso())
+            ledger.put(ratchet.lock_pass(quest, evidence, now_iso()))
 
 
 def ledger_of(root: Path) -> Ledger:
@@ -166,7 +167,7 @@ def test_locked_test_file_deleted_fails(pytester: pytest.Pytester) -> None:
     quest_test.parent.mkdir(parents=True)
     quest_test.write_text(QUEST_TEST, encoding="utf-8")
     set_quest(root, "pkg/mod.py::covered",
-              evidence={"source": "submit", "test": "tests/quest/test_covered.py", "sha256": "x"})
+              evidence=Evidence.submitted("tests/quest/test_covered.py", "x", (), "", now_iso()))
     assert run(pytester, "--quest-check").ret == 0
     quest_test.unlink()
     result = run(pytester, "--quest-check")
@@ -191,11 +192,11 @@ def test_update_locks_newly_covered_and_never_unlocks(pytester: pytest.Pytester)
     quest = ledger.get("pkg/mod.py::other")
     assert quest.state is State.PASS
     assert quest.evidence is not None
-    assert quest.evidence["source"] == "suite"
-    assert quest.evidence["covered_lines"] == [15]
-    assert quest.evidence["source_hash"] == quest.source_hash
+    assert quest.evidence.source == "suite"
+    assert quest.evidence.covered_lines == (15,)
+    assert quest.evidence.source_hash == quest.source_hash
     assert ledger.remaining == before - 1
-    assert [a["kind"] for a in read_attempts(ledger, "pkg/mod.py::other")] == ["suite-lock"]
+    assert [a.kind for a in read_attempts(ledger, "pkg/mod.py::other")] == ["suite-lock"]
     # The test goes away: the update run fails and the lock stays.
     extra.unlink()
     result = run(pytester, "--quest-update")
@@ -244,8 +245,8 @@ def test_branch_mode_reports_lost_branches(pytester: pytest.Pytester) -> None:
 def test_hand_forged_pass_is_caught(pytester: pytest.Pytester) -> None:
     root = make_project(pytester)
     set_quest(root, "pkg/mod.py::other", forge=True)
-    set_quest(root, "pkg/mod.py::gone", evidence={"source": "submit", "test": "tests/test_mod.py",
-                                                   "covered_lines": [19]})
+    set_quest(root, "pkg/mod.py::gone",
+              evidence=Evidence.submitted("tests/test_mod.py", "", [19], "", now_iso()))
     result = run(pytester, "--quest-check")
     assert result.ret == 1
     result.stdout.fnmatch_lines([

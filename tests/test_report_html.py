@@ -21,6 +21,7 @@ import pytest
 
 from pytest_quest.export import summary
 from pytest_quest.ledger import Ledger
+from pytest_quest.records import Attempt
 from pytest_quest.report_html import Point, burndown, render, render_ledger, svg_chart
 from tests.test_cli_status import build_ledger, invoke, status_json
 
@@ -40,14 +41,14 @@ def scan(time: str, remaining: int, added: int) -> dict[str, object]:
 
 def test_burndown_only_goes_down_except_at_scans_and_send_backs() -> None:
     scans = [scan("2026-01-01T00:00:00Z", 5, 5), scan("2026-01-03T00:00:00Z", 6, 3)]
-    attempts = [
+    attempts = [Attempt.from_dict(a) for a in (
         {"kind": "submit", "time": "2026-01-01T01:00:00Z", "remaining": 4},
         {"kind": "submit", "time": "2026-01-01T02:00:00Z", "remaining": 4},  # FAIL: flat
         {"kind": "submit", "time": "2026-01-02T00:00:00Z", "remaining": 3},
         {"kind": "review", "quest": "a::f", "time": "2026-01-04T00:00:00Z", "remaining": 7},
         {"kind": "submit", "time": "2026-01-05T00:00:00Z", "remaining": 6},
         {"kind": "submit", "time": "2026-01-05T00:00:01Z"},  # no figure: ignored
-    ]
+    )]
     points = burndown(scans, attempts, 6, "2026-01-06T00:00:00Z")
     assert [p.remaining for p in points] == [5, 4, 4, 3, 6, 7, 6]
     assert [p.kind for p in points] == ["scan", "submit", "submit", "submit", "scan", "review",
@@ -63,8 +64,8 @@ def test_burndown_only_goes_down_except_at_scans_and_send_backs() -> None:
 
 def test_burndown_clamps_parallel_agents_times_and_ends_at_the_ledger() -> None:
     attempts = [  # file order is lock order; agent B started earlier but recorded later
-        {"kind": "submit", "time": "2026-01-01T00:10:00Z", "remaining": 9},
-        {"kind": "submit", "time": "2026-01-01T00:05:00Z", "remaining": 8},
+        Attempt.from_dict({"kind": "submit", "time": "2026-01-01T00:10:00Z", "remaining": 9}),
+        Attempt.from_dict({"kind": "submit", "time": "2026-01-01T00:05:00Z", "remaining": 8}),
     ]
     points = burndown([scan("2026-01-01T00:00:00Z", 10, 10)], attempts, 7, "2026-01-01T01:00:00Z")
     times = [p.time for p in points]

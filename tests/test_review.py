@@ -7,6 +7,7 @@ import pytest
 from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Fact
 from pytest_quest.quest import Quest
+from pytest_quest.records import Attempt, Evidence
 from pytest_quest.review import (
     REJECTED_RULE,
     Action,
@@ -22,9 +23,10 @@ NOW = "2026-02-01T10:00:00Z"
 CLAIM = Fact("coverage-unreachable-claim", "review", "pkg/m.py:7", "a line the test executes",
              "claimed unreachable: defensive")
 QUEST = Quest(id="pkg/m.py::f", path="pkg/m.py", qualname="f", lines=(3, 9), body=(4, 9),
-              state=State.REVIEW, tries=1, facts=(CLAIM,),
+              source_hash="h1", state=State.REVIEW, tries=1, facts=(CLAIM,),
               lease={"agent": "a", "until": NOW})
-EVIDENCE = {"test": "tests/quest/test_f.py", "sha256": "ab" * 32, "time": NOW}
+EVIDENCE = Evidence.approved("tests/quest/test_f.py", "ab" * 32, "h", NOW,
+                             {"action": "approve", "by": "Ada", "note": "ok", "time": NOW})
 
 
 def decision(action: Action, note: str = "line 7 guards a file",
@@ -37,9 +39,7 @@ def test_approve_locks_pass_as_a_human_decision() -> None:
     assert after.state is State.PASS and after.tries == 1 and after.lease is None
     assert after.decision == {"action": "approve", "by": "Ada", "note": "line 7 guards a file",
                               "time": NOW}
-    assert after.evidence is not None
-    assert after.evidence["source"] == "review" and after.evidence["test"] == EVIDENCE["test"]
-    assert after.evidence["decision"]["by"] == "Ada"
+    assert after.evidence is EVIDENCE
     assert QUEST.state is State.REVIEW  # records are never mutated
 
 
@@ -93,32 +93,41 @@ def test_approve_without_evidence_is_refused() -> None:
 
 
 def test_last_submission_is_the_newest_review_verdict() -> None:
-    attempts = [
+    attempts = [Attempt.from_dict(a) for a in (
         {"kind": "submit", "verdict": "FAIL", "test": "a.py"},
-        {"kind": "submit", "verdict": "REVIEW", "test": "b.py", "sha256": "1"},
+        {"verdict": "REVIEW", "test": "b.py", "sha256": "1"},  # an early log line: no kind
         {"kind": "review", "action": "reject"},
         {"kind": "submit", "verdict": "REVIEW", "test": "c.py", "sha256": "2"},
         {"kind": "suite-lock"},
-    ]
-    assert last_submission(attempts)["test"] == "c.py"
+    )]
+    found = last_submission(attempts)
+    assert found is not None and found.test == "c.py"
+    assert last_submission(attempts[:3]) is attempts[1]
     assert last_submission(attempts[:1]) is None
 
 
 def test_approval_evidence_requires_the_reviewed_file_unchanged() -> None:
-    sub = {"test": "tests/quest/test_f.py", "sha256": "aa"}
-    assert approval_evidence(sub, "aa", NOW) == {"test": sub["test"], "sha256": "aa", "time": NOW}
+    sub = Attempt.submitted(QUEST.id, NOW, None, "tests/quest/test_f.py", "aa", "REVIEW",
+                            "REVIEW", 1, (), 3)
+    approve = decision(Action.APPROVE)
+    evidence = approval_evidence(QUEST, sub, "aa", approve)
+    assert (evidence.source, evidence.test, evidence.sha256) == ("review", sub.test, "aa")
+    assert evidence.source_hash == QUEST.source_hash and evidence.source_hash
+    assert evidence.decision == approve.to_dict() and evidence.time == NOW
     with pytest.raises(UsageError, match="changed since"):
-        approval_evidence(sub, "bb", NOW)
+        approval_evidence(QUEST, sub, "bb", approve)
     with pytest.raises(UsageError, match="is gone"):
-        approval_evidence(sub, None, NOW)
+        approval_evidence(QUEST, sub, None, approve)
     with pytest.raises(UsageError, match="no submission"):
-        approval_evidence(None, "aa", NOW)
+        approval_evidence(QUEST, None, "aa", approve)
 
 
 def test_review_record_is_an_attempts_log_line() -> None:
     after = decide(QUEST, decision(Action.REJECT))
     record = review_record(QUEST, after, decision(Action.REJECT), remaining=5)
-    assert record["kind"] == "review" and record["quest"] == QUEST.id
-    assert (record["from"], record["state"], record["action"]) == ("REVIEW", "TODO", "reject")
-    assert record["by"] == "Ada" and record["remaining"] == 5
-    assert record["facts"][0]["rule"] == REJECTED_RULE
+    line = record.to_dict()
+    assert line["kind"] == "review" and line["quest"] == QUEST.id
+    assert (line["from"], line["state"], line["action"]) == ("REVIEW", "TODO", "reject")
+    assert line["by"] == "Ada" and line["remaining"] == 5 and line["agent"] is None
+    assert line["facts"][0]["rule"] == REJECTED_RULE
+    assert Attempt.from_dict(line) == record

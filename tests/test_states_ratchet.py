@@ -8,6 +8,7 @@ from pytest_quest import ratchet
 from pytest_quest.errors import QuestLocked
 from pytest_quest.facts import FAIL, REVIEW, Fact, Verdict, aggregate
 from pytest_quest.quest import Quest
+from pytest_quest.records import Evidence
 from pytest_quest.states import Outcome, State, is_terminal, next_state
 
 NOW = "2026-11-30T00:00:00Z"
@@ -56,8 +57,15 @@ def test_third_fail_ends_in_done() -> None:
 
 
 def test_pass_locks_with_evidence_and_spends_nothing() -> None:
-    after = ratchet.apply(quest(tries=1), Verdict(Outcome.PASS, evidence={"test": "t.py"}), NOW)
-    assert (after.state, after.tries, after.evidence) == (State.PASS, 1, {"test": "t.py"})
+    evidence = Evidence.submitted("t.py", "ab", [2], "h", NOW)
+    after = ratchet.apply(quest(tries=1), Verdict(Outcome.PASS), NOW, evidence=evidence)
+    assert (after.state, after.tries, after.evidence) == (State.PASS, 1, evidence)
+
+
+def test_evidence_is_locked_only_by_a_pass() -> None:
+    evidence = Evidence.submitted("t.py", "ab", [2], "h", NOW)
+    after = ratchet.apply(quest(), Verdict(Outcome.FAIL, (FACT,)), NOW, evidence=evidence)
+    assert after.evidence is None
 
 
 def test_review_spends_no_try() -> None:
@@ -75,14 +83,15 @@ def test_ratchet_refuses_everything_but_todo(state: State) -> None:
     with pytest.raises(QuestLocked):
         ratchet.apply(quest(state=state), Verdict(Outcome.PASS), NOW)
     with pytest.raises(QuestLocked):
-        ratchet.lock_pass(quest(state=state), {"source": "suite"}, NOW)
+        ratchet.lock_pass(quest(state=state), Evidence.suite((), "", NOW), NOW)
 
 
 def test_lock_pass_from_a_measurement() -> None:
-    after = ratchet.lock_pass(quest(facts=(FACT,)), {"source": "baseline"}, NOW)
-    assert (after.state, after.facts, after.evidence) == (State.PASS, (), {"source": "baseline"})
+    evidence = Evidence.baseline([2, 3], "h", NOW)
+    after = ratchet.lock_pass(quest(facts=(FACT,)), evidence, NOW)
+    assert (after.state, after.facts, after.evidence) == (State.PASS, (), evidence)
 
 
 def test_quest_round_trips_through_dict() -> None:
-    q = quest(facts=(FACT,), evidence={"a": 1}, tries=2)
+    q = quest(facts=(FACT,), evidence=Evidence.suite([2], "h", NOW, branches=2), tries=2)
     assert Quest.from_dict(q.to_dict()) == q

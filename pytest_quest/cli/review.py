@@ -33,7 +33,7 @@ def git_user(root: Path) -> str | None:
     return name if done.returncode == 0 and name else None
 
 
-def _entry(quest: Any, attempts: list[dict[str, Any]]) -> dict[str, Any]:
+def _entry(quest: Any, attempts: list[Any]) -> dict[str, Any]:
     from pytest_quest.export import review_reasons
     from pytest_quest.review import last_submission
 
@@ -48,9 +48,10 @@ def _entry(quest: Any, attempts: list[dict[str, Any]]) -> dict[str, Any]:
         "reasons": [f.to_dict() for f in review_reasons(quest)],
         "facts": [f.to_dict() for f in quest.facts],
         "submission": None if submission is None else {
-            k: submission.get(k) for k in ("test", "sha256", "time", "agent")
+            "test": submission.test, "sha256": submission.sha256, "time": submission.time,
+            "agent": submission.agent,
         },
-        "evidence": quest.evidence,
+        "evidence": quest.evidence.to_dict() if quest.evidence else None,
         "decision": quest.decision,
     }
 
@@ -68,10 +69,10 @@ def queue(ledger: Any, quest_id: str | None = None) -> list[dict[str, Any]]:
         return [_entry(ledger.get(quest_id), read_attempts(ledger, quest_id))]
     quests = [q for q in ledger.ordered() if q.state is State.REVIEW]
     wanted = {q.id for q in quests}
-    by_quest: dict[str, list[dict[str, Any]]] = {}
+    by_quest: dict[str, list[Any]] = {}
     for record in read_attempts(ledger) if wanted else []:
-        if record.get("quest") in wanted:
-            by_quest.setdefault(record["quest"], []).append(record)
+        if record.quest in wanted:
+            by_quest.setdefault(record.quest, []).append(record)
     return [_entry(q, by_quest.get(q.id, [])) for q in quests]
 
 
@@ -149,9 +150,9 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
         if decision.action is Action.APPROVE and quest.state is State.REVIEW:
             submission = last_submission(read_attempts(ledger, quest_id))
             current = None
-            if submission and submission.get("test"):
-                current = file_sha256(root / submission["test"])
-            evidence = approval_evidence(submission, current, now)
+            if submission and submission.test:
+                current = file_sha256(root / submission.test)
+            evidence = approval_evidence(quest, submission, current, decision)
         after = decide(quest, decision, evidence)
         ledger.put(after)
         remaining = ledger.remaining
@@ -162,7 +163,7 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
         "state": after.state.value,
         "decision": after.decision,
         "facts": [f.to_dict() for f in after.facts],
-        "evidence": after.evidence,
+        "evidence": after.evidence.to_dict() if after.evidence else None,
         "remaining": remaining,
     }
 

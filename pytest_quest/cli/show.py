@@ -45,10 +45,10 @@ def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
         "max_tries": max_tries,
         "missing_lines": missing_lines(quest.facts),
         "added": quest.added,
-        "evidence": quest.evidence,
+        "evidence": quest.evidence.to_dict() if quest.evidence else None,
         "decision": quest.decision,
         "source": read_span(ledger.root, quest.path, quest.lines),
-        "attempts": read_attempts(ledger, quest_id),
+        "attempts": [a.to_dict() for a in read_attempts(ledger, quest_id)],
     })
     return row
 
@@ -108,27 +108,27 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
         if record.get("test"):
             term.data(f"       test {record['test']}  sha256 {sha}")
         _facts(term, record.get("facts") or [], "       ")
-    evidence = data.get("evidence")
-    if data["state"] == "PASS" and evidence:
+    if data["state"] == "PASS" and data.get("evidence"):
         from pytest_quest.measure import format_lines
+        from pytest_quest.records import Evidence
 
+        evidence = Evidence.from_dict(data["evidence"])
         term.print("[pass]Evidence[/pass]")
-        term.data(f"  source:  {evidence.get('source', '')}  ({evidence.get('time', '')})")
-        if evidence.get("test"):
-            term.data(f"  test:    {evidence['test']}  sha256 {evidence.get('sha256', '')}")
-        covered = evidence.get("covered_lines") or []
+        term.data(f"  source:  {evidence.source}  ({evidence.time})")
+        if evidence.test:
+            term.data(f"  test:    {evidence.test}  sha256 {evidence.sha256 or ''}")
+        covered = evidence.covered_lines
         if covered:
             term.data(f"  covered: {format_lines(covered)} ({len(covered)} lines)")
-        if evidence.get("mutation"):
+        if evidence.mutation:
             from pytest_quest.export import mutation_text
 
             term.data(f"  mutation: {mutation_text(evidence)}")
-            survivors = evidence["mutation"].get("survivors") if isinstance(
-                evidence["mutation"], dict) else None
-            for survivor in survivors or []:
+            survivors = evidence.mutation.get("survivors")
+            for survivor in survivors if isinstance(survivors, list) else []:
                 term.data(f"    {survivor}")
-        if evidence.get("tool"):
-            term.data(f"  tool:    {evidence['tool']}")
+        if evidence.tool:
+            term.data(f"  tool:    {evidence.tool}")
     decision = data.get("decision")
     if decision:
         term.print(f"[review]Human decision[/review]: {decision.get('action')} by "

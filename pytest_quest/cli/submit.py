@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-
                f"(tries {q.tries}/{max_tries}, {result.seconds:.2f} s)")
     for fact in verdict.facts:
         term.fact(fact)
-    mutation = (verdict.evidence or {}).get("mutation")
+    mutation = result.evidence.mutation if result.evidence else None
     if mutation:
         term.data(f"  mutation: {_mutation_line(mutation)}")
     if verdict.hint and verdict.outcome.value != "PASS":
@@ -68,7 +69,7 @@ def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-
         term.print("[done]No tries left: the quest is DONE. Take the next one.[/done]")
 
 
-def _mutation_line(m: dict[str, Any]) -> str:
+def _mutation_line(m: Mapping[str, Any]) -> str:
     """``extreme 2/2 killed, classic 19/20 (score 0.95, needs 0.60)``; no score without mutants."""
     line = (f"extreme {m.get('extreme_killed', 0)}/{m.get('extreme_total', 0)} killed, "
             f"classic {m.get('classic_killed', 0)}/{m.get('classic_total', 0)}")

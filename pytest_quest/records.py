@@ -1,0 +1,254 @@
+"""The ledger's records of what happened: the evidence that locked a PASS, and each attempt.
+
+Both used to be dicts assembled wherever they were needed, four shapes of
+evidence (baseline, suite, submit, review) and three of attempts (submit,
+review, suite-lock), and that hid a bug: the evidence of a submit carried no
+``source_hash``, so "the function changed since it was locked" could never
+be said for it. Here each shape is built by one named constructor, serialised
+with a fixed set of keys (the ledger sorts them), and read back tolerantly:
+a key an older ledger lacks takes its default, a key a newer one adds is kept
+as it was (``other``) so a round trip through this version loses nothing.
+
+Pure: no I/O, nothing but the core.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pytest_quest import __version__
+from pytest_quest.facts import Fact
+
+__all__ = ["TOOL", "Attempt", "AttemptKind", "Evidence", "EvidenceSource"]
+
+#: Which pytest-quest wrote a record.
+TOOL = f"pytest-quest {__version__}"
+
+
+class EvidenceSource(StrEnum):
+    """Who locked a PASS."""
+
+    BASELINE = "baseline"  # the project's suite at a scan
+    SUITE = "suite"  # the project's suite under ``pytest --quest-update``
+    SUBMIT = "submit"  # the gate, for an agent's test file
+    REVIEW = "review"  # a maintainer approving a REVIEW quest
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a quest is PASS: what was measured, on which function, by which test."""
+
+    source: str
+    time: str
+    tool: str = TOOL
+    #: The function's source hash when it was locked (AST, positions excluded).
+    source_hash: str = ""
+    covered_lines: tuple[int, ...] = ()
+    #: Branch count of the function, when measured in branch mode.
+    branches: int | None = None
+    #: The test file that locked it (submit, review) and its sha256.
+    test: str | None = None
+    sha256: str | None = None
+    python: str | None = None
+    agent: str | None = None
+    #: The mutation figures of a submit (see ``rules.mutation.summary``).
+    mutation: Mapping[str, Any] | None = None
+    #: The human decision that approved it (review).
+    decision: Mapping[str, str] | None = None
+    #: Keys this version does not know (written by a newer one), kept as they were.
+    other: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def baseline(cls, covered: Iterable[int], source_hash: str, time: str) -> Evidence:
+        """The project's suite covered the function fully at a scan."""
+        return cls(EvidenceSource.BASELINE.value, time, source_hash=source_hash,
+                   covered_lines=tuple(covered))
+
+    @classmethod
+    def suite(cls, covered: Iterable[int], source_hash: str, time: str,
+              branches: int | None = None) -> Evidence:
+        """The project's suite covered the function fully under ``--quest-update``."""
+        return cls(EvidenceSource.SUITE.value, time, source_hash=source_hash,
+                   covered_lines=tuple(covered), branches=branches)
+
+    @classmethod
+    def submitted(cls, test: str, sha256: str, covered: Iterable[int], source_hash: str,
+                  time: str, branches: int | None = None, agent: str | None = None,
+                  mutation: Mapping[str, Any] | None = None) -> Evidence:
+        """The gate passed an agent's test file."""
+        return cls(EvidenceSource.SUBMIT.value, time, source_hash=source_hash,
+                   covered_lines=tuple(covered), branches=branches, test=test, sha256=sha256,
+                   python=platform.python_version(), agent=agent,
+                   mutation=dict(mutation) if mutation else None)
+
+    @classmethod
+    def approved(cls, test: str, sha256: str, source_hash: str, time: str,
+                 decision: Mapping[str, str]) -> Evidence:
+        """A maintainer approved the reviewed test file of a REVIEW quest."""
+        return cls(EvidenceSource.REVIEW.value, time, source_hash=source_hash, test=test,
+                   sha256=sha256, decision=dict(decision))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ledger form: only the keys that carry something."""
+        out: dict[str, Any] = dict(self.other)
+        out.update(source=self.source, time=self.time)
+        if self.tool:
+            out["tool"] = self.tool
+        if self.source_hash:
+            out["source_hash"] = self.source_hash
+        if self.covered_lines:
+            out["covered_lines"] = list(self.covered_lines)
+        for name in ("branches", "test", "sha256", "python", "agent"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.mutation:
+            out["mutation"] = dict(self.mutation)
+        if self.decision:
+            out["decision"] = dict(self.decision)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
+        """Read a ledger's evidence, whichever version wrote it."""
+        branches = data.get("branches")
+        return cls(
+            source=str(data.get("source") or ""),
+            time=str(data.get("time") or ""),
+            tool=str(data.get("tool") or ""),
+            source_hash=str(data.get("source_hash") or ""),
+            covered_lines=tuple(int(n) for n in data.get("covered_lines") or ()),
+            branches=branches if isinstance(branches, int) else None,
+            test=_str_or_none(data.get("test")),
+            sha256=_str_or_none(data.get("sha256")),
+            python=_str_or_none(data.get("python")),
+            agent=_str_or_none(data.get("agent")),
+            mutation=data.get("mutation") if isinstance(data.get("mutation"), Mapping) else None,
+            decision=data.get("decision") if isinstance(data.get("decision"), Mapping) else None,
+            other={k: v for k, v in data.items() if k not in _EVIDENCE_KEYS},
+        )
+
+
+class AttemptKind(StrEnum):
+    """What an attempts-log line records."""
+
+    SUBMIT = "submit"  # a verdict of the gate
+    REVIEW = "review"  # a maintainer's decision
+    SUITE_LOCK = "suite-lock"  # ``pytest --quest-update`` locked a quest
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One line of the append-only ``.quest/attempts.jsonl``."""
+
+    kind: str
+    quest: str
+    time: str
+    verdict: str | None = None
+    #: The quest's state and tries after the attempt.
+    state: str | None = None
+    tries: int | None = None
+    facts: tuple[Fact, ...] = ()
+    #: Quests remaining after the attempt (the burn-down reads it).
+    remaining: int | None = None
+    agent: str | None = None
+    test: str | None = None
+    sha256: str | None = None
+    covered_lines: tuple[int, ...] = ()
+    # --- a review decision
+    by: str | None = None
+    action: str | None = None
+    note: str | None = None
+    #: The state the decision moved the quest from.
+    from_state: str | None = None
+    other: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def submitted(cls, quest: str, time: str, agent: str | None, test: str, sha256: str,
+                  verdict: str, state: str, tries: int, facts: Iterable[Fact],
+                  remaining: int) -> Attempt:
+        """A verdict of the gate; ``time`` is when the submission started."""
+        return cls(AttemptKind.SUBMIT.value, quest, time, verdict=verdict, state=state,
+                   tries=tries, facts=tuple(facts), remaining=remaining, agent=agent, test=test,
+                   sha256=sha256)
+
+    @classmethod
+    def reviewed(cls, quest: str, time: str, by: str, action: str, note: str, from_state: str,
+                 state: str, tries: int, facts: Iterable[Fact], remaining: int) -> Attempt:
+        """A maintainer's decision on a REVIEW quest."""
+        return cls(AttemptKind.REVIEW.value, quest, time, state=state, tries=tries,
+                   facts=tuple(facts), remaining=remaining, by=by, action=action, note=note,
+                   from_state=from_state)
+
+    @classmethod
+    def suite_locked(cls, quest: str, time: str, covered: Iterable[int]) -> Attempt:
+        """``pytest --quest-update`` locked a TODO quest the suite covers fully."""
+        return cls(AttemptKind.SUITE_LOCK.value, quest, time, verdict="PASS",
+                   covered_lines=tuple(covered))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The log form: each kind's keys, always all of them (``agent`` may be null)."""
+        values: dict[str, Any] = {
+            "kind": self.kind, "quest": self.quest, "time": self.time, "verdict": self.verdict,
+            "state": self.state, "tries": self.tries,
+            "facts": [f.to_dict() for f in self.facts], "remaining": self.remaining,
+            "agent": self.agent, "test": self.test, "sha256": self.sha256,
+            "covered_lines": list(self.covered_lines), "by": self.by, "action": self.action,
+            "note": self.note, "from": self.from_state,
+        }
+        keys = _ATTEMPT_KEYS.get(self.kind)
+        if keys is None:  # a kind this version does not know: whatever it carries
+            keys = tuple(k for k, v in values.items() if v not in (None, []))
+        out = dict(self.other)
+        out.update((k, values[k]) for k in keys)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Attempt:
+        """Read a log line, whichever version wrote it (no ``kind``: an early submit)."""
+        tries, remaining = data.get("tries"), data.get("remaining")
+        facts = data.get("facts") or ()
+        return cls(
+            kind=str(data.get("kind") or AttemptKind.SUBMIT.value),
+            quest=str(data.get("quest") or ""),
+            time=str(data.get("time") or ""),
+            verdict=_str_or_none(data.get("verdict")),
+            state=_str_or_none(data.get("state")),
+            tries=tries if isinstance(tries, int) else None,
+            facts=tuple(Fact.from_dict(f) for f in facts if isinstance(f, Mapping)),
+            remaining=remaining if isinstance(remaining, int) else None,
+            agent=_str_or_none(data.get("agent")),
+            test=_str_or_none(data.get("test")),
+            sha256=_str_or_none(data.get("sha256")),
+            covered_lines=tuple(int(n) for n in data.get("covered_lines") or ()),
+            by=_str_or_none(data.get("by")),
+            action=_str_or_none(data.get("action")),
+            note=_str_or_none(data.get("note")),
+            from_state=_str_or_none(data.get("from")),
+            other={k: v for k, v in data.items() if k not in _ATTEMPT_ALL},
+        )
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+_EVIDENCE_KEYS = frozenset({
+    "source", "time", "tool", "source_hash", "covered_lines", "branches", "test", "sha256",
+    "python", "agent", "mutation", "decision",
+})
+_ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
+    AttemptKind.SUBMIT.value: ("kind", "quest", "time", "agent", "test", "sha256", "verdict",
+                               "state", "tries", "facts", "remaining"),
+    AttemptKind.REVIEW.value: ("kind", "quest", "time", "agent", "by", "action", "note", "from",
+                               "state", "tries", "facts", "remaining"),
+    AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "covered_lines"),
+}
+_ATTEMPT_ALL = frozenset({
+    "kind", "quest", "time", "verdict", "state", "tries", "facts", "remaining", "agent", "test",
+    "sha256", "covered_lines", "by", "action", "note", "from",
+})

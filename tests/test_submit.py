@@ -1,0 +1,97 @@
+"""The submit service end to end on example_project, with real pytest subprocesses."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_quest.config import load_settings
+from pytest_quest.ledger import Ledger
+from pytest_quest.scan import scan
+from pytest_quest.states import Outcome, State
+
+pytestmark = pytest.mark.slow
+
+PARTIAL = """
+from hotel.pricing import nightly_rate
+
+def test_standard():
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+"""
+
+FULL = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_standard():
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+
+def test_high_long_stay():
+    assert nightly_rate(100.0, "high", 7) == 112.5
+
+def test_high_short():
+    assert nightly_rate(100.0, "high", 6) == 125.0
+
+def test_low():
+    assert nightly_rate(100.0, "low", 1) == 80.0
+
+def test_long_stay_discount_boundary():
+    assert nightly_rate(100.0, "standard", 7) == 90.0
+
+def test_one_night_is_allowed():
+    assert nightly_rate(10.0, "standard", 1) == 10.0
+
+def test_rejects_zero_nights():
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+"""
+
+
+def test_partial_test_fails_with_exact_missing_lines(submit_test):
+    result = submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.quest.state is State.TODO and result.quest.tries == 1
+    (fact,) = result.verdict.facts
+    assert fact.rule == "coverage-lines"
+    assert fact.where == "hotel/pricing.py:7,9,11,15"
+
+
+def test_full_test_passes_and_locks(submit_test):
+    result = submit_test("hotel/pricing.py::nightly_rate", FULL)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    assert result.quest.state is State.PASS
+    assert result.quest.evidence.test == "tests/quest/test_hotel_pricing__nightly_rate.py"
+
+
+PEAK = '''    if season == "peak":
+        rate = base * 1.5
+    elif season == "high":'''
+
+
+def test_a_changed_function_is_named_after_a_rescan(submit_test, project: Path) -> None:
+    """Regression: the evidence of a submit keeps the hash of the function it locked.
+
+    A rescan records the function's new hash on the quest; without the hash in
+    the evidence, ``--quest-check`` could not say the function changed since.
+    """
+    result = submit_test("hotel/pricing.py::nightly_rate", FULL)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    locked = result.quest.source_hash
+    assert locked and result.evidence is not None and result.evidence.source_hash == locked
+    source = project / "hotel" / "pricing.py"
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace('    if season == "high":', PEAK, 1), encoding="utf-8")
+    scan(load_settings(project), baseline=False)
+    quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")
+    assert quest.state is State.PASS and quest.source_hash != locked
+    assert quest.evidence is not None and quest.evidence.source_hash == locked
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--quest-check", "-p", "no:cacheprovider", "-q"],
+        cwd=project, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (f"the function changed since it was locked: source hash {locked} -> "
+            f"{quest.source_hash}") in done.stdout
