@@ -13,7 +13,6 @@ import csv
 import io
 import json
 import os
-import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -34,7 +33,6 @@ __all__ = [
     "dumps",
     "fact_dict",
     "file_rows",
-    "missing_lines",
     "mutation_text",
     "quest_row",
     "review_reasons",
@@ -54,26 +52,6 @@ CSV_COLUMNS = (
 )
 
 _COUNTED = tuple(s.value for s in State if s is not State.RETIRED)
-_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
-
-
-def missing_lines(facts: Iterable[Fact]) -> list[int]:
-    """Lines named by ``coverage-lines`` facts (``path:6-8,10`` -> ``[6, 7, 8, 10]``).
-
-    The facts are the only record of what the last failed run missed, so the
-    views re-read them rather than store a second copy that could drift.
-    """
-    out: set[int] = set()
-    for fact in facts:
-        if fact.rule != "coverage-lines" or ":" not in fact.where:
-            continue
-        for part in fact.where.rsplit(":", 1)[1].split(","):
-            match = _RANGE.match(part.strip())
-            if match:
-                first = int(match.group(1))
-                last = int(match.group(2) or first)
-                out.update(range(first, last + 1))
-    return sorted(out)
 
 
 def coverage_text(quest: Quest) -> str:
@@ -81,7 +59,7 @@ def coverage_text(quest: Quest) -> str:
     if quest.state is State.PASS:
         covered = quest.evidence.covered_lines if quest.evidence else ()
         return f"full ({len(covered)} lines)" if covered else "full"
-    missing = missing_lines(quest.facts)
+    missing = quest.missing
     if missing:
         return f"missing {len(missing)} lines"
     return ""

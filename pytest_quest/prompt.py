@@ -116,8 +116,7 @@ def brief(quest: Quest, settings: Settings) -> Brief:
     start = _start_with_decorators(all_lines, quest.lines[0])
     source = "\n".join(all_lines[start - 1 : quest.lines[1]])
     statements = executable_lines(path, quest.body)
-    recorded = quest.extra.get("missing")
-    missing = tuple(recorded) if recorded is not None and quest.tries else statements
+    missing = quest.missing if quest.missing is not None and quest.tries else statements
     test_path = default_test_path(quest, settings)
     example, origin = _example(quest, settings)
     command = f"pytest-quest submit {shlex.quote(quest.id)} --test {shlex.quote(test_path)}"

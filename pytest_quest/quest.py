@@ -33,6 +33,9 @@ class Quest:
     state: State = State.TODO
     tries: int = 0
     facts: tuple[Fact, ...] = ()
+    #: Lines of the body the last measured submission did not execute (None: never measured).
+    #: The one record of them: ``next`` hands them to the agent, the views mark them.
+    missing: tuple[int, ...] | None = None
     #: Why a PASS is locked (None until then).
     evidence: Evidence | None = None
     lease: dict[str, Any] | None = None
@@ -51,7 +54,7 @@ class Quest:
             value = getattr(self, name)
             if name == "facts":
                 value = [fact.to_dict() for fact in value]
-            elif name in ("lines", "body"):
+            elif name in ("lines", "body") or (name == "missing" and value is not None):
                 value = list(value)
             elif name == "state":
                 value = value.value
@@ -69,6 +72,12 @@ class Quest:
         kwargs["lines"] = tuple(kwargs.get("lines", (0, 0)))
         kwargs["body"] = tuple(kwargs.get("body", (0, 0)))
         kwargs["facts"] = tuple(Fact.from_dict(f) for f in kwargs.get("facts", ()))
+        extra = kwargs.get("extra") or {}
+        if "missing" in extra:  # where versions up to 0.1.0 kept it
+            kwargs["extra"] = {k: v for k, v in extra.items() if k != "missing"}
+            kwargs.setdefault("missing", extra["missing"])
+        if kwargs.get("missing") is not None:
+            kwargs["missing"] = tuple(int(n) for n in kwargs["missing"])
         if kwargs.get("evidence"):
             kwargs["evidence"] = Evidence.from_dict(kwargs["evidence"])
         else:

@@ -186,10 +186,9 @@ def _record(
     with transaction(Ledger.for_root(settings.root).path) as ledger:
         current = ledger.get(quest_id)
         updated = ratchet.apply(current, verdict, now_iso(), settings.max_tries, evidence)
-        result = sub.measured
-        if result is not None and updated.state is State.TODO:
-            # `next` shows the agent exactly the lines its last test missed.
-            updated = updated.with_(extra={**updated.extra, "missing": list(result.missing)})
+        if sub.measured is not None:
+            # `next` shows the agent exactly the lines its last test missed; the views mark them.
+            updated = updated.with_(missing=sub.measured.missing)
         ledger.put(updated)
         append_attempt(ledger, Attempt.submitted(
             quest=quest_id, time=started, agent=agent, test=sub.test_rel,

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from pytest_quest.cli import cli
 from pytest_quest.ledger import Ledger, read_attempts
-from tests.test_submit_smoke import FULL, PARTIAL
+from tests.test_submit import FULL, PARTIAL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 TEST = "tests/quest/test_hotel_pricing__nightly_rate.py"

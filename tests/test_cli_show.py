@@ -9,7 +9,7 @@ import pytest
 
 from pytest_quest.ledger import Ledger
 from tests.test_cli_status import build_ledger, invoke
-from tests.test_submit_smoke import FULL, PARTIAL
+from tests.test_submit import FULL, PARTIAL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 

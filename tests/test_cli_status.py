@@ -55,9 +55,11 @@ def build_ledger(root: Path, n: int, per_file: int = 20, attempts: bool = True) 
         facts: tuple[Fact, ...] = ()
         evidence: Evidence | None = None
         tries = 0
+        missing: tuple[int, ...] | None = None
         if state is State.TODO:
             tries = i % 3
             if tries:
+                missing = (first + 2,)
                 facts = (Fact("coverage-lines", "fail", f"{path}:{first + 2}",
                               "executed by the submitted test", "not executed (1 of 3 lines)"),)
         elif state is State.PASS:
@@ -71,7 +73,7 @@ def build_ledger(root: Path, n: int, per_file: int = 20, attempts: bool = True) 
             tries = 3
         quest = Quest(id=f"{path}::{name}", path=path, qualname=name, lines=(first, first + 3),
                       body=(first + 1, first + 3), state=state, tries=tries, facts=facts,
-                      evidence=evidence, added=T0, updated=stamp)
+                      missing=missing, evidence=evidence, added=T0, updated=stamp)
         ledger.put(quest)
         if attempts and state in (State.PASS, State.REVIEW, State.DONE):
             remaining -= 1

@@ -13,7 +13,7 @@ from pytest_quest.config import load_settings
 from pytest_quest.scan import scan
 from pytest_quest.states import Outcome
 from pytest_quest.submit import Result, submit
-from tests.test_submit_smoke import FULL
+from tests.test_submit import FULL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 

@@ -29,7 +29,7 @@ def test_brief_after_a_failure_shows_its_facts_and_missing_lines(project: Path,
                                                                   settings: Settings) -> None:
     quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")
     fact = Fact("coverage-lines", FAIL, "hotel/pricing.py:7,9", "executed", "not executed")
-    failed = quest.with_(tries=1, facts=(fact,), extra={"missing": [7, 9]})
+    failed = quest.with_(tries=1, facts=(fact,), missing=(7, 9))
     item = brief(failed, settings)
     data = item.to_dict()
     assert data["missing_lines"] == [7, 9] and data["tries_left"] == 2

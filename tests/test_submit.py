@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,8 +11,10 @@ import pytest
 
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger
+from pytest_quest.prompt import brief
 from pytest_quest.scan import scan
 from pytest_quest.states import Outcome, State
+from tests.test_cli_status import invoke, status_json
 
 pytestmark = pytest.mark.slow
 
@@ -57,6 +60,17 @@ def test_partial_test_fails_with_exact_missing_lines(submit_test):
     (fact,) = result.verdict.facts
     assert fact.rule == "coverage-lines"
     assert fact.where == "hotel/pricing.py:7,9,11,15"
+
+
+def test_next_show_status_and_export_agree_on_the_missing_lines(submit_test, project: Path):
+    submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
+    quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")
+    assert quest.missing == (7, 9, 11, 15)
+    shown = json.loads(invoke(project, "show", quest.id, "--json").stdout)
+    offered = brief(quest, load_settings(project)).to_dict()  # what `next --json` hands over
+    assert shown["missing_lines"] == offered["missing_lines"] == [7, 9, 11, 15]
+    (row,) = [q for q in status_json(project)["quests"] if q["id"] == quest.id]
+    assert row["coverage"] == "missing 4 lines"
 
 
 def test_full_test_passes_and_locks(submit_test):

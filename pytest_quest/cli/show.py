@@ -35,7 +35,7 @@ def read_span(root: Path, rel: str, lines: tuple[int, int] | list[int]) -> dict[
 
 def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
     """The ``show --json`` document."""
-    from pytest_quest.export import missing_lines, quest_row
+    from pytest_quest.export import quest_row
     from pytest_quest.ledger import read_attempts
 
     quest = ledger.get(quest_id)
@@ -43,7 +43,7 @@ def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
     row.update({
         "body": list(quest.body),
         "max_tries": max_tries,
-        "missing_lines": missing_lines(quest.facts),
+        "missing_lines": list(quest.missing or ()),
         "added": quest.added,
         "evidence": quest.evidence.to_dict() if quest.evidence else None,
         "decision": quest.decision,
