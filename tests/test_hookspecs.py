@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import pytest_quest
 from pytest_quest.config import load_settings
@@ -102,3 +110,74 @@ def test_without_plugins_only_the_builtin_checks_run() -> None:
     assert [c for s in stages[:-1] for c in s.checks] == declared
     (check,) = stages[-1].checks
     assert list(check(_submission(""))) == []
+
+
+# ------------------------------------------- a real plugin distribution, end to end
+PLUGINS_DOC = Path(__file__).resolve().parent.parent / "docs" / "plugins.md"
+QUEST = "hotel/pricing.py::nightly_rate"
+
+
+def _documented_plugin() -> str:
+    """The plugin module exactly as docs/plugins.md shows it."""
+    blocks = re.findall(r"```python\n(.*?)```", PLUGINS_DOC.read_text(encoding="utf-8"), re.S)
+    (module,) = [b for b in blocks if b.startswith("# file: quest_team_rules.py\n")]
+    return module
+
+
+@pytest.fixture
+def installed(tmp_path: Path) -> dict[str, str]:
+    """The documented plugin installed as a distribution: module + .dist-info, as pip writes.
+
+    Returns the environment of a process that sees it (on ``PYTHONPATH``).
+    """
+    site = tmp_path / "site"
+    info = site / "quest_team_rules-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (site / "quest_team_rules.py").write_text(_documented_plugin(), encoding="utf-8")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: quest-team-rules\nVersion: 0.1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[pytest_quest]\nteam = quest_team_rules\n", encoding="utf-8")
+    (info / "top_level.txt").write_text("quest_team_rules\n", encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+    return env
+
+
+def _cli(env: dict[str, str], *args: str) -> tuple[int, Any]:
+    done = subprocess.run([sys.executable, "-m", "pytest_quest", *args, "--json"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    return done.returncode, json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_an_installed_plugins_rules_are_listed(installed: dict[str, str]) -> None:
+    code, rules = _cli(installed, "rules")
+    assert code == 0
+    by_id = {r["id"]: r for r in rules}
+    assert (by_id["team-test-names"]["level"], by_id["team-test-names"]["stage"]) == (
+        "fail", "static")
+    assert by_id["team-raises-match"]["stage"] == "review"
+    assert rules[-1]["id"] == "team-raises-match"  # listed in stage order, review last
+
+
+@pytest.mark.slow
+def test_an_installed_plugin_judges_a_real_submission(installed: dict[str, str],
+                                                      project: Path) -> None:
+    from tests.test_submit import FULL
+
+    test = project / "tests" / "quest" / "test_hotel_pricing__nightly_rate.py"
+    test.parent.mkdir(parents=True, exist_ok=True)
+    test.write_text(FULL, encoding="utf-8")
+    code, first = _cli(installed, "submit", QUEST, "--test", str(test), "--root", str(project))
+    assert (code, first["verdict"], first["root_cause"]) == (1, "FAIL", "team-test-names")
+    assert first["hint"] == "Rename the tests to test_<function>_<case>."
+    assert first["seconds"] == 0  # stopped in static: the sandbox never ran
+    assert {f["rule"] for f in first["facts"]} == {"team-test-names"}
+
+    test.write_text(FULL.replace("def test_", "def test_nightly_rate_"), encoding="utf-8")
+    code, second = _cli(installed, "submit", QUEST, "--test", str(test), "--root", str(project))
+    assert (code, second["verdict"], second["state"]) == (3, "REVIEW", "REVIEW")
+    (fact,) = second["facts"]
+    assert (fact["rule"], fact["level"]) == ("team-raises-match", "review")  # said fail
+    assert second["seconds"] > 0
