@@ -1,10 +1,19 @@
-"""Shared fixtures: a fresh, scanned copy of the bundled example project."""
+"""Shared fixtures: a fresh, scanned copy of the bundled example project; the ``slow`` guard.
+
+``slow`` means "starts real processes" (the sandbox harness, pytest, git,
+multiprocessing). It is enforced, not remembered: an audit hook makes a test
+that is not marked ``slow`` fail the moment it starts one, and a test that
+asks for a scanned example project is marked ``slow`` because the fixture
+runs the project's suite in a sandbox (once per session, in whichever test
+comes first).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +29,38 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 os.environ.setdefault("PYTEST_QUEST_MEASURE_SELF", "1")
 
 _SCANNED: dict[bool, Path] = {}
+
+#: Fixtures that start processes when they are set up.
+_SPAWNING_FIXTURES = frozenset({"project", "settings", "submit_test"})
+_SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.fork", "os.forkpty",
+                           "os.exec", "os.spawn", "os.system"})
+_guarded: dict[str, str | None] = {"test": None}
+
+
+def _refuse_processes_in_fast_tests(event: str, args: tuple[object, ...]) -> None:
+    test = _guarded["test"]
+    if test is not None and event in _SPAWN_EVENTS:
+        _guarded["test"] = None  # once: pytest's own reporting must not trip it again
+        raise RuntimeError(f"{test} starts a process ({event}) but is not marked slow")
+
+
+sys.addaudithook(_refuse_processes_in_fast_tests)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _SPAWNING_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_no_process(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("slow") is None:
+        _guarded["test"] = request.node.nodeid
+    try:
+        yield
+    finally:
+        _guarded["test"] = None
 
 
 def _ignore(_dir: str, names: list[str]) -> set[str]:

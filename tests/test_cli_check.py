@@ -18,8 +18,6 @@ from pytest_quest.ledger import Ledger, now_iso, transaction
 from pytest_quest.records import Evidence
 from pytest_quest.scan import scan
 
-pytestmark = pytest.mark.slow
-
 MOD = """\
 def covered(x):
     if x > 0:
@@ -70,6 +68,7 @@ def test_child_env_drops_every_coverage_variable() -> None:
     assert env == {"PATH": "/bin"}
 
 
+@pytest.mark.slow
 def test_check_json_passes(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     result = CliRunner().invoke(cli, ["check", "--root", str(root), "--json", "--", "-q"])
@@ -80,6 +79,7 @@ def test_check_json_passes(tmp_path: Path) -> None:
     assert data["exit_code"] == 0
 
 
+@pytest.mark.slow
 def test_check_json_fails_with_facts(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     (root / "tests" / "test_mod.py").write_text(
@@ -93,6 +93,7 @@ def test_check_json_fails_with_facts(tmp_path: Path) -> None:
     assert (fact["rule"], fact["where"]) == ("coverage-lines", "pkg/mod.py:4")
 
 
+@pytest.mark.slow
 def test_check_update_locks(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     (root / "tests" / "test_other.py").write_text(
@@ -103,6 +104,7 @@ def test_check_update_locks(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["locked"] == ["pkg/mod.py::other"]
 
 
+@pytest.mark.slow
 def test_check_console_script_streams_pytest_output(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     child = subprocess.run(
@@ -121,6 +123,7 @@ def test_check_console_script_streams_pytest_output(tmp_path: Path) -> None:
     assert "LOST pkg/mod.py::covered" in child.stdout
 
 
+@pytest.mark.slow
 def test_check_without_ledger_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", "--root", str(tmp_path), "--json"])

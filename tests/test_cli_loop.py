@@ -33,6 +33,7 @@ def submit_json(project: Path, *extra: str) -> tuple[int, dict]:
     return code, json.loads(out)
 
 
+@pytest.mark.slow
 def test_scan_json_and_rescan_merge(example_copy: Path) -> None:
     code, out = run(example_copy, "scan", "--json")
     data = json.loads(out)
@@ -215,6 +216,7 @@ def test_no_quest_left_is_null(project: Path) -> None:
     assert code == 0 and json.loads(out)["quest"] is None
 
 
+@pytest.mark.slow
 def test_demo_runs_end_to_end() -> None:
     result = CliRunner().invoke(cli, ["demo"])
     assert result.exit_code == 0, result.output
@@ -284,6 +286,7 @@ def test_next_when_nothing_remains_says_so(project: Path) -> None:
     assert code == 0 and "No quest remains" in out
 
 
+@pytest.mark.slow
 def test_scan_human_output_and_unparsable_files(example_copy: Path) -> None:
     (example_copy / "hotel" / "broken.py").write_text("def f(:\n")
     code, out = run(example_copy, "scan")
@@ -324,6 +327,7 @@ def test_mutation_line_without_classic_mutants() -> None:
         "(the body is already trivial)")
 
 
+@pytest.mark.slow
 def test_scan_flags_keep_applying_to_later_commands(example_copy: Path) -> None:
     pyproject = example_copy / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace('sources = ["hotel"]\n', ""))

@@ -199,6 +199,7 @@ def test_only_review_quests_can_be_decided(synthetic: Path, quest_id: str, code:
     assert all(r.kind != "review" for r in read_attempts(load(synthetic)))
 
 
+@pytest.mark.slow
 def test_by_defaults_to_git_user_name(synthetic: Path) -> None:
     subprocess.run(["git", "init", "-q", str(synthetic)], check=True)
     subprocess.run(["git", "-C", str(synthetic), "config", "user.name", "Grace Hopper"], check=True)

@@ -182,6 +182,7 @@ def _submit_loop(project: Path) -> Result:
     return submit(settings, "hotel/loops.py::countdown", test=path)
 
 
+@pytest.mark.slow
 def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
     result = _submit_loop(loop_project)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
@@ -190,6 +191,7 @@ def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
     assert mutation["classic_killed"] >= mutation["timeouts"]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("in_process")
 def test_looping_mutant_in_process_is_killed_by_timeout(loop_project: Path) -> None:
     result = _submit_loop(loop_project)
@@ -327,6 +329,7 @@ def _submit_registry(project: Path, source: str, name: str = "register") -> Resu
     return submit(load_settings(project), f"hotel/registry.py::{name}", test=path)
 
 
+@pytest.mark.slow
 def test_function_run_only_at_import_time_is_review_not_fail(registry_project: Path) -> None:
     result = _submit_registry(registry_project, REGISTRY_TEST)
     assert result.verdict.outcome is Outcome.REVIEW, result.verdict.facts
@@ -336,6 +339,7 @@ def test_function_run_only_at_import_time_is_review_not_fail(registry_project: P
     assert not _facts(result, "mutation-pseudo-tested")
 
 
+@pytest.mark.slow
 def test_function_called_by_the_test_is_still_judged(registry_project: Path) -> None:
     result = _submit_registry(registry_project, REGISTRY_WEAK)
     assert result.verdict.outcome is Outcome.FAIL
@@ -364,6 +368,7 @@ def test_no_extreme_mutant_left_is_said_not_failed() -> None:
     assert "already trivial" in numbers["note"]
 
 
+@pytest.mark.slow
 def test_function_already_trivial_passes_with_a_note(registry_project: Path) -> None:
     # boltons.funcutils.noop: "body -> return None" is the function itself, it cannot die.
     source = "from hotel.registry import flush\n\ndef test_flush():\n    assert flush() is None\n"

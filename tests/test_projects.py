@@ -6,9 +6,13 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
+
+#: Every project here is scanned and judged in real sandboxes.
+pytestmark = pytest.mark.slow
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:
