@@ -39,8 +39,11 @@ def test_attempts_in_order_then_pass_evidence(project: Path, submit_test) -> Non
     assert "Attempts (2)" in human and "Evidence" in human
     assert "def nightly_rate(" in human and "covered:" in human
     assert human.index("submit FAIL") < human.index("submit PASS")
-    if evidence.get("mutation"):
-        assert "mutation:" in human and "score" in human
+    mutation = evidence["mutation"]  # the mutation stage is on by default
+    assert mutation["classic_total"] > 0 and mutation["score"] >= mutation["threshold"]
+    assert f"mutation: score {mutation['score']:g} (threshold {mutation['threshold']:g})" in human
+    locked = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    assert evidence["source_hash"] == locked.source_hash != ""
 
 
 def test_todo_with_failed_try_marks_missing_lines(tmp_path: Path) -> None:
