@@ -1,4 +1,4 @@
-"""States, transitions and the ratchet: a PASS is locked forever, only FAIL spends a try."""
+"""The ratchet: a PASS is locked forever, only FAIL spends a try."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 
 from pytest_quest import ratchet
 from pytest_quest.errors import QuestLocked
-from pytest_quest.facts import FAIL, REVIEW, Fact, Verdict, aggregate
+from pytest_quest.facts import FAIL, Fact, Verdict
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
-from pytest_quest.states import Outcome, State, is_terminal, next_state
+from pytest_quest.states import Outcome, State
 
 NOW = "2026-11-30T00:00:00Z"
 FACT = Fact("coverage-lines", FAIL, "m.py:3", "executed", "not executed")
@@ -17,33 +17,6 @@ FACT = Fact("coverage-lines", FAIL, "m.py:3", "executed", "not executed")
 
 def quest(**kw: object) -> Quest:
     return Quest(id="m.py::f", path="m.py", qualname="f", lines=(1, 3), body=(2, 3), **kw)
-
-
-@pytest.mark.parametrize("state", list(State))
-def test_only_todo_is_open(state: State) -> None:
-    assert is_terminal(state) is (state is not State.TODO)
-
-
-@pytest.mark.parametrize(
-    ("outcome", "tries", "expected"),
-    [
-        (Outcome.PASS, 0, State.PASS),
-        (Outcome.REVIEW, 0, State.REVIEW),
-        (Outcome.FAIL, 1, State.TODO),
-        (Outcome.FAIL, 2, State.TODO),
-        (Outcome.FAIL, 3, State.DONE),
-        (Outcome.FAIL, 4, State.DONE),
-    ],
-)
-def test_next_state(outcome: Outcome, tries: int, expected: State) -> None:
-    assert next_state(outcome, tries, 3) is expected
-
-
-def test_aggregate_by_level() -> None:
-    review = Fact("coverage-unreachable-claim", REVIEW, "m.py:3", "a", "b")
-    assert aggregate([]) is Outcome.PASS
-    assert aggregate([review]) is Outcome.REVIEW
-    assert aggregate([review, FACT]) is Outcome.FAIL
 
 
 def test_fail_spends_a_try_and_keeps_facts() -> None:
@@ -90,20 +63,3 @@ def test_lock_pass_from_a_measurement() -> None:
     evidence = Evidence.baseline([2, 3], "h", NOW)
     after = ratchet.lock_pass(quest(facts=(FACT,)), evidence, NOW)
     assert (after.state, after.facts, after.evidence) == (State.PASS, (), evidence)
-
-
-def test_quest_round_trips_through_dict() -> None:
-    q = quest(facts=(FACT,), evidence=Evidence.suite([2], "h", NOW, branches=2), tries=2)
-    assert Quest.from_dict(q.to_dict()) == q
-
-
-def test_missing_lines_round_trip_and_older_ledgers_migrate() -> None:
-    q = quest(tries=1, missing=(7, 9))
-    data = q.to_dict()
-    assert data["missing"] == [7, 9]
-    assert Quest.from_dict(data) == q
-    assert "missing" not in quest().to_dict()  # never measured: no key
-    assert Quest.from_dict(quest(missing=()).to_dict()).missing == ()  # measured, all covered
-    older = {**quest().to_dict(), "extra": {"missing": [4], "note": "kept"}}
-    migrated = Quest.from_dict(older)
-    assert migrated.missing == (4,) and migrated.extra == {"note": "kept"}

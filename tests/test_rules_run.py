@@ -1,4 +1,4 @@
-"""Run, scope and coverage rules on hand-made harness reports: each fires, and stays quiet."""
+"""Stage 3 rules on hand-made harness reports: each fires, and stays quiet."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from pytest_quest.config import Settings
 from pytest_quest.quest import Quest
-from pytest_quest.rules import coverage, run, scope
+from pytest_quest.rules import coverage, run
 from pytest_quest.sandbox import RunResult
-from pytest_quest.submission import Claim, Submission
+from pytest_quest.submission import Submission
 
 TEST = "tests/quest/test_m__f.py"
 NODE = f"{TEST}::test_f"
@@ -158,49 +158,3 @@ def test_forged_round_is_caught() -> None:
     events = clean()
     events.insert(3, {"event": "round_done", "round": 1})
     assert rules(run.check(sub(events))) == ["run-report-tampered"]
-
-
-def test_missing_lines_and_branches() -> None:
-    files = {"m.py": {"executed_lines": [2, 3, 6], "missing_lines": [4, 5],
-                      "executed_branches": [[3, 6]], "missing_branches": [[3, 4], [5, -1]]}}
-    facts = list(coverage.check(sub(clean(files=files), branch=True)))
-    assert rules(facts) == ["coverage-lines", "coverage-branches"]
-    assert facts[0].where == "m.py:4,5"
-    assert facts[0].actual == "not executed: lines 4-5 (2 of 5 lines)"
-    assert facts[1].where == "m.py:3->4, 5->exit"
-    assert facts[1].actual == "not taken (2 of 3 branches)"
-
-
-def test_unreachable_claim_is_review_and_hides_the_line() -> None:
-    files = {"m.py": {"executed_lines": [2, 3, 4, 6], "missing_lines": [5]}}
-    facts = list(coverage.check(sub(clean(files=files), claims=(Claim(5, "windows only"),))))
-    assert [(f.rule, f.level) for f in facts] == [("coverage-unreachable-claim", "review")]
-    assert facts[0].actual == "claimed unreachable: windows only"
-
-
-def test_no_coverage_data_is_review() -> None:
-    (fact,) = coverage.check(sub(clean(files={})))
-    assert (fact.rule, fact.level) == ("coverage-no-data", "review")
-
-
-def test_scope_location_rules() -> None:
-    assert rules(scope.check(sub(test_rel="tests/test_elsewhere.py"))) == ["scope-test-location"]
-    assert rules(scope.check(sub(test_rel="tests/quest/helper.py"))) == ["scope-test-location"]
-    locked = sub(locked_tests={TEST: "abc"})
-    assert rules(scope.check(locked)) == ["scope-test-location"]
-    assert list(scope.check(sub())) == []
-
-
-def test_scope_protected_files() -> None:
-    s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64},
-            locked_tests={"tests/quest/t.py": "c"}, stray_files=("tests/quest/conftest.py",))
-    s = replace(s, working_tree={"m.py": "d" * 64, "new.py": "e" * 64},
-                locked_now={"tests/quest/t.py": None})
-    facts = list(scope.check(s))
-    assert [(f.where, f.actual) for f in facts] == [
-        ("gone.py", "deleted"),
-        ("m.py", "changed (dddddddddddd)"),
-        ("new.py", "a new file"),
-        ("tests/quest/t.py", "deleted"),
-        ("tests/quest/conftest.py", "another file in the quest test folder"),
-    ]

@@ -1,0 +1,46 @@
+"""Per-function coverage from coverage.py's per-file data, and how lines are written for people."""
+
+from __future__ import annotations
+
+from pytest_quest.measure import Measured, format_branch, format_lines, measure
+
+ENTRY = {
+    "executed_lines": [1, 3, 4, 6, 9],
+    "missing_lines": [5, 7, 12],
+    "executed_branches": [[3, 4], [6, 9]],
+    "missing_branches": [[3, 5], [6, 7], [11, 12]],
+}
+
+
+def test_only_the_body_span_counts() -> None:
+    got = measure(ENTRY, (3, 7))
+    assert got == Measured(statements=(3, 4, 5, 6, 7), executed=(3, 4, 6), missing=(5, 7))
+    assert not got.complete
+
+
+def test_branch_mode_counts_the_arcs_that_start_in_the_body() -> None:
+    got = measure(ENTRY, (3, 7), branch=True)
+    assert got.branches == 4 and got.missing_branches == ((3, 5), (6, 7))
+    assert got.to_dict()["missing_branches"] == [[3, 5], [6, 7]]
+
+
+def test_fully_executed_body_is_complete() -> None:
+    entry = {"executed_lines": [3, 4, 6], "missing_lines": [], "executed_branches": [[3, 4],
+             [3, 6]], "missing_branches": []}
+    got = measure(entry, (3, 6), branch=True)
+    assert got.complete and got.executed == (3, 4, 6) and got.branches == 2
+
+
+def test_a_file_coverage_never_saw_has_no_statements() -> None:
+    got = measure(None, (3, 7))
+    assert got.statements == () and got.complete  # the caller must say "no data"
+
+
+def test_lines_are_written_as_ranges() -> None:
+    assert format_lines([10, 6, 7, 8]) == "6-8, 10"
+    assert format_lines([4]) == "4" and format_lines([]) == ""
+
+
+def test_branches_are_written_as_arcs() -> None:
+    assert format_branch(12, 14) == "12->14"
+    assert format_branch(12, -1) == "12->exit"

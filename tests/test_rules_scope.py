@@ -1,0 +1,31 @@
+"""Stage 2 rules: one test file in the quest folder, nothing protected touched."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pytest_quest.rules import scope
+from tests.test_rules_run import TEST, rules, sub
+
+
+def test_scope_location_rules() -> None:
+    assert rules(scope.check(sub(test_rel="tests/test_elsewhere.py"))) == ["scope-test-location"]
+    assert rules(scope.check(sub(test_rel="tests/quest/helper.py"))) == ["scope-test-location"]
+    locked = sub(locked_tests={TEST: "abc"})
+    assert rules(scope.check(locked)) == ["scope-test-location"]
+    assert list(scope.check(sub())) == []
+
+
+def test_scope_protected_files() -> None:
+    s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64},
+            locked_tests={"tests/quest/t.py": "c"}, stray_files=("tests/quest/conftest.py",))
+    s = replace(s, working_tree={"m.py": "d" * 64, "new.py": "e" * 64},
+                locked_now={"tests/quest/t.py": None})
+    facts = list(scope.check(s))
+    assert [(f.where, f.actual) for f in facts] == [
+        ("gone.py", "deleted"),
+        ("m.py", "changed (dddddddddddd)"),
+        ("new.py", "a new file"),
+        ("tests/quest/t.py", "deleted"),
+        ("tests/quest/conftest.py", "another file in the quest test folder"),
+    ]
