@@ -2,7 +2,8 @@
 
 Plugins are found through the ``pytest_quest`` entry-point group. A plugin
 module implements any of the hooks below with ``@pytest_quest.hookimpl``;
-the built-in rules are registered the same way (``pytest_quest.rules.Builtin``).
+the built-in rules are registered the same way (``pytest_quest.rules.Builtin``),
+and :func:`pytest_quest.rules.plugin_manager` loads them all.
 
 - ``pytest_quest_add_rules(catalog)``: register rules with ``catalog.add(...)``
   so they appear in ``pytest-quest rules`` (the audit list).
@@ -20,7 +21,6 @@ docs/plugins.md shows both kinds end to end.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from typing import TYPE_CHECKING
 
 import pluggy
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
     from pytest_quest.gate import Catalog, Check
     from pytest_quest.submission import Submission
 
-__all__ = ["PROJECT", "Specs", "hookimpl", "hookspec", "new_manager", "plugin_manager",
-           "review_facts"]
+__all__ = ["PROJECT", "Specs", "hookimpl", "hookspec", "review_facts"]
 
 PROJECT = "pytest_quest"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -55,40 +54,8 @@ class Specs:
         """Reviewers: their facts can only send a quest to REVIEW."""
 
 
-def new_manager(*plugins: object, catalog: Catalog | None = None,
-                entry_points: bool = False) -> pluggy.PluginManager:
-    """A manager with the built-in rules, ``plugins`` (and installed ones), their rules added.
-
-    ``catalog`` defaults to the gate's :data:`~pytest_quest.gate.CATALOG`;
-    ``entry_points`` also loads every installed ``pytest_quest`` plugin.
-    """
-    from pytest_quest.gate import CATALOG
-    from pytest_quest.rules import Builtin
-
-    manager = pluggy.PluginManager(PROJECT)
-    manager.add_hookspecs(Specs)
-    manager.register(Builtin(), name="pytest-quest")
-    for plugin in plugins:
-        manager.register(plugin)
-    if entry_points:
-        manager.load_setuptools_entrypoints(PROJECT)
-    manager.hook.pytest_quest_add_rules(catalog=CATALOG if catalog is None else catalog)
-    return manager
-
-
-@cache
-def plugin_manager() -> pluggy.PluginManager:
-    """The process's manager: built-in rules plus every installed ``pytest_quest`` plugin.
-
-    Entry points are loaded once per process; their rules join the gate's catalog.
-    """
-    return new_manager(entry_points=True)
-
-
-def review_facts(submission: Submission, manager: pluggy.PluginManager | None = None
-                 ) -> Iterator[Fact]:
+def review_facts(submission: Submission, manager: pluggy.PluginManager) -> Iterator[Fact]:
     """Facts of the reviewers, lowered to ``review`` whatever they claimed."""
-    manager = manager or plugin_manager()
     for found in manager.hook.pytest_quest_review(submission=submission):
         for fact in found or ():
             yield Fact(fact.rule, REVIEW, fact.where, fact.expected, fact.actual)

@@ -18,9 +18,9 @@ import pytest_quest
 from pytest_quest.config import load_settings
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import STAGES, Catalog, Check, evaluate
-from pytest_quest.hookspecs import hookimpl, new_manager, review_facts
+from pytest_quest.hookspecs import hookimpl, review_facts
 from pytest_quest.quest import Quest
-from pytest_quest.rules import Builtin, coverage, static, submission_stages
+from pytest_quest.rules import Builtin, coverage, new_manager, static, submission_stages
 from pytest_quest.states import Outcome
 from pytest_quest.submission import Submission
 

@@ -13,7 +13,7 @@ from pytest_quest.cli.terminal import Terminal
 def command(as_json: bool) -> None:
     """List every gate rule (installed plugins' too): id, level, stage, description."""
     from pytest_quest.gate import CATALOG
-    from pytest_quest.hookspecs import plugin_manager
+    from pytest_quest.rules import plugin_manager
 
     plugin_manager()  # registers the built-in rules and every installed plugin's
 

@@ -11,16 +11,16 @@ declared for it: built-in first, then plugins', then the reviewers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 
 import pluggy
 
-from pytest_quest.gate import Check, Stage, stages
-from pytest_quest.hookspecs import hookimpl, plugin_manager, review_facts
+from pytest_quest.gate import CATALOG, Catalog, Check, Stage, stages
+from pytest_quest.hookspecs import PROJECT, Specs, hookimpl, review_facts
 from pytest_quest.rules import coverage, mutation, run, scope, static
 from pytest_quest.submission import Submission, copy_project, parse, run_tests
 
-__all__ = ["PREPARE", "Builtin", "submission_stages"]
+__all__ = ["PREPARE", "Builtin", "new_manager", "plugin_manager", "submission_stages"]
 
 #: What each stage pays for before its checks run (see :mod:`pytest_quest.submission`).
 PREPARE: dict[str, Callable[[Submission], Submission]] = {
@@ -44,6 +44,32 @@ class Builtin:
             Check("coverage", coverage.check),
             Check("mutation", mutation.check),
         ]
+
+
+def new_manager(*plugins: object, catalog: Catalog = CATALOG,
+                entry_points: bool = False) -> pluggy.PluginManager:
+    """A manager with the built-in rules and ``plugins`` registered, their rules added.
+
+    ``entry_points`` also loads every installed ``pytest_quest`` plugin.
+    """
+    manager = pluggy.PluginManager(PROJECT)
+    manager.add_hookspecs(Specs)
+    manager.register(Builtin(), name="pytest-quest")
+    for plugin in plugins:
+        manager.register(plugin)
+    if entry_points:
+        manager.load_setuptools_entrypoints(PROJECT)
+    manager.hook.pytest_quest_add_rules(catalog=catalog)
+    return manager
+
+
+@cache
+def plugin_manager() -> pluggy.PluginManager:
+    """The process's manager: built-in rules plus every installed ``pytest_quest`` plugin.
+
+    Entry points are loaded once per process; their rules join the gate's catalog.
+    """
+    return new_manager(entry_points=True)
 
 
 def submission_stages(manager: pluggy.PluginManager | None = None
