@@ -16,11 +16,19 @@ import pytest
 
 import pytest_quest
 from pytest_quest.config import load_settings
+from pytest_quest.errors import EnvironmentFault
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import STAGES, Catalog, Check, evaluate
 from pytest_quest.hookspecs import hookimpl, review_facts
 from pytest_quest.quest import Quest
-from pytest_quest.rules import Builtin, coverage, new_manager, static, submission_stages
+from pytest_quest.rules import (
+    Builtin,
+    PluginCheck,
+    coverage,
+    new_manager,
+    static,
+    submission_stages,
+)
 from pytest_quest.states import Outcome
 from pytest_quest.submission import Submission
 
@@ -68,9 +76,24 @@ def test_plugin_rules_join_the_catalog() -> None:
 
 def test_plugin_check_runs_in_the_stage_it_declares_after_the_builtin_ones() -> None:
     stages = {s.name: s for s in submission_stages(new_manager(Strict(), catalog=Catalog()))}
-    assert stages["static"].checks == (static.check, naming)
-    assert naming not in stages["coverage"].checks
+    assert stages["static"].checks == (static.check, PluginCheck(naming, "Strict"))
     assert stages["coverage"].checks == (coverage.check,)
+
+
+def test_a_plugin_check_that_raises_spends_no_try() -> None:
+    def broken(sub: Submission) -> Iterator[Fact]:
+        raise KeyError("config")
+
+    class Broken:
+        @hookimpl
+        def pytest_quest_checks(self) -> list[Check[Submission]]:
+            return [Check("static", broken)]
+
+    catalog = Catalog()
+    stages = submission_stages(new_manager(Broken(), catalog=catalog))
+    with pytest.raises(EnvironmentFault, match=r"the check .*broken of plugin 'Broken' failed "
+                                               r"\(KeyError: 'config'\); no try was spent"):
+        evaluate(stages, _submission("def test_x():\n    assert 1\n"), catalog)
 
 
 def test_a_failing_plugin_check_stops_the_gate_in_its_stage() -> None:

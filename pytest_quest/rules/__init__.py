@@ -10,17 +10,21 @@ declared for it: built-in first, then plugins', then the reviewers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache, partial
 
 import pluggy
 
+from pytest_quest.errors import EnvironmentFault
+from pytest_quest.facts import Fact
 from pytest_quest.gate import CATALOG, Catalog, Check, Stage, stages
 from pytest_quest.hookspecs import PROJECT, Specs, hookimpl, review_facts
 from pytest_quest.rules import coverage, mutation, run, scope, static
 from pytest_quest.submission import Submission, copy_project, parse, run_tests
 
-__all__ = ["PREPARE", "Builtin", "new_manager", "plugin_manager", "submission_stages"]
+__all__ = ["PREPARE", "Builtin", "PluginCheck", "new_manager", "plugin_manager",
+           "submission_stages"]
 
 #: What each stage pays for before its checks run (see :mod:`pytest_quest.submission`).
 PREPARE: dict[str, Callable[[Submission], Submission]] = {
@@ -74,8 +78,44 @@ def plugin_manager() -> pluggy.PluginManager:
 
 def submission_stages(manager: pluggy.PluginManager | None = None
                       ) -> tuple[Stage[Submission], ...]:
-    """The gate's stages for a submission, cheapest first, with every installed plugin's checks."""
+    """The gate's stages for a submission, cheapest first, with every installed plugin's checks.
+
+    A plugin's check (or reviewer) that raises stops the submission as an
+    environment fault: nothing is recorded and no try is spent, since the
+    agent's test was not judged.
+    """
     manager = manager or plugin_manager()
-    checks = [check for found in manager.hook.pytest_quest_checks() for check in found or ()]
-    checks.append(Check("review", partial(review_facts, manager=manager)))
+    checks: list[Check[Submission]] = []
+    # In the order pluggy calls them: the built-in rules (tryfirst) first.
+    for impl in reversed(manager.hook.pytest_quest_checks.get_hookimpls()):
+        declared = impl.function() or ()
+        if isinstance(impl.plugin, Builtin):
+            checks.extend(declared)
+        else:
+            name = getattr(impl.plugin, "__name__", None) or type(impl.plugin).__name__
+            checks.extend(Check(c.stage, PluginCheck(c.run, name)) for c in declared)
+    checks.append(Check("review", PluginCheck(partial(review_facts, manager=manager),
+                                              "reviewers")))
     return stages(checks, PREPARE)
+
+
+@dataclass(frozen=True)
+class PluginCheck:
+    """A plugin's check as the gate runs it: when it raises, the verdict is not reached.
+
+    The agent's test was not judged, so that is an environment fault (exit 2,
+    nothing recorded, no try spent), never a FAIL.
+    """
+
+    run: Callable[[Submission], Iterable[Fact]]
+    plugin: str
+
+    def __call__(self, sub: Submission) -> list[Fact]:
+        try:
+            return list(self.run(sub))
+        except Exception as exc:
+            name = getattr(self.run, "__qualname__", None) or repr(self.run)
+            raise EnvironmentFault(
+                f"could not verify {sub.quest.id}: the check {name} of plugin {self.plugin!r} "
+                f"failed ({type(exc).__name__}: {exc}); no try was spent"
+            ) from exc
