@@ -48,6 +48,8 @@ class Rule:
     #: What the agent should change to flip the verdict.
     hint: str
     supersedes: tuple[str, ...] = ()
+    #: Who added it: ``pytest-quest`` or the plugin's name.
+    origin: str = "pytest-quest"
 
     def fact(self, where: str, expected: str, actual: str) -> Fact:
         return Fact(rule=self.id, level=self.level, where=where, expected=expected, actual=actual)
@@ -59,6 +61,7 @@ class Rule:
             "stage": self.stage,
             "description": self.description,
             "supersedes": list(self.supersedes),
+            "origin": self.origin,
         }
 
 
@@ -76,16 +79,25 @@ class Catalog:
         description: str,
         hint: str,
         supersedes: Iterable[str] = (),
+        origin: str = "pytest-quest",
     ) -> Rule:
-        if level not in (FAIL, REVIEW):
-            raise ValueError(f"rule {id}: level must be {FAIL!r} or {REVIEW!r}")
-        if stage not in STAGES:
-            raise ValueError(f"rule {id}: unknown stage {stage!r}")
-        if id in self._rules:
-            raise ValueError(f"rule {id} is defined twice")
-        rule = Rule(id, level, stage, description, hint, tuple(supersedes))
-        self._rules[id] = rule
+        rule = Rule(id, level, stage, description, hint, tuple(supersedes), origin)
+        self._store(rule)
         return rule
+
+    def include(self, rule: Rule) -> None:
+        """Register a rule made elsewhere; the very same rule twice is a no-op."""
+        if self._rules.get(rule.id) is not rule:
+            self._store(rule)
+
+    def _store(self, rule: Rule) -> None:
+        if rule.level not in (FAIL, REVIEW):
+            raise ValueError(f"rule {rule.id}: level must be {FAIL!r} or {REVIEW!r}")
+        if rule.stage not in STAGES:
+            raise ValueError(f"rule {rule.id}: unknown stage {rule.stage!r}")
+        if rule.id in self._rules:
+            raise ValueError(f"rule {rule.id} is defined twice")
+        self._rules[rule.id] = rule
 
     def get(self, rule_id: str) -> Rule | None:
         return self._rules.get(rule_id)

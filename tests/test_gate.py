@@ -99,6 +99,18 @@ def test_catalog_rejects_duplicates() -> None:
         cat.add("cheap", FAIL, "static", "d", "h")
 
 
+def test_include_takes_a_rule_once_and_refuses_a_namesake() -> None:
+    cat = _catalog()
+    rule = cat.get("cheap")
+    assert rule is not None
+    other = Catalog()
+    other.include(rule)
+    other.include(rule)
+    assert list(other) == [rule]
+    with pytest.raises(ValueError, match="defined twice"):
+        cat.include(Catalog().add("cheap", FAIL, "run", "another", "h"))
+
+
 def test_real_catalog_is_documented_and_ordered() -> None:
     rules = list(CATALOG)
     assert len(rules) >= 10

@@ -18,10 +18,11 @@ import pytest_quest
 from pytest_quest.config import load_settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.facts import FAIL, REVIEW, Fact
-from pytest_quest.gate import STAGES, Catalog, Check, evaluate
+from pytest_quest.gate import CATALOG, STAGES, Catalog, Check, evaluate
 from pytest_quest.hookspecs import hookimpl, review_facts
 from pytest_quest.quest import Quest
 from pytest_quest.rules import (
+    BUILTIN_RULES,
     Builtin,
     PluginCheck,
     coverage,
@@ -67,11 +68,21 @@ def test_hookimpl_is_exported_from_the_package() -> None:
     assert "hookimpl" in pytest_quest.__all__
 
 
-def test_plugin_rules_join_the_catalog() -> None:
+def test_plugin_rules_join_the_catalog_with_their_origin() -> None:
     catalog = Catalog()
     new_manager(Strict(), catalog=catalog)
     rule = catalog.get("team-naming")
-    assert rule is not None and rule.stage == "static"
+    assert rule is not None and (rule.stage, rule.origin) == ("static", "Strict")
+    # The built-in rules came through the same hook, in stage order before the plugin's.
+    assert [r for r in catalog if r.origin == "pytest-quest"] == list(BUILTIN_RULES)
+    assert rule.to_dict()["origin"] == "Strict"
+
+
+def test_builtin_rules_are_registered_once_however_often_managers_are_made() -> None:
+    before = len(CATALOG)
+    new_manager()
+    new_manager()
+    assert len(CATALOG) == before
 
 
 def test_plugin_check_runs_in_the_stage_it_declares_after_the_builtin_ones() -> None:
@@ -181,6 +192,12 @@ def test_an_installed_plugins_rules_are_listed(installed: dict[str, str]) -> Non
     assert (by_id["team-test-names"]["level"], by_id["team-test-names"]["stage"]) == (
         "fail", "static")
     assert by_id["team-raises-match"]["stage"] == "review"
+    assert by_id["team-test-names"]["origin"] == "quest_team_rules"
+    assert by_id["coverage-lines"]["origin"] == "pytest-quest"
+    human = subprocess.run([sys.executable, "-m", "pytest_quest", "rules"], env=installed,
+                           capture_output=True, text=True, timeout=300,
+                           check=True).stdout
+    assert "from: who added it" in human and "quest_team_rules" in human
     assert rules[-1]["id"] == "team-raises-match"  # listed in stage order, review last
 
 

@@ -22,6 +22,11 @@ def command(as_json: bool) -> None:
     if as_json:
         term.json([r.to_dict() for r in rules])
         return
-    term.table(["rule", "level", "stage", "what it checks"],
-               [(r.id, r.level, r.stage, r.description) for r in rules],
-               title=f"{len(rules)} rules, in stage order")
+    if all(r.origin == "pytest-quest" for r in rules):
+        term.table(["rule", "level", "stage", "what it checks"],
+                   [(r.id, r.level, r.stage, r.description) for r in rules],
+                   title=f"{len(rules)} rules, in stage order")
+        return
+    term.table(["rule", "level", "stage", "from", "what it checks"],
+               [(r.id, r.level, r.stage, r.origin, r.description) for r in rules],
+               title=f"{len(rules)} rules, in stage order (from: who added it)")

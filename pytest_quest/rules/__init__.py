@@ -18,13 +18,13 @@ import pluggy
 
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.facts import Fact
-from pytest_quest.gate import CATALOG, Catalog, Check, Stage, stages
+from pytest_quest.gate import CATALOG, Catalog, Check, Rule, Stage, stages
 from pytest_quest.hookspecs import PROJECT, Specs, hookimpl, review_facts
 from pytest_quest.rules import coverage, mutation, run, scope, static
 from pytest_quest.submission import Submission, copy_project, parse, run_tests
 
-__all__ = ["PREPARE", "Builtin", "PluginCheck", "new_manager", "plugin_manager",
-           "submission_stages"]
+__all__ = ["BUILTIN_RULES", "PREPARE", "Builtin", "PluginCheck", "new_manager",
+           "plugin_manager", "submission_stages"]
 
 #: What each stage pays for before its checks run (see :mod:`pytest_quest.submission`).
 PREPARE: dict[str, Callable[[Submission], Submission]] = {
@@ -34,8 +34,17 @@ PREPARE: dict[str, Callable[[Submission], Submission]] = {
 }
 
 
+#: The rules the modules above registered when they were imported.
+BUILTIN_RULES: tuple[Rule, ...] = tuple(CATALOG)
+
+
 class Builtin:
-    """pytest-quest's own checks, declared through the plugin hook like anyone's."""
+    """pytest-quest's own rules and checks, declared through the plugin hooks like anyone's."""
+
+    @hookimpl(tryfirst=True)
+    def pytest_quest_add_rules(self, catalog: Catalog) -> None:
+        for rule in BUILTIN_RULES:
+            catalog.include(rule)
 
     @hookimpl(tryfirst=True)
     def pytest_quest_checks(self) -> list[Check[Submission]]:
@@ -63,7 +72,10 @@ def new_manager(*plugins: object, catalog: Catalog = CATALOG,
         manager.register(plugin)
     if entry_points:
         manager.load_setuptools_entrypoints(PROJECT)
-    manager.hook.pytest_quest_add_rules(catalog=catalog)
+    # One plugin at a time, in pluggy's call order, so each rule names the plugin that added it.
+    for impl in reversed(manager.hook.pytest_quest_add_rules.get_hookimpls()):
+        view = catalog if isinstance(impl.plugin, Builtin) else _Added(catalog, _name(impl))
+        impl.function(**({"catalog": view} if "catalog" in impl.argnames else {}))
     return manager
 
 
@@ -92,11 +104,30 @@ def submission_stages(manager: pluggy.PluginManager | None = None
         if isinstance(impl.plugin, Builtin):
             checks.extend(declared)
         else:
-            name = getattr(impl.plugin, "__name__", None) or type(impl.plugin).__name__
-            checks.extend(Check(c.stage, PluginCheck(c.run, name)) for c in declared)
+            checks.extend(Check(c.stage, PluginCheck(c.run, _name(impl))) for c in declared)
     checks.append(Check("review", PluginCheck(partial(review_facts, manager=manager),
                                               "reviewers")))
     return stages(checks, PREPARE)
+
+
+def _name(impl: pluggy.HookImpl) -> str:
+    """A plugin's name for people: its module, or its class."""
+    return getattr(impl.plugin, "__name__", None) or type(impl.plugin).__name__
+
+
+@dataclass(frozen=True)
+class _Added:
+    """What a plugin's ``pytest_quest_add_rules`` gets: the catalog, stamping its name."""
+
+    catalog: Catalog
+    origin: str
+
+    def add(self, id: str, level: str, stage: str, description: str, hint: str,
+            supersedes: Iterable[str] = ()) -> Rule:
+        return self.catalog.add(id, level, stage, description, hint, supersedes, self.origin)
+
+    def get(self, rule_id: str) -> Rule | None:
+        return self.catalog.get(rule_id)
 
 
 @dataclass(frozen=True)
