@@ -67,6 +67,22 @@ def _ignore(_dir: str, names: list[str]) -> set[str]:
     return {n for n in names if n in (".quest", "__pycache__", ".pytest_cache", "quest")}
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _only_the_builtin_rules() -> Iterator[None]:
+    """In-process judging sees the built-in rules only, whatever this environment has installed.
+
+    A ``pytest_quest`` plugin installed in the developer's venv must not change
+    what this suite asserts; test_hookspecs installs one on purpose, in fresh
+    processes.
+    """
+    import pytest_quest.rules
+
+    manager = pytest_quest.rules.new_manager()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pytest_quest.rules, "plugin_manager", lambda: manager)
+        yield
+
+
 @pytest.fixture
 def example_copy(tmp_path: Path) -> Path:
     """An unscanned copy of example_project."""
