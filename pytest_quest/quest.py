@@ -77,7 +77,7 @@ class Quest:
             kwargs["extra"] = {k: v for k, v in extra.items() if k != "missing"}
             kwargs.setdefault("missing", extra["missing"])
         if kwargs.get("missing") is not None:
-            kwargs["missing"] = tuple(int(n) for n in kwargs["missing"])
+            kwargs["missing"] = tuple(map(int, kwargs["missing"]))
         if kwargs.get("evidence"):
             kwargs["evidence"] = Evidence.from_dict(kwargs["evidence"])
         else:

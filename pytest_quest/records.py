@@ -114,22 +114,28 @@ class Evidence:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
-        """Read a ledger's evidence, whichever version wrote it."""
-        branches = data.get("branches")
+        """Read a ledger's evidence, whichever version wrote it.
+
+        Called for every PASS when a ledger loads, so it avoids per-key helper calls.
+        """
+        get = data.get
+        branches, mutation, decision = get("branches"), get("mutation"), get("decision")
+        test, sha, python, agent = get("test"), get("sha256"), get("python"), get("agent")
+        unknown = data.keys() - _EVIDENCE_KEYS
         return cls(
-            source=str(data.get("source") or ""),
-            time=str(data.get("time") or ""),
-            tool=str(data.get("tool") or ""),
-            source_hash=str(data.get("source_hash") or ""),
-            covered_lines=tuple(int(n) for n in data.get("covered_lines") or ()),
+            source=str(get("source") or ""),
+            time=str(get("time") or ""),
+            tool=str(get("tool") or ""),
+            source_hash=str(get("source_hash") or ""),
+            covered_lines=tuple(map(int, get("covered_lines") or ())),
             branches=branches if isinstance(branches, int) else None,
-            test=_str_or_none(data.get("test")),
-            sha256=_str_or_none(data.get("sha256")),
-            python=_str_or_none(data.get("python")),
-            agent=_str_or_none(data.get("agent")),
-            mutation=data.get("mutation") if isinstance(data.get("mutation"), Mapping) else None,
-            decision=data.get("decision") if isinstance(data.get("decision"), Mapping) else None,
-            other={k: v for k, v in data.items() if k not in _EVIDENCE_KEYS},
+            test=None if test is None else str(test),
+            sha256=None if sha is None else str(sha),
+            python=None if python is None else str(python),
+            agent=None if agent is None else str(agent),
+            mutation=mutation if isinstance(mutation, Mapping) else None,
+            decision=decision if isinstance(decision, Mapping) else None,
+            other={k: data[k] for k in unknown} if unknown else {},
         )
 
 
