@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -93,23 +93,18 @@ class Evidence:
                    sha256=sha256, decision=dict(decision))
 
     def to_dict(self) -> dict[str, Any]:
-        """The ledger form: only the keys that carry something."""
+        """The ledger form: ``source`` and ``time`` always, other keys when they carry something."""
         out: dict[str, Any] = dict(self.other)
         out.update(source=self.source, time=self.time)
-        if self.tool:
-            out["tool"] = self.tool
-        if self.source_hash:
-            out["source_hash"] = self.source_hash
-        if self.covered_lines:
-            out["covered_lines"] = list(self.covered_lines)
-        for name in ("branches", "test", "sha256", "python", "agent"):
+        for name in _EVIDENCE_OPTIONAL:
             value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        if self.mutation:
-            out["mutation"] = dict(self.mutation)
-        if self.decision:
-            out["decision"] = dict(self.decision)
+            if value is None or value == "" or value == () or value == {}:
+                continue
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, Mapping):
+                value = dict(value)
+            out[name] = value
         return out
 
     @classmethod
@@ -243,10 +238,10 @@ def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-_EVIDENCE_KEYS = frozenset({
-    "source", "time", "tool", "source_hash", "covered_lines", "branches", "test", "sha256",
-    "python", "agent", "mutation", "decision",
-})
+#: The keys a ledger's evidence may carry besides ``source`` and ``time``, in field order.
+_EVIDENCE_OPTIONAL = tuple(f.name for f in fields(Evidence) if f.name not in
+                           ("source", "time", "other"))
+_EVIDENCE_KEYS = frozenset({"source", "time", *_EVIDENCE_OPTIONAL})
 _ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
     AttemptKind.SUBMIT.value: ("kind", "quest", "time", "agent", "test", "sha256", "verdict",
                                "state", "tries", "facts", "remaining"),
