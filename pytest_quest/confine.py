@@ -1,0 +1,622 @@
+"""Kernel confinement for every process that runs submitted code (Linux).
+
+The audit hook in the harness is Python-level: ctypes, ``dir_fd`` writes,
+``_posixsubprocess`` and ``.pth`` files walk around it. This module puts the
+wall in the kernel, where nothing inside can undo it:
+
+* **namespaces** (user, mount, PID, network, IPC): the run is PID 1 of its own
+  PID namespace, so the caller's processes (``/proc/<ppid>/environ``,
+  ``/proc/<ppid>/cwd``) do not exist for it and every leftover dies with it;
+  its root is a fresh tmpfs holding only bind mounts of what a Python test
+  run needs (the interpreter's prefixes, ``sys.path``, ``/usr``, ``/lib*``,
+  ``/etc``, a minimal ``/dev``, its own ``/proc``, the sandbox copy), so the
+  real project, the ledger, the caller's home and every Unix socket outside
+  are simply absent; the only network device is loopback.
+* **Landlock** (ABI >= 1): writes only beneath the sandbox copy, its private
+  temp folders and the null devices; reads only beneath the same allowlist;
+  with ABI >= 6 no signals or abstract Unix sockets beyond the run.
+  ``no_new_privs`` is set and the capability bounding set emptied first.
+
+Both are inherited by every child and cannot be lifted from inside. Either one
+alone is used when the other is missing; neither (macOS, old kernels) leaves
+the audit hook as the only wall, and every verdict says which one judged it
+(:attr:`Isolation.name`). ``docs/security.md`` explains the choice.
+
+``python -m pytest_quest.confine POLICY -- ARGV...`` is the launcher that
+:func:`wrap` builds; :func:`restrict_writes` adds one more Landlock layer to
+the calling process (each forked run narrows its writes to its own temp dir).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import functools
+import json
+import os
+import platform
+import signal
+import socket
+import stat
+import struct
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "ENV_CONFINED",
+    "Isolation",
+    "Policy",
+    "detect",
+    "landlock_abi",
+    "main",
+    "read_status",
+    "restrict_writes",
+    "system_paths",
+    "wrap",
+]
+
+#: Set by the launcher for the harness (and popped by it): the isolation in force.
+ENV_CONFINED = "PYTEST_QUEST_CONFINED"
+#: Exit code of a launcher that could not confine as required (strict mode, or a failed set-up).
+SETUP_FAILED = 125
+
+# --------------------------------------------------------------------- Landlock
+_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
+_CREATE_RULESET_VERSION = 1
+_RULE_PATH_BENEATH = 1
+_PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_SET_PDEATHSIG = 38, 24, 1
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+
+_EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_REMOVE_DIR, _REMOVE_FILE = 1 << 4, 1 << 5
+_MAKE = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
+_REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
+_FILE_RIGHTS = _EXECUTE | _WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
+_READ = _READ_FILE | _READ_DIR | _EXECUTE
+
+#: Devices a confined run may write; anything written there goes nowhere.
+NULL_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
+_DEVICES = (*NULL_DEVICES, "/dev/random", "/dev/urandom", "/dev/tty")
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+@functools.cache
+def _libc() -> Any:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+    return result
+
+
+def _prctl(option: int, arg: int = 0, arg3: int = 0) -> int:
+    return _libc().prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), ctypes.c_ulong(0),
+                         ctypes.c_ulong(0))
+
+
+@functools.cache
+def landlock_abi() -> int:
+    """The Landlock ABI version the kernel offers, 0 when it offers none (or not Linux)."""
+    if sys.platform != "linux":
+        return 0
+    try:
+        version = _libc().syscall(ctypes.c_long(_SYS_CREATE_RULESET), None, ctypes.c_size_t(0),
+                                  ctypes.c_uint32(_CREATE_RULESET_VERSION))
+    except (OSError, AttributeError):  # pragma: no cover - a libc without syscall()
+        return 0
+    return max(int(version), 0)
+
+
+def _fs_rights(abi: int) -> int:
+    rights = _EXECUTE | _WRITE_FILE | _READ_FILE | _READ_DIR | _REMOVE_DIR | _REMOVE_FILE | _MAKE
+    if abi >= 2:
+        rights |= _REFER
+    if abi >= 3:
+        rights |= _TRUNCATE
+    if abi >= 5:
+        rights |= _IOCTL_DEV
+    return rights
+
+
+def _write_rights(abi: int) -> int:
+    return _fs_rights(abi) & ~(_EXECUTE | _READ_FILE | _READ_DIR | _IOCTL_DEV)
+
+
+def _landlock(abi: int, handled: int, rules: Iterable[tuple[str, int]], scoped: int = 0) -> None:
+    """Create a ruleset handling ``handled``, allow ``rules``, and enforce it on this thread."""
+    libc = _libc()
+    attr = _RulesetAttr(handled, 0, scoped if abi >= 6 else 0)
+    size = 24 if abi >= 6 else 16 if abi >= 4 else 8
+    ruleset = _check(libc.syscall(ctypes.c_long(_SYS_CREATE_RULESET), ctypes.byref(attr),
+                                  ctypes.c_size_t(size), ctypes.c_uint32(0)),
+                     "landlock_create_ruleset")
+    try:
+        for path, allowed in rules:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # nothing there: nothing to allow
+            try:
+                if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                    allowed &= _FILE_RIGHTS
+                beneath = _PathBeneath(allowed & handled, fd)
+                if beneath.allowed:
+                    _check(libc.syscall(ctypes.c_long(_SYS_ADD_RULE), ctypes.c_int(ruleset),
+                                        ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(beneath),
+                                        ctypes.c_uint32(0)), f"landlock_add_rule {path}")
+            finally:
+                os.close(fd)
+        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+        _check(libc.syscall(ctypes.c_long(_SYS_RESTRICT_SELF), ctypes.c_int(ruleset),
+                            ctypes.c_uint32(0)), "landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+
+
+def restrict_writes(paths: Sequence[str]) -> bool:
+    """Add one Landlock layer to the calling thread: from now on it writes only beneath ``paths``.
+
+    Also allowed: the null devices. Layers only ever narrow what earlier ones
+    allow, so a forked run can shrink its writes to its own fresh temp dir.
+    Call it before starting threads (Landlock binds the calling thread and its
+    future children). Returns False when the kernel has no Landlock; raises
+    :class:`OSError` when Landlock exists but refused the layer.
+    """
+    abi = landlock_abi()
+    if abi < 1:
+        return False
+    handled = _write_rights(abi)
+    rules = [(os.path.realpath(p), handled) for p in paths]
+    rules += [(device, _WRITE_FILE | _TRUNCATE) for device in NULL_DEVICES]
+    _landlock(abi, handled, rules)
+    return True
+
+
+# ------------------------------------------------------------------ namespaces
+_CLONE_NEWNS, _CLONE_NEWIPC, _CLONE_NEWUSER = 0x00020000, 0x08000000, 0x10000000
+_CLONE_NEWPID, _CLONE_NEWNET = 0x20000000, 0x40000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
+_MNT_DETACH, _AT_RECURSIVE, _MOUNT_ATTR_RDONLY = 2, 0x8000, 1
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+_SYS_MOUNT_SETATTR = 442
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc().unshare(ctypes.c_int(flags)), "unshare")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int,
+           data: str | None = None) -> None:
+    def enc(s: str | None) -> bytes | None:
+        return None if s is None else os.fsencode(s)
+
+    _check(_libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags),
+                         enc(data)), f"mount {target}")
+
+
+def _read_only(target: str, recursive: bool = True) -> None:
+    """Make ``target`` (and every mount beneath it) read-only, keeping locked flags as they are."""
+    attr = struct.pack("QQQQ", _MOUNT_ATTR_RDONLY, 0, 0, 0)
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    _check(_libc().syscall(ctypes.c_long(_SYS_MOUNT_SETATTR), ctypes.c_int(-100),
+                           os.fsencode(target), ctypes.c_uint(_AT_RECURSIVE if recursive else 0),
+                           buf,
+                           ctypes.c_size_t(len(attr))), f"mount_setattr {target}")
+
+
+def _write_file(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _enter_namespaces() -> None:
+    """New user, PID, network and IPC namespaces for this process's children; same uid/gid."""
+    uid, gid = os.geteuid(), os.getegid()
+    _unshare(_CLONE_NEWUSER | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC)
+    with contextlib.suppress(FileNotFoundError):
+        _write_file("/proc/self/setgroups", "deny")
+    _write_file("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write_file("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _loopback_up() -> None:
+    """The new network namespace has only ``lo``, and it starts down."""
+    flags = 0x1 | 0x8 | 0x40  # IFF_UP | IFF_LOOPBACK | IFF_RUNNING
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        fcntl.ioctl(sock.fileno(), 0x8914, struct.pack("16sh22x", b"lo", flags))  # SIOCSIFFLAGS
+
+
+def _minimal(paths: Iterable[str]) -> list[str]:
+    """Existing real paths, without those already beneath another one."""
+    out: list[str] = []
+    for path in sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)}):
+        if not any(path == kept or path.startswith(kept.rstrip("/") + "/") for kept in out):
+            out.append(path)
+    return out
+
+
+def _links(paths: Iterable[str]) -> list[tuple[str, str]]:
+    """Symlinks met on the way to ``paths`` (``/lib64 -> usr/lib64``), recreated in the new root."""
+    found: dict[str, str] = {}
+    for path in paths:
+        current = ""
+        for part in os.path.abspath(path).strip("/").split("/"):
+            current = f"{current}/{part}"
+            if os.path.islink(current):
+                found.setdefault(current, os.readlink(current))
+                current = os.path.realpath(current)
+    return sorted(found.items())
+
+
+def _build_root(stage: str, readable: Sequence[str], writable: Sequence[str]) -> None:
+    """Mount a new root at ``stage`` holding only the allowed paths, then pivot into it."""
+    _unshare(_CLONE_NEWNS)
+    _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    read_only, read_write = _minimal(readable), _minimal(writable)
+    handles = {path: os.open(path, os.O_PATH | os.O_CLOEXEC)
+               for path in (*read_only, *read_write)}
+    devices = {d: os.open(d, os.O_PATH | os.O_CLOEXEC) for d in _DEVICES if os.path.exists(d)}
+    _mount("tmpfs", stage, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0755")
+    # Read-only binds first; writable ones go on top (a sandbox may lie inside a readable folder).
+    for path, writable_bind in [*((p, False) for p in read_only), *((p, True) for p in read_write)]:
+        target = stage + path
+        if not os.path.lexists(target):
+            if stat.S_ISDIR(os.fstat(handles[path]).st_mode):
+                os.makedirs(target)
+            else:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                open(target, "wb").close()  # an empty mount point
+        _mount(f"/proc/self/fd/{handles[path]}", target, None, _MS_BIND | _MS_REC)
+        if not writable_bind:
+            _read_only(target)
+    for link, destination in _links([*readable, *writable]):
+        if not os.path.lexists(stage + link):
+            os.makedirs(os.path.dirname(stage + link), exist_ok=True)
+            os.symlink(destination, stage + link)
+    dev = stage + "/dev"
+    os.makedirs(dev, exist_ok=True)
+    _mount("tmpfs", dev, "tmpfs", _MS_NOSUID, "mode=0755")
+    for device, fd in devices.items():
+        open(stage + device, "wb").close()  # an empty mount point
+        _mount(f"/proc/self/fd/{fd}", stage + device, None, _MS_BIND)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{dev}/{name}")
+    os.makedirs(dev + "/shm")
+    _mount("tmpfs", dev + "/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777")
+    os.makedirs(stage + "/proc", exist_ok=True)
+    _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    os.makedirs(stage + "/tmp", exist_ok=True)
+    for fd in (*handles.values(), *devices.values()):
+        os.close(fd)
+    os.chdir(stage)
+    pivot = _SYS_PIVOT_ROOT.get(platform.machine())
+    if pivot is None:
+        raise OSError(errno.ENOSYS, f"pivot_root: unknown syscall number on {platform.machine()}")
+    _check(_libc().syscall(ctypes.c_long(pivot), b".", b"."), "pivot_root")
+    _check(_libc().umount2(b".", ctypes.c_int(_MNT_DETACH)), "umount old root")
+    os.chdir("/")
+    _read_only("/", recursive=False)  # the skeleton; binds keep their own modes
+
+
+def _drop_capabilities() -> None:
+    """Empty the bounding and ambient sets: the exec'd program holds no capability at all."""
+    try:
+        with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
+            last = int(handle.read())
+    except (OSError, ValueError):
+        last = 40
+    for cap in range(last + 1):
+        _prctl(_PR_CAPBSET_DROP, cap)
+    _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+
+
+# ---------------------------------------------------------------------- policy
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+
+
+def _prefixes() -> list[str]:
+    """The interpreter's own folders (a venv inside the project stays visible through these)."""
+    return [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+            os.path.dirname(os.path.realpath(sys.executable)),
+            os.path.dirname(os.path.abspath(__file__))]  # pytest_quest, even installed editable
+
+
+def _editable_roots(entries: Iterable[str]) -> list[str]:
+    """Folders that setuptools' editable finders (``__editable___*_finder.py``) import from."""
+    import ast
+    import glob
+
+    roots: list[str] = []
+    for entry in entries:
+        for finder in glob.glob(os.path.join(glob.escape(entry), "__editable___*_finder.py")):
+            try:
+                with open(finder, encoding="utf-8") as handle:
+                    tree = ast.parse(handle.read())
+            except (OSError, SyntaxError, ValueError):
+                continue
+            for node in tree.body:
+                if isinstance(node, ast.AnnAssign | ast.Assign) and node.value is not None:
+                    names = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+                    if any(isinstance(n, ast.Name) and n.id == "MAPPING" for n in names):
+                        with contextlib.suppress(ValueError, AttributeError):
+                            mapping = ast.literal_eval(node.value)
+                            roots += [str(v) for v in mapping.values()]
+    return roots
+
+
+def system_paths(hidden: Sequence[str] = ()) -> list[str]:
+    """What a Python test run reads: the interpreter, ``sys.path``, system libraries, ``/etc``.
+
+    ``sys.path`` entries and editable-install folders inside ``hidden`` (the
+    real project) are left out unless they lie in the interpreter's prefix.
+    """
+    prefixes = _prefixes()
+    entries = [p for p in sys.path if p and os.path.isabs(p)]
+    extra = [*entries, *_editable_roots(entries)]
+    keep = tuple(os.path.realpath(p).rstrip("/") + "/" for p in prefixes)
+    cut = tuple(os.path.realpath(h).rstrip("/") + "/" for h in hidden)
+    for path in extra:
+        real = os.path.realpath(path) + "/"
+        if real.startswith(keep) or not real.startswith(cut):
+            prefixes.append(path)
+    return [*_SYSTEM, *prefixes]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What one confined run may touch."""
+
+    #: Folders (and files) the run may write; everything beneath them too.
+    writable: tuple[str, ...]
+    #: Further folders it may read, beyond :func:`system_paths` of the launching interpreter.
+    readable: tuple[str, ...] = ()
+    #: Folders whose ``sys.path`` entries and editable installs are not made readable.
+    hidden: tuple[str, ...] = ()
+    #: Refuse to run (exit 125) rather than fall back to no kernel confinement at all.
+    strict: bool = False
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Policy:
+        data = json.loads(text)
+        return cls(
+            writable=tuple(data.get("writable", ())),
+            readable=tuple(data.get("readable", ())),
+            hidden=tuple(data.get("hidden", ())),
+            strict=bool(data.get("strict", False)),
+        )
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What the kernel offers here, as :func:`detect` found it."""
+
+    system: str
+    landlock_abi: int
+    namespaces: bool
+    #: Why namespaces are unavailable, when they are.
+    namespaces_error: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The isolation a run gets here: ``landlock+namespaces`` ... ``python-audit``."""
+        return isolation_name(self.landlock_abi > 0, self.namespaces)
+
+    @property
+    def kernel(self) -> bool:
+        return self.landlock_abi > 0 or self.namespaces
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"isolation": self.name, "system": self.system, "landlock_abi": self.landlock_abi,
+                "namespaces": self.namespaces, "namespaces_error": self.namespaces_error}
+
+
+def isolation_name(landlock: bool, namespaces: bool) -> str:
+    if landlock and namespaces:
+        return "landlock+namespaces"
+    if landlock:
+        return "landlock"
+    if namespaces:
+        return "namespaces"
+    return "python-audit"
+
+
+def _confine_self(policy: Policy, namespaces: bool, stage: str) -> list[str]:
+    """Apply every layer this kernel allows to the current process; return their names."""
+    readable = [*system_paths(policy.hidden), *policy.readable]
+    writable = list(policy.writable)
+    layers = []
+    if namespaces:
+        _build_root(stage, readable, writable)
+        _loopback_up()
+        layers.append("namespaces")
+    _drop_capabilities()
+    abi = landlock_abi()
+    if abi:
+        rules = [(p, _READ | _IOCTL_DEV) for p in readable]
+        rules += [(p, _fs_rights(abi)) for p in writable]
+        rules += [(d, _READ_FILE | _WRITE_FILE | _TRUNCATE | _IOCTL_DEV) for d in NULL_DEVICES]
+        rules += [(d, _READ_FILE | _IOCTL_DEV) for d in _DEVICES]
+        rules += [("/dev/shm", _fs_rights(abi) & ~_EXECUTE)] if namespaces else []
+        rules += [("/proc", _READ_FILE | _READ_DIR)]
+        _landlock(abi, _fs_rights(abi), rules, scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
+        layers.append(f"landlock-abi-{abi}")
+    else:
+        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+    return layers
+
+
+# ---------------------------------------------------------------------- detect
+def _probe_namespaces() -> str | None:
+    """Set up the whole namespace side in a throwaway child; return the error, or None."""
+    if sys.platform != "linux" or platform.machine() not in _SYS_PIVOT_ROOT:
+        return f"not available on {sys.platform}/{platform.machine()}"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the probe child (measured by the launcher tests)
+        os.close(read)
+        code = 0
+        try:
+            _enter_namespaces()
+            inner = os.fork()
+            if inner == 0:
+                try:
+                    _build_root("/tmp", [sys.prefix], [])
+                    _loopback_up()
+                except BaseException as exc:
+                    os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
+                    os._exit(1)
+                os._exit(0)
+            code = os.waitstatus_to_exitcode(os.waitpid(inner, 0)[1])
+        except BaseException as exc:
+            os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
+            code = 1
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        message = handle.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return None if code == 0 else (message or f"probe exited with {code}")
+
+
+@functools.cache
+def detect() -> Isolation:
+    """What the kernel offers here (probed once per process): Landlock ABI and namespaces."""
+    system = platform.system()
+    abi = landlock_abi()
+    error = _probe_namespaces() if system == "Linux" else f"not available on {system}"
+    return Isolation(system=system, landlock_abi=abi, namespaces=error is None,
+                     namespaces_error=error, details={"kernel": platform.release()})
+
+
+# ---------------------------------------------------------------------- launch
+def wrap(argv: Sequence[str], policy: Policy, status_fd: int | None = None,
+         python: str | None = None) -> list[str]:
+    """``argv`` run through the launcher: confined by ``policy`` before it starts.
+
+    ``status_fd`` (inherit it: ``pass_fds``) receives the launcher's report as
+    JSON lines, closed before ``argv`` runs so the confined code never holds it:
+    ``{"child": pid}`` then ``{"isolation": ..., "layers": [...]}`` or ``{"error": ...}``.
+    """
+    command = [python or sys.executable, "-m", "pytest_quest.confine", policy.to_json()]
+    if status_fd is not None:
+        command += ["--status-fd", str(status_fd)]
+    return [*command, "--", *argv]
+
+
+def read_status(data: bytes) -> dict[str, Any]:
+    """Merge the launcher's JSON lines into one report (malformed lines are ignored)."""
+    report: dict[str, Any] = {}
+    for line in data.decode(errors="replace").splitlines():
+        with contextlib.suppress(ValueError, TypeError):
+            report.update(json.loads(line))
+    return report
+
+
+def _report(fd: int | None, **data: Any) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.write(fd, (json.dumps(data) + "\n").encode())
+
+
+def _stage() -> str:
+    """An existing folder to build the new root on (only this mount namespace sees it)."""
+    return next((d for d in ("/tmp", "/mnt", "/var/tmp") if os.path.isdir(d)), "/tmp")
+
+
+def _start(name: str, layers: list[str], argv: list[str], status_fd: int | None) -> None:
+    _report(status_fd, isolation=name, layers=layers)
+    if status_fd is not None:
+        os.close(status_fd)
+    os.environ[ENV_CONFINED] = name
+    os.execv(argv[0], argv)
+
+
+def _pid1(policy: Policy, argv: list[str], status_fd: int | None) -> int:
+    """The first process of the new PID namespace: build the root, confine, exec ``argv``."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    cwd = os.getcwd()
+    try:
+        layers = _confine_self(policy, True, _stage())
+        os.chdir(cwd)
+        _start(isolation_name(len(layers) > 1, True), layers, argv, status_fd)
+    except OSError as exc:
+        _report(status_fd, error=f"confinement failed: {exc}")
+    return SETUP_FAILED
+
+
+def _launch(policy: Policy, argv: list[str], status_fd: int | None) -> int:
+    """Namespaces when the kernel lets us, else Landlock alone; refuse when neither works."""
+    try:
+        _enter_namespaces()
+    except OSError as exc:
+        if landlock_abi() == 0:
+            _report(status_fd, error=f"no kernel confinement: namespaces: {exc}; no Landlock")
+            return SETUP_FAILED
+        try:
+            _start("landlock", _confine_self(policy, False, ""), argv, status_fd)
+        except OSError as inner:
+            _report(status_fd, error=f"confinement failed: {inner}")
+        return SETUP_FAILED
+    child = os.fork()
+    if child == 0:  # pragma: no cover - becomes the confined program (measured through it)
+        os._exit(_pid1(policy, argv, status_fd))
+    _report(status_fd, child=child)
+    if status_fd is not None:
+        os.close(status_fd)
+    signal.signal(signal.SIGTERM, lambda *_: os.kill(child, signal.SIGKILL))
+    _, status = os.waitpid(child, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def main(args: list[str] | None = None) -> int:
+    """``python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV...``."""
+    args = list(sys.argv[1:] if args is None else args)
+    if "--" not in args or not args:
+        sys.stderr.write("usage: python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV\n")
+        return 2
+    split = args.index("--")
+    head, argv = args[:split], args[split + 1:]
+    status_fd = None
+    if "--status-fd" in head:
+        at = head.index("--status-fd")
+        status_fd = int(head[at + 1])
+        del head[at:at + 2]
+    if not argv or len(head) != 1:
+        sys.stderr.write("usage: python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV\n")
+        return 2
+    policy = Policy.from_json(head[0])
+    if status_fd is not None:
+        os.set_inheritable(status_fd, False)
+    code = _launch(policy, argv, status_fd)
+    return code if code >= 0 else 128 - code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
