@@ -14,7 +14,7 @@ from typing import Any
 
 from pytest_quest.errors import ConfigError
 
-__all__ = ["IGNORED_DIRS", "Settings", "detect_sources", "find_root", "load_settings"]
+__all__ = ["IGNORED_DIRS", "ISOLATION", "Settings", "detect_sources", "find_root", "load_settings"]
 
 #: Folders never scanned, snapshotted or copied into a sandbox.
 IGNORED_DIRS = frozenset(
@@ -24,6 +24,8 @@ IGNORED_DIRS = frozenset(
         "node_modules", "build", "dist", "htmlcov", ".eggs", ".idea", ".vscode",
     }
 )
+#: Values of the ``isolation`` setting (see docs/security.md).
+ISOLATION = ("auto", "strict")
 _NOT_SOURCES = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example",
                           "benchmarks", "scripts", "tools", "build", "dist"})
 _NOT_SOURCE_MODULES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py",
@@ -51,6 +53,8 @@ class Settings:
     memory_mb: int = 4096
     lease_seconds: int = 1800
     python: str = field(default_factory=lambda: sys.executable)
+    #: "auto": the best confinement the kernel offers; "strict": refuse to judge without any.
+    isolation: str = "auto"
 
     def with_overrides(self, **values: Any) -> Settings:
         """Apply command-line flags; ``None`` means "not given"."""
@@ -151,6 +155,9 @@ def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = No
         values["test_dir"] = _clean_rel(values["test_dir"], root)
     if "exclude" in values:
         values["exclude"] = tuple(_clean_rel(e, root) for e in values["exclude"])
+    if values.get("isolation", "auto") not in ISOLATION:
+        raise ConfigError(f"{pyproject}: [tool.pytest-quest] isolation = "
+                          f"{values['isolation']!r} is not one of {', '.join(ISOLATION)}")
     return Settings(root=root, **values)
 
 

@@ -51,13 +51,24 @@ class Guard:
 
     Audit hooks cannot be removed from Python code. Our own writes (the
     coverage report) and forks (the mutation stage) run inside :meth:`trusted`.
+    Once the kernel confines the run (``confined`` names how), a child process
+    can do no more than the test itself, so processes are allowed: many real
+    plugins start one at import. Without it, a denial before the submitted test
+    module is collected is the environment's doing (``before_test``), not the test's.
     """
 
-    def __init__(self, allowed: list[str], emit: Emitter) -> None:
+    def __init__(self, allowed: list[str], emit: Emitter, confined: str = "") -> None:
         self.allowed = tuple(os.path.realpath(a).rstrip(os.sep) + os.sep for a in allowed)
         self.emit = emit
+        self.confined = confined
         self.paused = False
+        self.test_started = False
         self.denied: list[str] = []
+
+    def pytest_collectstart(self, collector: Any) -> None:
+        """The first test module is the submitted one: from here on, denials are its doing."""
+        if isinstance(collector, pytest.Module):
+            self.test_started = True
 
     @contextlib.contextmanager
     def trusted(self) -> Iterator[None]:
@@ -79,7 +90,7 @@ class Guard:
 
     def deny(self, what: str) -> None:
         self.denied.append(what)
-        self.emit("denied", what=what)
+        self.emit("denied", what=what, before_test=not self.test_started)
         raise PermissionError(f"pytest-quest sandbox: {what} is not allowed")
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
@@ -96,7 +107,7 @@ class Guard:
             for path in args[: _PATH_EVENTS[event]]:
                 if not self.inside(path):
                     self.deny(f"{event} on {path}")
-        elif event in _SPAWN_EVENTS:
+        elif event in _SPAWN_EVENTS and not self.confined:
             self.deny(f"starting a process ({event})")
         elif event == "sys.addaudithook":
             self.deny("installing an audit hook")
@@ -330,8 +341,10 @@ def main(argv: list[str] | None = None) -> int:
             source=[os.path.join(spec["sandbox"], s) for s in spec.get("sources", [])] or None,
         )
     guard = None
+    # Set by pytest_quest.confine's launcher once the kernel confines this process.
+    confined = os.environ.pop("PYTEST_QUEST_CONFINED", "")
     if spec.get("guard", True):
-        guard = Guard(spec["allowed_write"], emit)
+        guard = Guard(spec["allowed_write"], emit, confined)
     session = Session(spec, emit, cov, guard)
     if cov is not None:
         cov.start()
@@ -340,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     if guard is not None:
         sys.addaudithook(guard)
     plugins: list[Any] = [session, _TargetCheck(session)] if spec.get("target") else [session]
+    if guard is not None:
+        plugins.append(guard)
     code = pytest.main(list(spec["pytest_args"]), plugins=plugins)
     emit("done", exitstatus=int(code), denied=guard.denied if guard else [])
     stream.close()

@@ -2,8 +2,9 @@
 
 The submitted test is untrusted code. It runs in a fresh temporary copy of
 the project (never the working tree), in its own process group, with a
-timeout, resource limits and a scrubbed environment; the harness inside adds
-an audit hook that refuses writes outside the copy. Protected files are
+timeout, resource limits and a scrubbed environment, confined by the kernel
+where it can be (:mod:`pytest_quest.confine`); the harness inside adds an
+audit hook that refuses writes outside the copy. Protected files are
 hashed while they are copied, so the scope rule judges exactly the bytes the
 test will run against.
 """
@@ -25,7 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_quest import confine
 from pytest_quest.config import IGNORED_DIRS, Settings
+from pytest_quest.errors import EnvironmentFault
 
 __all__ = [
     "RunResult",
@@ -183,6 +186,8 @@ class RunResult:
     timed_out: bool
     seconds: float
     output: str = ""
+    #: What confined the run: "landlock+namespaces", "landlock", "namespaces", "python-audit".
+    isolation: str = "python-audit"
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("event") == kind]
@@ -246,6 +251,7 @@ def _environment(box: Sandbox, settings: Settings) -> dict[str, str]:
         # pytest-quest's own test suite measures the harness it runs here;
         # these only start an outer collector that the harness's own one stacks on.
         env.update({k: v for k, v in os.environ.items() if k in _SELF_COVERAGE_ENV})
+        env.update(_self_coverage_into(box.private))
     roots = [str(box.path / r) if r != "." else str(box.path) for r in import_roots(settings)]
     env.update(
         HOME=str(box.base / "home"),
@@ -259,6 +265,34 @@ def _environment(box: Sandbox, settings: Settings) -> dict[str, str]:
         NO_COLOR="1",
     )
     return env
+
+
+def _self_coverage_into(folder: Path) -> dict[str, str]:
+    """Point our own suite's collector at ``folder``: a confined run can write nowhere else.
+
+    :func:`run` moves the data files back next to the outer collector's afterwards.
+    """
+    import base64
+
+    encoded = os.environ.get("COVERAGE_PROCESS_CONFIG")
+    if not encoded:
+        return {}
+    config = json.loads(base64.b64decode(encoded))
+    config["data_file"] = str(folder / ".coverage")
+    return {"COVERAGE_PROCESS_CONFIG": base64.b64encode(json.dumps(config).encode()).decode(),
+            "COVERAGE_FILE": str(folder / ".coverage")}
+
+
+def _return_self_coverage(box: Sandbox) -> None:
+    encoded = os.environ.get("COVERAGE_PROCESS_CONFIG")
+    if not (encoded and os.environ.get("PYTEST_QUEST_MEASURE_SELF")):
+        return
+    import base64
+
+    target = Path(json.loads(base64.b64decode(encoded))["data_file"]).parent
+    for data in box.private.glob(".coverage.*"):
+        with contextlib.suppress(OSError):
+            shutil.move(data, target / data.name)
 
 
 def run(
@@ -277,17 +311,28 @@ def run(
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
     events_path = box.private / "events.jsonl"
     log_path = box.private / "output.txt"
+    command, status_fd = _command(box, settings, spec_path)
+    status = b""
     started = time.monotonic()
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [settings.python, "-m", "pytest_quest.harness", str(spec_path)],
-            cwd=box.path,
-            env=_environment(box, settings),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        try:
+            process = subprocess.Popen(
+                command,
+                cwd=box.path,
+                env=_environment(box, settings),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=() if status_fd is None else (status_fd[1],),
+            )
+        except BaseException:
+            if status_fd is not None:
+                os.close(status_fd[0])
+            raise
+        finally:
+            if status_fd is not None:
+                os.close(status_fd[1])
         timed_out = False
         returncode: int | None = None
         for budget, check_round in ((timeout, True), (grace, False)):
@@ -299,10 +344,24 @@ def run(
                     continue
                 timed_out = True
                 break
+        if status_fd is not None and returncode is None:
+            status = _drain(status_fd[0])
+            # The confined run is PID 1 of its namespace: killing it kills all it started,
+            # even what left our process group (setsid). Its launcher has not reaped it yet.
+            _kill_pid(confine.read_status(status).get("child"))
         _kill_group(process)  # also leftovers of a test that spawned and detached
         if returncode is None:
             returncode = process.wait()
     seconds = time.monotonic() - started
+    _return_self_coverage(box)
+    isolation = "python-audit"
+    if status_fd is not None:
+        status += _drain(status_fd[0])
+        os.close(status_fd[0])
+        report = confine.read_status(status)
+        if "error" in report:
+            raise EnvironmentFault(f"the sandbox could not be confined: {report['error']}")
+        isolation = str(report.get("isolation", "unknown"))
     events = []
     if events_path.exists():
         for line in events_path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -311,7 +370,49 @@ def run(
             except ValueError:
                 continue
     output = log_path.read_text(encoding="utf-8", errors="replace")[-20000:]
-    return RunResult(events, returncode, timed_out, seconds, output)
+    return RunResult(events, returncode, timed_out, seconds, output, isolation)
+
+
+def _command(box: Sandbox, settings: Settings, spec_path: Path
+             ) -> tuple[list[str], tuple[int, int] | None]:
+    """The harness command, wrapped in kernel confinement when this system has any.
+
+    Returns the command and, when confined, the pipe the launcher reports on.
+    ``isolation = "strict"`` refuses to run without kernel confinement.
+    """
+    command = [settings.python, "-m", "pytest_quest.harness", str(spec_path)]
+    isolation = confine.detect()
+    if not isolation.kernel:
+        if settings.isolation == "strict":
+            raise EnvironmentFault(
+                'isolation = "strict" and this system offers no kernel confinement '
+                f"(no Landlock; namespaces: {isolation.namespaces_error}); "
+                "`pytest-quest doctor` explains"
+            )
+        return command, None
+    policy = confine.Policy(
+        writable=(str(box.path), str(box.base / "tmp"), str(box.base / "home"), str(box.private)),
+        hidden=(str(settings.root),),
+        strict=settings.isolation == "strict",
+    )
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    return confine.wrap(command, policy, status_fd=write, python=settings.python), (read, write)
+
+
+def _drain(fd: int) -> bytes:
+    """Whatever the launcher wrote so far, without waiting for more."""
+    chunks = []
+    with contextlib.suppress(BlockingIOError, OSError):
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _kill_pid(pid: Any) -> None:
+    if isinstance(pid, int) and pid > 1:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _first_round_done(events_path: Path) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 from pathlib import Path
 
@@ -96,7 +98,7 @@ def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_self_measurement_passes_only_the_collector_start(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTEST_QUEST_MEASURE_SELF", "1")
-    monkeypatch.setenv("COVERAGE_PROCESS_CONFIG", "e30=")
+    monkeypatch.setenv("COVERAGE_PROCESS_CONFIG", "eyJicmFuY2giOiB0cnVlfQ==")  # {"branch": true}
     monkeypatch.setenv("COVERAGE_CORE", "sysmon")
     settings = Settings(root=tmp_path, sources=("pkg",))
     box = Sandbox.create(settings)
@@ -104,4 +106,8 @@ def test_self_measurement_passes_only_the_collector_start(tmp_path: Path,
         env = _environment(box, settings)
     finally:
         box.cleanup()
-    assert env["COVERAGE_PROCESS_CONFIG"] == "e30=" and "COVERAGE_CORE" not in env
+    # The collector's data goes to the private folder: a confined run can write nowhere else.
+    config = json.loads(base64.b64decode(env["COVERAGE_PROCESS_CONFIG"]))
+    assert config == {"branch": True, "data_file": str(box.private / ".coverage")}
+    assert env["COVERAGE_FILE"] == str(box.private / ".coverage")
+    assert "COVERAGE_CORE" not in env

@@ -32,6 +32,7 @@ COMMANDS = {
     "export": "export",
     "check": "check",
     "demo": "demo",
+    "doctor": "doctor",
 }
 
 

@@ -1,0 +1,117 @@
+"""``pytest-quest doctor``: what will judge a submission here, before anything is judged.
+
+The verdict's evidence says which isolation judged it after the fact; doctor
+says it up front (and in CI, with ``isolation = "strict"``, exits 2 when the
+kernel offers nothing, so a pipeline can refuse to start on the wrong runner).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pytest_quest.cli.options import json_option, root_option
+from pytest_quest.cli.terminal import Terminal
+
+__all__ = ["command", "report"]
+
+#: Prints the sandbox interpreter's version and pytest plugins (it may not be ours).
+_INTERPRETER = """
+import json, platform, sys
+from importlib import metadata
+plugins = []
+for ep in metadata.entry_points(group="pytest11"):
+    dist = getattr(ep, "dist", None)
+    plugins.append({"name": ep.name, "package": dist.name if dist else None,
+                    "version": dist.version if dist else None})
+try:
+    pytest_version = metadata.version("pytest")
+except metadata.PackageNotFoundError:
+    pytest_version = None
+print(json.dumps({"executable": sys.executable, "version": platform.python_version(),
+                  "implementation": platform.python_implementation(),
+                  "pytest": pytest_version,
+                  "plugins": sorted(plugins, key=lambda p: p["name"])}))
+"""
+
+
+def _interpreter(python: str) -> dict[str, Any]:
+    """Version and pytest plugins of ``python``, the interpreter the sandbox runs."""
+    try:
+        done = subprocess.run([python, "-I", "-c", _INTERPRETER], capture_output=True,
+                              text=True, timeout=60, check=False)
+        return dict(json.loads(done.stdout))
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        return {"executable": python, "error": f"cannot run it: {exc}"}
+
+
+def report(root: Path | None) -> dict[str, Any]:
+    """Everything doctor shows, as the JSON document ``--json`` prints."""
+    from pytest_quest import confine
+    from pytest_quest.cli.options import settings_from
+
+    settings = settings_from(root)
+    isolation = confine.detect()
+    strict = settings.isolation == "strict"
+    return {
+        **isolation.to_dict(),
+        "kernel": isolation.kernel,
+        "kernel_release": isolation.details.get("kernel"),
+        "setting": settings.isolation,
+        "ready": isolation.kernel or not strict,
+        "interpreter": _interpreter(settings.python),
+        "doctor_python": sys.executable,
+    }
+
+
+_EXPLAIN = {
+    "landlock+namespaces": "runs are PID 1 of their own namespaces, see only an allowlist of "
+                           "folders, write only their sandbox, reach only loopback",
+    "landlock": "the kernel limits reads and writes (Landlock); no namespaces, so the network "
+                "and leftover processes are left to the audit hook and the process-group kill",
+    "namespaces": "runs are PID 1 of their own namespaces and see only read-only binds of an "
+                  "allowlist plus their writable sandbox; no Landlock layer",
+    "python-audit": "no kernel confinement: only the Python audit hook guards the run; it can "
+                    "be walked around (ctypes, dir_fd, .pth files)",
+}
+
+
+@click.command("doctor")
+@root_option
+@json_option
+@click.pass_context
+def command(ctx: click.Context, root: Path | None, as_json: bool) -> None:
+    """Name the isolation in force, the interpreter and its pytest plugins."""
+    term = Terminal()
+    data = report(root)
+    if as_json:
+        term.json(data)
+    else:
+        style = "pass" if data["kernel"] else "fail"
+        term.print(f"isolation    [{style}]{data['isolation']}[/{style}]  "
+                   f"(setting: {data['setting']})")
+        term.data(f"             {_EXPLAIN[data['isolation']]}")
+        abi = data["landlock_abi"]
+        term.data(f"Landlock     {f'ABI {abi}' if abi else 'not available'}")
+        term.data("namespaces   " + ("user, mount, PID, network, IPC" if data["namespaces"]
+                                     else f"not available: {data['namespaces_error']}"))
+        term.data(f"system       {data['system']} {data['kernel_release'] or ''}".rstrip())
+        interp = data["interpreter"]
+        if "error" in interp:
+            term.data(f"interpreter  {interp['executable']}: {interp['error']}")
+        else:
+            term.data(f"interpreter  {interp['executable']} ({interp['implementation']} "
+                      f"{interp['version']}), pytest {interp['pytest']}")
+            plugins = ", ".join(f"{p['name']} ({p['package']} {p['version']})"
+                                for p in interp["plugins"]) or "none"
+            term.data(f"plugins      {plugins}")
+        if not data["ready"]:
+            term.print('[fail]isolation = "strict" cannot be met here: submissions are '
+                       "refused[/fail]", err=True)
+    if not data["ready"]:
+        ctx.exit(2)
