@@ -1,0 +1,772 @@
+"""Kernel confinement: every escape the audit hook let through, tried for real.
+
+Each attack runs twice: from a submitted test through the real gate (``submit_test``),
+and from a process started directly under :func:`pytest_quest.confine.wrap`. After
+each, the real project, the ledger (but for the one verdict the gate records),
+site-packages and a canary file outside the project are byte-identical.
+Tests that need a kernel feature skip with the feature's name where it is absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import sysconfig
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_quest import confine
+from pytest_quest.config import load_settings
+from pytest_quest.errors import ConfigError, CorruptLedger, EnvironmentFault
+from pytest_quest.ledger import Ledger
+from pytest_quest.paths import default_test_path
+from pytest_quest.scan import scan
+from pytest_quest.states import Outcome, State
+from pytest_quest.submit import Result
+
+ISOLATION = confine.detect()
+needs_landlock = pytest.mark.skipif(
+    confine.landlock_abi() < 1, reason="needs Landlock (Linux >= 5.13, landlock in the LSM list)")
+needs_namespaces = pytest.mark.skipif(
+    not ISOLATION.namespaces,
+    reason=f"needs user+mount+PID+network namespaces ({ISOLATION.namespaces_error})")
+needs_kernel = pytest.mark.skipif(
+    not ISOLATION.kernel, reason="needs kernel confinement (Landlock or namespaces)")
+
+QUEST = "hotel/pricing.py::nightly_rate"
+PARTIAL_CALL = 'assert nightly_rate(100.0, "standard", 2) == 100.0'
+FULL = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_rates():
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+    assert nightly_rate(100.0, "high", 7) == 112.5
+    assert nightly_rate(100.0, "high", 6) == 125.0
+    assert nightly_rate(100.0, "low", 1) == 80.0
+    assert nightly_rate(100.0, "standard", 7) == 90.0
+    assert nightly_rate(10.0, "standard", 1) == 10.0
+
+def test_rejects_zero_nights():
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+"""
+
+
+# ------------------------------------------------------------------- the world
+def _tree(root: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every file under ``root`` -> sha256 of its bytes."""
+    out = {}
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            if rel not in skip and "__pycache__" not in rel:
+                out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def _site_packages() -> str:
+    """Names, sizes and modification times of everything in site-packages, hashed.
+
+    Any write there (a planted ``.pth``, an edited module) changes a name, a size
+    or an mtime; reading every byte of every installed package would take seconds.
+    """
+    digest = hashlib.sha256()
+    for key in ("purelib", "platlib"):
+        for dirpath, dirs, files in os.walk(sysconfig.get_paths()[key]):
+            dirs.sort()
+            for name in sorted(files):
+                stat = os.stat(os.path.join(dirpath, name))
+                digest.update(f"{dirpath}/{name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class World:
+    """What no submitted test may change, hashed before the attack."""
+
+    project: Path
+    canary: Path
+    skip: tuple[str, ...]
+    tree: dict[str, str]
+    site: str
+    canary_bytes: bytes
+    ledger: dict[str, Any]
+    attempts: list[str]
+
+    @classmethod
+    def take(cls, project: Path, canary: Path, skip: tuple[str, ...] = ()) -> World:
+        ledger = project / ".quest" / "ledger.json"
+        attempts = project / ".quest" / "attempts.jsonl"
+        skip = (*skip, ".quest/ledger.json", ".quest/attempts.jsonl")
+        return cls(project, canary, skip, _tree(project, skip), _site_packages(),
+                   canary.read_bytes(), json.loads(ledger.read_text()),
+                   attempts.read_text().splitlines() if attempts.exists() else [])
+
+    def assert_untouched(self, judged: str | None = None) -> None:
+        """All as before; with ``judged``, the ledger changed only by that quest's verdict."""
+        assert _tree(self.project, self.skip) == self.tree
+        assert _site_packages() == self.site
+        assert self.canary.read_bytes() == self.canary_bytes
+        ledger = json.loads((self.project / ".quest" / "ledger.json").read_text())
+        attempts_path = self.project / ".quest" / "attempts.jsonl"
+        attempts = attempts_path.read_text().splitlines() if attempts_path.exists() else []
+        if judged is None:
+            assert ledger == self.ledger and attempts == self.attempts
+            return
+        before = {q["id"]: q for q in self.ledger["quests"]}
+        after = {q["id"]: q for q in ledger["quests"]}
+        assert {k: v for k, v in after.items() if k != judged} == {
+            k: v for k, v in before.items() if k != judged}
+        assert {k: v for k, v in ledger.items() if k != "quests"} == {
+            k: v for k, v in self.ledger.items() if k != "quests"}
+        assert after[judged]["state"] in ("TODO", "DONE")  # never PASS through an escape
+        assert attempts[:-1] == self.attempts and json.loads(attempts[-1])["quest"] == judged
+
+
+@pytest.fixture
+def canary(tmp_path: Path) -> Path:
+    """A file outside the project that no run may touch."""
+    path = tmp_path / "outside" / "canary.txt"
+    path.parent.mkdir()
+    path.write_text("the canary sings\n")
+    return path
+
+
+@pytest.fixture
+def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
+           monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Result]:
+    """Submit ``source`` for QUEST and check afterwards that nothing outside was touched.
+
+    The static rules name many of these tricks early, and an attacker who reads
+    them finds a spelling they miss; the kernel must hold then. So the static
+    stage is taken out here, as if walked around, and every payload reaches the run.
+    """
+    import pytest_quest.submit
+
+    stages = tuple(s for s in pytest_quest.submit.STAGES if s.name != "static")
+    monkeypatch.setattr(pytest_quest.submit, "STAGES", stages)
+    settings = load_settings(project)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test_rel = default_test_path(quest, settings)
+
+    def run(source: str) -> Result:
+        world = World.take(project, canary, skip=(test_rel,))
+        result = submit_test(QUEST, source)
+        world.assert_untouched(judged=QUEST)
+        assert result.verdict.outcome is Outcome.FAIL, [f.to_dict() for f in result.verdict.facts]
+        # Every verdict names what confined the run that judged it.
+        assert result.verdict.evidence["isolation"] == ISOLATION.name
+        return result
+
+    return run
+
+
+def _run_fact(result: Result) -> str:
+    """The failed test's message: proof the attack ran, and how the kernel answered."""
+    facts = [f for f in result.verdict.facts if f.rule == "run-exit-code"]
+    assert facts, [f.to_dict() for f in result.verdict.facts]
+    return facts[0].actual
+
+
+# ------------------------------------------------------- a process run directly
+@dataclass
+class Confined:
+    returncode: int
+    stdout: str
+    stderr: str
+    status: dict[str, Any]
+
+
+@pytest.fixture
+def box(tmp_path: Path) -> Path:
+    """The one folder a directly confined process may write."""
+    path = tmp_path / "box"
+    path.mkdir()
+    return path
+
+
+def confined(box: Path, code: str, *args: str, env: dict[str, str] | None = None,
+             hidden: tuple[str, ...] = ()) -> Confined:
+    """Run ``python -c code args`` confined to writing ``box``, as the sandbox does."""
+    read, write = os.pipe()
+    policy = confine.Policy(writable=(str(box),), hidden=hidden)
+    command = confine.wrap([sys.executable, "-c", code, *args], policy, status_fd=write)
+    try:
+        done = subprocess.run(command, cwd=box, capture_output=True, text=True, timeout=120,
+                              pass_fds=(write,), env=env or {"PATH": os.environ["PATH"]},
+                              check=False)
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        status = confine.read_status(handle.read())
+    return Confined(done.returncode, done.stdout, done.stderr, status)
+
+
+@pytest.fixture
+def world(project: Path, canary: Path) -> Iterator[World]:
+    """The scanned example project, site-packages and the canary, checked after the test."""
+    taken = World.take(project, canary)
+    yield taken
+    taken.assert_untouched()
+
+
+# ===================================================================== escapes
+DIR_FD = '''
+import os
+from hotel.pricing import nightly_rate
+REAL = {real!r}
+
+def _escape():
+    errors = []
+    for base in (f"/proc/{{os.getppid()}}/cwd", f"/proc/{caller}/cwd", REAL):
+        try:
+            fd = os.open(base, os.O_RDONLY)
+            ledger = os.open(".quest/ledger.json", os.O_WRONLY | os.O_TRUNC, dir_fd=fd)
+            os.write(ledger, b'{{"forged": true}}')
+            source = os.open("hotel/pricing.py", os.O_WRONLY | os.O_APPEND, dir_fd=fd)
+            os.write(source, b"\\nESCAPED = True\\n")
+            return "escaped through " + base
+        except OSError as exc:
+            errors.append(f"{{base}}: {{exc.strerror}}")
+    return " | ".join(errors)
+
+def test_rate():
+    outcome = _escape()
+    assert outcome.startswith("escaped"), outcome
+    {call}
+'''
+
+
+@needs_kernel
+def test_dir_fd_write_into_project_and_ledger_through_the_gate(attack, project) -> None:
+    result = attack(DIR_FD.format(real=str(project), caller=os.getpid(), call=PARTIAL_CALL))
+    message = _run_fact(result)
+    assert "pytest-quest sandbox" not in message  # the kernel refused, not the audit hook
+    assert "No such file or directory" in message or "Permission denied" in message
+
+
+@needs_kernel
+def test_dir_fd_write_from_a_confined_process(box, world) -> None:
+    code = DIR_FD.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    code = code.format(real=str(world.project), caller=os.getpid())
+    done = confined(box, code + "\nprint(_escape())\n", hidden=(str(world.project),))
+    assert done.returncode == 0, done.stderr
+    assert "escaped" not in done.stdout
+    assert done.stdout.count("No such file or directory") + done.stdout.count(
+        "Permission denied") == 3, done.stdout
+
+
+PTH = '''
+import os
+import sysconfig
+from hotel.pricing import nightly_rate
+
+def _plant():
+    name = "zz_quest_escape." + "".join(map(chr, (112, 116, 104)))
+    errors = []
+    for key in ("purelib", "platlib"):
+        try:
+            fd = os.open(sysconfig.get_paths()[key], os.O_RDONLY)
+            planted = os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            os.write(planted, b"import os; os.environ['PLANTED'] = '1'\\n")
+            return "planted in " + key
+        except OSError as exc:
+            errors.append(f"{{key}}: {{exc.strerror}}")
+    return " | ".join(errors)
+
+def test_rate():
+    outcome = _plant()
+    assert outcome.startswith("planted"), outcome
+    {call}
+'''
+
+
+@needs_kernel
+def test_pth_file_in_site_packages_through_the_gate(attack) -> None:
+    message = _run_fact(attack(PTH.format(call=PARTIAL_CALL)))
+    assert "Read-only file system" in message or "Permission denied" in message
+
+
+@needs_kernel
+def test_pth_file_from_a_confined_process(box, world) -> None:
+    code = PTH.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    done = confined(box, code.format() + "\nprint(_plant())\n")
+    assert done.returncode == 0, done.stderr
+    assert "planted" not in done.stdout and "purelib:" in done.stdout
+
+
+CTYPES = '''
+import importlib
+import os
+from hotel.pricing import nightly_rate
+TARGETS = ({canary!r}, {ledger!r})
+
+def _libc_write():
+    ct = importlib.import_module("".join(("c", "types")))
+    libc = ct.CDLL(None, use_errno=True)
+    errors = []
+    for target in TARGETS:
+        fd = libc.open(target.encode(), os.O_WRONLY | os.O_TRUNC)
+        if fd < 0:
+            errors.append(f"{{target}}: {{os.strerror(ct.get_errno())}}")
+            continue
+        libc.write(fd, b"pwned", 5)
+        return "wrote " + target
+    return " | ".join(errors)
+
+def test_rate():
+    outcome = _libc_write()
+    assert outcome.startswith("wrote"), outcome
+    {call}
+'''
+
+
+@needs_kernel
+def test_ctypes_libc_write_through_the_gate(attack, project, canary) -> None:
+    ledger = str(project / ".quest" / "ledger.json")
+    message = _run_fact(attack(CTYPES.format(canary=str(canary), ledger=ledger,
+                                             call=PARTIAL_CALL)))
+    assert "pytest-quest sandbox" not in message
+    assert "No such file or directory" in message or "Permission denied" in message
+
+
+@needs_kernel
+def test_ctypes_libc_write_from_a_confined_process(box, world) -> None:
+    code = CTYPES.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    code = code.format(canary=str(world.canary),
+                       ledger=str(world.project / ".quest" / "ledger.json"))
+    done = confined(box, code + "\nprint(_libc_write())\n")
+    assert done.returncode == 0, done.stderr
+    assert "wrote" not in done.stdout and str(world.canary) in done.stdout
+
+
+FORK_EXEC = '''
+import os
+from hotel.pricing import nightly_rate
+SCRIPT = "echo pwned > {canary}; echo pwned >> {real}/hotel/pricing.py; echo ran"
+
+def _shell():
+    import _posixsubprocess
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    pid = _posixsubprocess.fork_exec(
+        [b"/bin/sh", b"-c", SCRIPT.encode()], [b"/bin/sh"], True, (out_w, err_w), None, None,
+        -1, -1, -1, out_w, -1, out_w, err_r, err_w, True, False, -1, None, None, None, -1,
+        None, False)
+    os.close(out_w)
+    os.close(err_w)
+    os.waitpid(pid, 0)
+    with os.fdopen(out_r) as handle:
+        return handle.read()
+
+def test_rate():
+    output = _shell()
+    assert "ran" not in output, output  # fails on purpose: the facts carry the shell's output
+    {call}
+'''
+
+
+@needs_kernel
+def test_fork_exec_shell_through_the_gate(attack, project, canary) -> None:
+    message = _run_fact(attack(FORK_EXEC.format(canary=str(canary), real=str(project),
+                                                call=PARTIAL_CALL)))
+    # The shell ran (no audit event stops _posixsubprocess) and the kernel refused its writes.
+    assert "cannot create" in message and "pytest-quest sandbox" not in message
+
+
+@needs_kernel
+def test_fork_exec_shell_from_a_confined_process(box, world) -> None:
+    code = FORK_EXEC.split("def test_rate")[0].replace(
+        "from hotel.pricing import nightly_rate", "")
+    code = code.format(canary=str(world.canary), real=str(world.project))
+    done = confined(box, code + "\nprint(_shell())\n")
+    assert done.returncode == 0, done.stderr
+    assert "ran" in done.stdout and "cannot create" in done.stdout
+
+
+ENVIRON = '''
+import os
+from hotel.pricing import nightly_rate
+
+def _secrets():
+    found = []
+    pids = {{e for e in os.listdir("/proc") if e.isdigit()}} | {{str(os.getppid()), "{caller}"}}
+    for pid in sorted(pids):
+        try:
+            with open(f"/proc/{{pid}}/environ", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        found += [v.decode() for v in data.split(b"\\0") if v.startswith(b"QUEST_CALLER_")]
+    return found + [f"{{k}}={{v}}" for k, v in os.environ.items() if k.startswith("QUEST_CALLER_")]
+
+def test_rate():
+    found = _secrets()
+    assert not found, found  # a leak would carry the secret into the facts
+    {call}
+'''
+
+
+@needs_namespaces
+def test_caller_environment_unreadable_through_the_gate(attack, project, monkeypatch) -> None:
+    secret = uuid.uuid4().hex
+    monkeypatch.setenv("QUEST_CALLER_TOKEN", secret)
+    result = attack(ENVIRON.format(caller=os.getpid(), call=PARTIAL_CALL))
+    # Nothing found: the only failure is the coverage the one call leaves out.
+    assert [f.rule for f in result.verdict.facts] == ["coverage-lines"]
+    assert secret not in json.dumps(result.to_dict(3))
+    assert secret not in (project / ".quest" / "ledger.json").read_text()
+    assert secret not in (project / ".quest" / "attempts.jsonl").read_text()
+
+
+@needs_namespaces
+def test_caller_environment_unreadable_from_a_confined_process(box, world) -> None:
+    code = ENVIRON.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    env = {"PATH": os.environ["PATH"]}
+    os.environ["QUEST_CALLER_TOKEN"] = secret = uuid.uuid4().hex
+    try:
+        done = confined(box, code.format(caller=os.getpid()) + "\nprint(_secrets())\n", env=env)
+    finally:
+        del os.environ["QUEST_CALLER_TOKEN"]
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]" and secret not in done.stdout
+
+
+NETWORK = '''
+import subprocess
+import sys
+from hotel.pricing import nightly_rate
+PROBE = """
+import socket
+server = socket.create_server(("127.0.0.1", 0))
+with socket.create_connection(server.getsockname(), timeout=5):
+    print("loopback ok")
+try:
+    socket.create_connection(("192.0.2.1", 80), timeout=5)
+    print("outside ok")
+except OSError as exc:
+    print("outside:", exc.strerror or exc)
+"""
+
+def _network():
+    # A child process: the harness's audit hook does not follow it there.
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True)
+    return (done.stdout + done.stderr).replace("\\n", " | ")
+
+def test_rate():
+    output = _network()
+    assert "outside ok" in output, output
+    {call}
+'''
+
+
+@needs_namespaces
+def test_network_beyond_loopback_through_the_gate(attack) -> None:
+    message = _run_fact(attack(NETWORK.format(call=PARTIAL_CALL)))
+    assert "loopback ok" in message and "Network is unreachable" in message
+
+
+@needs_namespaces
+def test_network_beyond_loopback_from_a_confined_process(box, world) -> None:
+    code = NETWORK.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    done = confined(box, code.replace("{{", "{").replace("}}", "}") + "\nprint(_network())\n")
+    assert done.returncode == 0, done.stderr
+    assert "loopback ok" in done.stdout
+    assert "outside: Network is unreachable" in done.stdout
+
+
+DAEMON = '''
+import subprocess
+import sys
+from hotel.pricing import nightly_rate
+
+def test_rate():
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "{marker}"],
+                     start_new_session=True, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    {call}
+'''
+
+
+def _running(marker: str) -> list[int]:
+    """Processes anywhere on this machine whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                found.append(int(entry))
+    return found
+
+
+@needs_namespaces
+def test_leftover_daemon_dies_with_the_run_through_the_gate(attack) -> None:
+    marker = f"quest-daemon-{uuid.uuid4().hex}"
+    result = attack(DAEMON.format(marker=marker, call=PARTIAL_CALL))
+    assert [f.rule for f in result.verdict.facts] == ["coverage-lines"]  # it ran, and passed
+    assert _running(marker) == []
+
+
+@needs_namespaces
+def test_leftover_daemon_dies_with_a_confined_process(box, world) -> None:
+    marker = f"quest-daemon-{uuid.uuid4().hex}"
+    code = DAEMON.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
+    code += ("p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', "
+             f"{marker!r}], start_new_session=True)\nprint(p.pid)\n")
+    done = confined(box, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().isdigit()  # it was started (a PID of the run's own namespace)
+    assert _running(marker) == []
+
+
+# ================================================== what confinement lets through
+@needs_kernel
+def test_confined_process_writes_its_box_and_reports_its_isolation(box) -> None:
+    done = confined(box, "import os\nopen('made.txt', 'w').write('ok')\nprint(os.getpid())\n")
+    assert done.returncode == 0, done.stderr
+    assert (box / "made.txt").read_text() == "ok"
+    assert done.status["isolation"] == ISOLATION.name
+    if ISOLATION.namespaces:
+        assert done.stdout.strip() == "1"  # PID 1 of its own namespace
+        assert isinstance(done.status["child"], int)
+    if ISOLATION.landlock_abi:
+        assert f"landlock-abi-{ISOLATION.landlock_abi}" in done.status["layers"]
+
+
+@needs_kernel
+def test_confined_process_cannot_lift_its_confinement(box, world) -> None:
+    code = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+print("nnp", open("/proc/self/status").read().split("NoNewPrivs:")[1].split()[0])
+print("caps", open("/proc/self/status").read().split("CapEff:")[1].split()[0])
+print("mount", libc.mount(b"none", b"/tmp", b"tmpfs", 0, None), os.strerror(ctypes.get_errno()))
+print("unshare", libc.unshare(0x10000000 | 0x00020000))
+"""
+    done = confined(box, code)
+    assert done.returncode == 0, done.stderr
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert lines["nnp"] == "1" and int(lines["caps"], 16) == 0
+    assert lines["mount"].startswith("-1")
+    if ISOLATION.namespaces:
+        # Even a fresh user namespace (it may make one) inherits the Landlock domain.
+        write = confined(box, code.split('print("nnp"')[0] + """
+print(libc.unshare(0x10000000), ctypes.get_errno())
+try:
+    open(CANARY, "w")
+    print("escaped")
+except OSError as exc:
+    print("refused", exc.strerror)
+""".replace("CANARY", repr(str(world.canary))))
+        assert "refused" in write.stdout and "escaped" not in write.stdout
+
+
+@needs_landlock
+def test_restrict_writes_narrows_a_forked_process(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
+    inside.mkdir()
+    outside.mkdir()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit code
+        code = 1
+        try:
+            if confine.restrict_writes([str(inside)]):
+                (inside / "ok.txt").write_text("ok")
+                with open(os.devnull, "w") as null:
+                    null.write("nothing")
+                try:
+                    (outside / "no.txt").write_text("no")
+                except PermissionError:
+                    code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (inside / "ok.txt").read_text() == "ok"
+    assert not (outside / "no.txt").exists()
+
+
+def test_restrict_writes_says_false_without_landlock(monkeypatch) -> None:
+    monkeypatch.setattr(confine, "landlock_abi", lambda: 0)
+    assert confine.restrict_writes(["/nowhere"]) is False
+
+
+@needs_kernel
+def test_restrict_writes_stacks_inside_a_confined_run(box) -> None:
+    (box / "inner").mkdir()
+    code = """
+from pytest_quest import confine
+print(confine.restrict_writes(["inner"]))
+open("inner/ok.txt", "w").write("ok")
+try:
+    open("outer.txt", "w")
+    print("outer written")
+except PermissionError:
+    print("outer refused")
+"""
+    done = confined(box, code)
+    assert done.returncode == 0, done.stderr
+    if confine.landlock_abi():
+        assert done.stdout.split() == ["True", "outer", "refused"]
+        assert not (box / "outer.txt").exists()
+    assert (box / "inner" / "ok.txt").read_text() == "ok"
+
+
+# ================================================ plugins that start processes
+CONFTEST = """
+import platform
+import subprocess
+
+# Like pytest-benchmark at import: platform.architecture() runs `file`.
+ARCH = platform.architecture()
+subprocess.run(["true"], check=True)
+"""
+
+
+@pytest.fixture
+def spawning_project(project: Path) -> Path:
+    """The example project with a root conftest that starts processes at import, rescanned."""
+    (project / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    scan(load_settings(project))
+    return project
+
+
+@needs_kernel
+def test_plugin_starting_a_process_passes_an_honest_test_when_confined(
+        spawning_project, submit_test) -> None:
+    result = submit_test(QUEST, FULL)
+    assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
+    assert result.quest.evidence["isolation"] == ISOLATION.name
+
+
+def _no_kernel() -> confine.Isolation:
+    return confine.Isolation(system="Linux", landlock_abi=0, namespaces=False,
+                             namespaces_error="switched off for this test")
+
+
+def test_plugin_starting_a_process_is_the_environments_fault_unconfined(
+        spawning_project, submit_test, monkeypatch) -> None:
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    with pytest.raises(EnvironmentFault, match=r"starting a process .*before the test started"):
+        submit_test(QUEST, FULL)
+    quest = Ledger.load(Ledger.for_root(spawning_project).path).get(QUEST)
+    assert quest.state is State.TODO and quest.tries == 0
+
+
+def test_process_started_by_the_test_is_still_a_violation_unconfined(
+        submit_test, monkeypatch) -> None:
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    source = FULL.replace("def test_rejects", "def test_spawn():\n    import subprocess\n"
+                          "    assert subprocess.run(['true']).returncode == 0\n\n"
+                          "def test_rejects")
+    result = submit_test(QUEST, source)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert "run-sandbox-violation" in [f.rule for f in result.verdict.facts]
+    assert result.verdict.evidence["isolation"] == "python-audit"
+
+
+# ======================================================================= strict
+def test_strict_refuses_to_judge_without_kernel_confinement(project, submit_test,
+                                                            monkeypatch) -> None:
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    with pytest.raises(EnvironmentFault, match="strict") as info:
+        submit_test(QUEST, FULL, overrides={"isolation": "strict"})
+    assert info.value.exit_code == 2
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    assert quest.state is State.TODO and quest.tries == 0
+
+
+@needs_kernel
+def test_strict_judges_when_confined(submit_test) -> None:
+    result = submit_test(QUEST, FULL, overrides={"isolation": "strict"})
+    assert result.verdict.outcome is Outcome.PASS
+    assert result.verdict.evidence["isolation"] == ISOLATION.name
+
+
+def test_isolation_setting_is_validated(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest-quest]\nisolation = "loose"\n')
+    with pytest.raises(ConfigError, match="isolation"):
+        load_settings(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest-quest]\nisolation = "strict"\n')
+    assert load_settings(tmp_path).isolation == "strict"
+
+
+# ===================================================================== detect
+def test_detect_names_the_best_isolation() -> None:
+    found = confine.detect()
+    assert found is confine.detect()  # probed once per process
+    assert found.landlock_abi == confine.landlock_abi()
+    expected = {(True, True): "landlock+namespaces", (True, False): "landlock",
+                (False, True): "namespaces", (False, False): "python-audit"}
+    assert found.name == expected[(found.landlock_abi > 0, found.namespaces)]
+    assert found.kernel is (found.name != "python-audit")
+    assert found.to_dict()["isolation"] == found.name
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Landlock is a Linux feature")
+def test_landlock_abi_matches_the_kernels_answer() -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert confine.landlock_abi() == max(libc.syscall(444, None, 0, 1), 0)
+
+
+def test_launcher_refuses_bad_arguments(capsys) -> None:
+    assert confine.main(["{}"]) == 2
+    assert confine.main(["{}", "--"]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_status_lines_merge_and_skip_garbage() -> None:
+    data = b'{"child": 7}\nnot json\n{"isolation": "landlock", "layers": ["x"]}\n'
+    assert confine.read_status(data) == {"child": 7, "isolation": "landlock", "layers": ["x"]}
+
+
+def test_policy_round_trips_through_json() -> None:
+    policy = confine.Policy(writable=("/a", "/b"), readable=("/c",), hidden=("/d",), strict=True)
+    assert confine.Policy.from_json(policy.to_json()) == policy
+
+
+def test_editable_installs_are_readable_unless_hidden(tmp_path: Path, monkeypatch) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "__editable___demo_0_1_finder.py").write_text(
+        f"MAPPING: dict[str, str] = {{'demo': {str(tmp_path / 'real' / 'demo')!r}}}\n"
+        f"OTHER = {{'x': '/not-a-mapping'}}\n")
+    monkeypatch.setattr(sys, "path", [str(site)])
+    assert str(tmp_path / "real" / "demo") in confine.system_paths()
+    assert str(tmp_path / "real" / "demo") not in confine.system_paths(hidden=(
+        str(tmp_path / "real"),))
+    assert "/not-a-mapping" not in confine.system_paths()
+
+
+@needs_namespaces
+def test_socket_is_loopback_only(box) -> None:
+    done = confined(box, "import socket\nprint(sorted(n for _, n in socket.if_nameindex()))\n")
+    assert done.stdout.strip() == "['lo']"
+    assert socket.gethostname()  # the caller keeps its own network
+
+
+def test_dir_fd_escape_is_real_without_the_kernel(attack, project, monkeypatch) -> None:
+    """The control: with the audit hook alone, the same payload does reach the real ledger.
+
+    So the confined tests above prove the kernel's work, not a harmless payload.
+    """
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    with pytest.raises(CorruptLedger):  # the forged ledger, found when the verdict is recorded
+        attack(DIR_FD.format(real=str(project), caller=os.getpid(), call=PARTIAL_CALL))
+    assert b"ESCAPED = True" in (project / "hotel" / "pricing.py").read_bytes()
