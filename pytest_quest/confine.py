@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import functools
 import json
 import os
@@ -42,15 +41,17 @@ import socket
 import stat
 import struct
 import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = [
     "ENV_CONFINED",
     "Isolation",
     "Policy",
     "detect",
+    "enter",
     "landlock_abi",
     "main",
     "read_status",
@@ -244,6 +245,8 @@ def _enter_namespaces() -> None:
 def _loopback_up() -> None:
     """The new network namespace has only ``lo``, and it starts down."""
     flags = 0x1 | 0x8 | 0x40  # IFF_UP | IFF_LOOPBACK | IFF_RUNNING
+    import fcntl  # imported here: pytest_quest.confine must import on Windows too
+
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         fcntl.ioctl(sock.fileno(), 0x8914, struct.pack("16sh22x", b"lo", flags))  # SIOCSIFFLAGS
 
@@ -398,12 +401,18 @@ class Policy:
     #: Refuse to run (exit 125) rather than fall back to no kernel confinement at all.
     strict: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Policy:
-        data = json.loads(text)
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Policy:
         return cls(
             writable=tuple(data.get("writable", ())),
             readable=tuple(data.get("readable", ())),
@@ -477,8 +486,13 @@ def _probe_namespaces() -> str | None:
     """Set up the whole namespace side in a throwaway child; return the error, or None."""
     if sys.platform != "linux" or platform.machine() not in _SYS_PIVOT_ROOT:
         return f"not available on {sys.platform}/{platform.machine()}"
+    import fcntl  # noqa: F401 - loaded before the probe's root holds no standard library
+
     read, write = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # The child only makes system calls and exits: no lock another thread holds is taken.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the probe child (measured by the launcher tests)
         os.close(read)
         code = 0
@@ -550,49 +564,66 @@ def _stage() -> str:
     return next((d for d in ("/tmp", "/mnt", "/var/tmp") if os.path.isdir(d)), "/tmp")
 
 
-def _start(name: str, layers: list[str], argv: list[str], status_fd: int | None) -> None:
-    _report(status_fd, isolation=name, layers=layers)
-    if status_fd is not None:
-        os.close(status_fd)
-    os.environ[ENV_CONFINED] = name
-    os.execv(argv[0], argv)
-
-
-def _pid1(policy: Policy, argv: list[str], status_fd: int | None) -> int:
-    """The first process of the new PID namespace: build the root, confine, exec ``argv``."""
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    cwd = os.getcwd()
-    try:
-        layers = _confine_self(policy, True, _stage())
-        os.chdir(cwd)
-        _start(isolation_name(len(layers) > 1, True), layers, argv, status_fd)
-    except OSError as exc:
-        _report(status_fd, error=f"confinement failed: {exc}")
-    return SETUP_FAILED
-
-
-def _launch(policy: Policy, argv: list[str], status_fd: int | None) -> int:
-    """Namespaces when the kernel lets us, else Landlock alone; refuse when neither works."""
-    try:
-        _enter_namespaces()
-    except OSError as exc:
-        if landlock_abi() == 0:
-            _report(status_fd, error=f"no kernel confinement: namespaces: {exc}; no Landlock")
-            return SETUP_FAILED
-        try:
-            _start("landlock", _confine_self(policy, False, ""), argv, status_fd)
-        except OSError as inner:
-            _report(status_fd, error=f"confinement failed: {inner}")
-        return SETUP_FAILED
-    child = os.fork()
-    if child == 0:  # pragma: no cover - becomes the confined program (measured through it)
-        os._exit(_pid1(policy, argv, status_fd))
+def _exit_from_namespace(child: int, status_fd: int | None) -> None:
+    """The parent outside the PID namespace: report the child, wait, exit with its code."""
     _report(status_fd, child=child)
     if status_fd is not None:
         os.close(status_fd)
     signal.signal(signal.SIGTERM, lambda *_: os.kill(child, signal.SIGKILL))
     _, status = os.waitpid(child, 0)
-    return os.waitstatus_to_exitcode(status)
+    code = os.waitstatus_to_exitcode(status)
+    sys.stdout.flush()
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def enter(policy: Policy, status_fd: int | None = None) -> str:
+    """Confine the calling process in place, for good; return the isolation now in force.
+
+    With namespaces, the process forks: the caller's side waits outside the new
+    PID namespace and exits with the child's code (it never returns), and the
+    child returns here as PID 1, confined. Without namespaces but with Landlock,
+    only Landlock is applied. ``status_fd`` receives the report (see :func:`wrap`)
+    and is closed before this returns. Call it while single-threaded, before any
+    untrusted code runs: when a layer fails, the process reports it and exits
+    with code 125 rather than run half-confined.
+    """
+    try:
+        _enter_namespaces()
+    except OSError as exc:
+        if landlock_abi() == 0:
+            _fail(status_fd, f"no kernel confinement: namespaces: {exc}; no Landlock")
+        try:
+            layers = _confine_self(policy, False, "")
+        except OSError as inner:
+            _fail(status_fd, f"confinement failed: {inner}")
+        return _started("landlock", layers, status_fd)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # single-threaded by contract
+        child = os.fork()
+    if child:
+        _exit_from_namespace(child, status_fd)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    cwd = os.getcwd()
+    try:
+        layers = _confine_self(policy, True, _stage())
+        os.chdir(cwd)
+    except OSError as exc:
+        _fail(status_fd, f"confinement failed: {exc}")
+    return _started(isolation_name(len(layers) > 1, True), layers, status_fd)
+
+
+def _started(name: str, layers: list[str], status_fd: int | None) -> str:
+    _report(status_fd, isolation=name, layers=layers)
+    if status_fd is not None:
+        os.close(status_fd)
+    return name
+
+
+def _fail(status_fd: int | None, error: str) -> NoReturn:
+    _report(status_fd, error=error)
+    sys.stderr.write(f"pytest-quest: {error}\n")
+    sys.stderr.flush()
+    os._exit(SETUP_FAILED)
 
 
 def main(args: list[str] | None = None) -> int:
@@ -614,8 +645,9 @@ def main(args: list[str] | None = None) -> int:
     policy = Policy.from_json(head[0])
     if status_fd is not None:
         os.set_inheritable(status_fd, False)
-    code = _launch(policy, argv, status_fd)
-    return code if code >= 0 else 128 - code
+    os.environ[ENV_CONFINED] = enter(policy, status_fd)
+    os.execv(argv[0], argv)
+    return SETUP_FAILED  # pragma: no cover - execv does not return
 
 
 if __name__ == "__main__":

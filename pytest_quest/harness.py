@@ -321,6 +321,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     with open(argv[0], encoding="utf-8") as handle:
         spec = json.load(handle)
+    # Set by pytest_quest.confine's launcher when it confined this process before exec.
+    confined = os.environ.pop("PYTEST_QUEST_CONFINED", "")
+    if spec.get("confine"):  # confine ourselves, before any project or test code is imported
+        from pytest_quest import confine
+
+        request = spec["confine"]
+        confined = confine.enter(confine.Policy.from_dict(request["policy"]),
+                                 request.get("status_fd"))
     events = os.path.join(spec["private_dir"], "events.jsonl")
     stream = open(events, "a", encoding="utf-8")  # noqa: SIM115 - closed after pytest.main
     emit = Emitter(stream)
@@ -341,8 +349,6 @@ def main(argv: list[str] | None = None) -> int:
             source=[os.path.join(spec["sandbox"], s) for s in spec.get("sources", [])] or None,
         )
     guard = None
-    # Set by pytest_quest.confine's launcher once the kernel confines this process.
-    confined = os.environ.pop("PYTEST_QUEST_CONFINED", "")
     if spec.get("guard", True):
         guard = Guard(spec["allowed_write"], emit, confined)
     session = Session(spec, emit, cov, guard)

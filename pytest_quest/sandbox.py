@@ -307,11 +307,10 @@ def run(
     spec.setdefault("sandbox", str(box.path))
     spec.setdefault("private_dir", str(box.private))
     spec.setdefault("allowed_write", [str(box.path), str(box.base / "tmp"), str(box.base / "home")])
-    spec_path = box.private / "spec.json"
-    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    command, status_fd = _command(box, settings, spec)
+    (box.private / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     events_path = box.private / "events.jsonl"
     log_path = box.private / "output.txt"
-    command, status_fd = _command(box, settings, spec_path)
     status = b""
     started = time.monotonic()
     with open(log_path, "wb") as log:
@@ -373,14 +372,15 @@ def run(
     return RunResult(events, returncode, timed_out, seconds, output, isolation)
 
 
-def _command(box: Sandbox, settings: Settings, spec_path: Path
+def _command(box: Sandbox, settings: Settings, spec: dict[str, Any]
              ) -> tuple[list[str], tuple[int, int] | None]:
-    """The harness command, wrapped in kernel confinement when this system has any.
+    """The harness command; when this system has kernel confinement, ``spec`` asks for it.
 
-    Returns the command and, when confined, the pipe the launcher reports on.
-    ``isolation = "strict"`` refuses to run without kernel confinement.
+    The harness confines itself first thing (:func:`pytest_quest.confine.enter`),
+    before any project or test code is imported, and reports on the returned
+    pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
-    command = [settings.python, "-m", "pytest_quest.harness", str(spec_path)]
+    command = [settings.python, "-m", "pytest_quest.harness", str(box.private / "spec.json")]
     isolation = confine.detect()
     if not isolation.kernel:
         if settings.isolation == "strict":
@@ -397,7 +397,8 @@ def _command(box: Sandbox, settings: Settings, spec_path: Path
     )
     read, write = os.pipe()
     os.set_blocking(read, False)
-    return confine.wrap(command, policy, status_fd=write, python=settings.python), (read, write)
+    spec["confine"] = {"policy": policy.to_dict(), "status_fd": write}
+    return command, (read, write)
 
 
 def _drain(fd: int) -> bytes:

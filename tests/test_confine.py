@@ -770,3 +770,51 @@ def test_dir_fd_escape_is_real_without_the_kernel(attack, project, monkeypatch) 
     with pytest.raises(CorruptLedger):  # the forged ledger, found when the verdict is recorded
         attack(DIR_FD.format(real=str(project), caller=os.getpid(), call=PARTIAL_CALL))
     assert b"ESCAPED = True" in (project / "hotel" / "pricing.py").read_bytes()
+
+
+# ===================================================================== doctor
+def test_doctor_names_the_isolation_interpreter_and_plugins(project: Path) -> None:
+    from click.testing import CliRunner
+
+    from pytest_quest.cli import cli
+
+    done = CliRunner().invoke(cli, ["doctor", "--root", str(project), "--json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert data["isolation"] == ISOLATION.name and data["kernel"] is ISOLATION.kernel
+    assert data["landlock_abi"] == confine.landlock_abi()
+    assert data["namespaces"] is ISOLATION.namespaces and data["setting"] == "auto"
+    assert data["ready"] is True
+    assert data["interpreter"]["executable"] == sys.executable
+    assert {"name": "quest", "package": "pytest-quest", "version": "0.1.0"} in (
+        data["interpreter"]["plugins"])
+    human = CliRunner().invoke(cli, ["doctor", "--root", str(project)])
+    assert human.exit_code == 0
+    assert f"isolation    {ISOLATION.name}" in human.stdout
+    assert "pytest-quest 0.1.0" in human.stdout
+
+
+def test_doctor_exits_2_when_strict_cannot_be_met(project: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from pytest_quest.cli import cli
+
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        "[tool.pytest-quest]", '[tool.pytest-quest]\nisolation = "strict"'))
+    done = CliRunner().invoke(cli, ["doctor", "--root", str(project), "--json"])
+    assert done.exit_code == 2
+    data = json.loads(done.stdout)
+    assert data["isolation"] == "python-audit" and data["ready"] is False
+    assert data["namespaces_error"] == "switched off for this test"
+    human = CliRunner().invoke(cli, ["doctor", "--root", str(project)])
+    assert human.exit_code == 2
+    assert "python-audit" in human.stdout and "not available" in human.stdout
+    assert 'isolation = "strict" cannot be met' in human.stderr
+
+
+def test_doctor_reports_an_interpreter_it_cannot_run(project: Path) -> None:
+    from pytest_quest.cli.doctor import _interpreter
+
+    assert "cannot run it" in _interpreter(str(project / "no-such-python"))["error"]
