@@ -80,6 +80,9 @@ _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1 << 0, 1 << 1
 _FILE_RIGHTS = _EXECUTE | _WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
 _READ = _READ_FILE | _READ_DIR | _EXECUTE
 
+#: Readable to a root caller though no test needs them: hidden behind empty mounts.
+_MASKED = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
+           "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private")
 #: Devices a confined run may write; anything written there goes nowhere.
 NULL_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
 _DEVICES = (*NULL_DEVICES, "/dev/random", "/dev/urandom", "/dev/tty")
@@ -308,7 +311,13 @@ def _build_root(stage: str, readable: Sequence[str], writable: Sequence[str]) ->
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{dev}/{name}")
     os.makedirs(dev + "/shm")
-    _mount("tmpfs", dev + "/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777")
+    _mount("tmpfs", dev + "/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=256m")
+    for secret in _MASKED:  # inside /etc, which is bound whole
+        target = stage + secret
+        if os.path.isdir(target) and not os.path.islink(target):
+            _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_RDONLY, "mode=0755")
+        elif os.path.isfile(target) and not os.path.islink(target):
+            _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
     os.makedirs(stage + "/proc", exist_ok=True)
     _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     os.makedirs(stage + "/tmp", exist_ok=True)

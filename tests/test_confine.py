@@ -818,3 +818,42 @@ def test_doctor_reports_an_interpreter_it_cannot_run(project: Path) -> None:
     from pytest_quest.cli.doctor import _interpreter
 
     assert "cannot run it" in _interpreter(str(project / "no-such-python"))["error"]
+
+
+@needs_namespaces
+def test_sockets_files_and_processes_outside_are_out_of_reach(box, world, tmp_path) -> None:
+    """A caller's agent socket (ssh-agent, docker.sock), its files and its processes."""
+    path_socket = socket.socket(socket.AF_UNIX)
+    path_socket.bind(str(tmp_path / "agent.sock"))
+    path_socket.listen()
+    abstract = socket.socket(socket.AF_UNIX)
+    name = f"quest-{uuid.uuid4().hex}"
+    abstract.bind("\0" + name)
+    abstract.listen()
+    code = """
+import os, socket, sys
+def attempt(what, call):
+    try:
+        call()
+        print(what, "reached")
+    except OSError as exc:
+        print(what, "refused", exc.errno)
+attempt("unix", lambda: socket.socket(socket.AF_UNIX).connect(sys.argv[1]))
+attempt("abstract", lambda: socket.socket(socket.AF_UNIX).connect("\\0" + sys.argv[2]))
+attempt("read", lambda: open(sys.argv[3]).read())
+def shadow():
+    if not open("/etc/shadow").read() and os.path.exists("/etc/shadow"):
+        raise OSError(0, "masked: empty")
+attempt("shadow", shadow)
+attempt("signal", lambda: os.kill(int(sys.argv[4]), 0))
+"""
+    try:
+        done = confined(box, code, str(tmp_path / "agent.sock"), name, str(world.canary),
+                        str(os.getpid()))
+    finally:
+        path_socket.close()
+        abstract.close()
+    assert done.returncode == 0, done.stderr
+    outcome = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert all(v.startswith("refused") for v in outcome.values()), outcome
+    assert set(outcome) == {"unix", "abstract", "read", "shadow", "signal"}
