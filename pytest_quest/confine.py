@@ -257,7 +257,8 @@ def _loopback_up() -> None:
 def _minimal(paths: Iterable[str]) -> list[str]:
     """Existing real paths, without those already beneath another one."""
     out: list[str] = []
-    for path in sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)}):
+    real = {os.path.realpath(p) for p in paths if p and os.path.exists(p)} - {"/"}  # never all
+    for path in sorted(real):
         if not any(path == kept or path.startswith(kept.rstrip("/") + "/") for kept in out):
             out.append(path)
     return out
@@ -276,11 +277,30 @@ def _links(paths: Iterable[str]) -> list[tuple[str, str]]:
     return sorted(found.items())
 
 
-def _build_root(stage: str, readable: Sequence[str], writable: Sequence[str]) -> None:
-    """Mount a new root at ``stage`` holding only the allowed paths, then pivot into it."""
+def _stage(kept: Sequence[str]) -> str:
+    """An existing folder to build the new root on (only this mount namespace sees it).
+
+    Preferably none of ``kept`` holds it: a recursive bind of a folder holding
+    the stage would carry the stage itself along.
+    """
+    candidates = [d for d in ("/tmp", "/mnt", "/var/tmp", "/media", "/srv", "/run")
+                  if os.path.isdir(d) and not os.path.islink(d)]
+    for candidate in candidates:
+        if not any(_beneath(candidate, path) for path in kept):
+            return candidate
+    return candidates[0] if candidates else "/tmp"
+
+
+def _beneath(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _build_root(readable: Sequence[str], writable: Sequence[str]) -> None:
+    """Mount a new root holding only the allowed paths, then pivot into it."""
     _unshare(_CLONE_NEWNS)
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     read_only, read_write = _minimal(readable), _minimal(writable)
+    stage = _stage([*read_only, *read_write])
     handles = {path: os.open(path, os.O_PATH | os.O_CLOEXEC)
                for path in (*read_only, *read_write)}
     devices = {d: os.open(d, os.O_PATH | os.O_CLOEXEC) for d in _DEVICES if os.path.exists(d)}
@@ -294,7 +314,9 @@ def _build_root(stage: str, readable: Sequence[str], writable: Sequence[str]) ->
             else:
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 open(target, "wb").close()  # an empty mount point
-        _mount(f"/proc/self/fd/{handles[path]}", target, None, _MS_BIND | _MS_REC)
+        # A folder holding the stage is bound without what is mounted beneath it.
+        recursive = 0 if _beneath(stage, path) else _MS_REC
+        _mount(f"/proc/self/fd/{handles[path]}", target, None, _MS_BIND | recursive)
         if not writable_bind:
             _read_only(target)
     for link, destination in _links([*readable, *writable]):
@@ -465,13 +487,13 @@ def isolation_name(landlock: bool, namespaces: bool) -> str:
     return "python-audit"
 
 
-def _confine_self(policy: Policy, namespaces: bool, stage: str) -> list[str]:
+def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
     """Apply every layer this kernel allows to the current process; return their names."""
     readable = [*system_paths(policy.hidden), *policy.readable]
     writable = list(policy.writable)
     layers = []
     if namespaces:
-        _build_root(stage, readable, writable)
+        _build_root(readable, writable)
         _loopback_up()
         layers.append("namespaces")
     _drop_capabilities()
@@ -510,7 +532,7 @@ def _probe_namespaces() -> str | None:
             inner = os.fork()
             if inner == 0:
                 try:
-                    _build_root("/tmp", [sys.prefix], [])
+                    _build_root([sys.prefix], [])
                     _loopback_up()
                 except BaseException as exc:
                     os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
@@ -568,11 +590,6 @@ def _report(fd: int | None, **data: Any) -> None:
             os.write(fd, (json.dumps(data) + "\n").encode())
 
 
-def _stage() -> str:
-    """An existing folder to build the new root on (only this mount namespace sees it)."""
-    return next((d for d in ("/tmp", "/mnt", "/var/tmp") if os.path.isdir(d)), "/tmp")
-
-
 def _exit_from_namespace(child: int, status_fd: int | None) -> None:
     """The parent outside the PID namespace: report the child, wait, exit with its code."""
     _report(status_fd, child=child)
@@ -602,7 +619,7 @@ def enter(policy: Policy, status_fd: int | None = None) -> str:
         if landlock_abi() == 0:
             _fail(status_fd, f"no kernel confinement: namespaces: {exc}; no Landlock")
         try:
-            layers = _confine_self(policy, False, "")
+            layers = _confine_self(policy, False)
         except OSError as inner:
             _fail(status_fd, f"confinement failed: {inner}")
         return _started("landlock", layers, status_fd)
@@ -614,7 +631,7 @@ def enter(policy: Policy, status_fd: int | None = None) -> str:
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     cwd = os.getcwd()
     try:
-        layers = _confine_self(policy, True, _stage())
+        layers = _confine_self(policy, True)
         os.chdir(cwd)
     except OSError as exc:
         _fail(status_fd, f"confinement failed: {exc}")

@@ -197,10 +197,10 @@ def box(tmp_path: Path) -> Path:
 
 
 def confined(box: Path, code: str, *args: str, env: dict[str, str] | None = None,
-             hidden: tuple[str, ...] = ()) -> Confined:
+             hidden: tuple[str, ...] = (), readable: tuple[str, ...] = ()) -> Confined:
     """Run ``python -c code args`` confined to writing ``box``, as the sandbox does."""
     read, write = os.pipe()
-    policy = confine.Policy(writable=(str(box),), hidden=hidden)
+    policy = confine.Policy(writable=(str(box),), hidden=hidden, readable=readable)
     command = confine.wrap([sys.executable, "-c", code, *args], policy, status_fd=write)
     try:
         done = subprocess.run(command, cwd=box, capture_output=True, text=True, timeout=120,
@@ -545,6 +545,18 @@ def test_confined_process_writes_its_box_and_reports_its_isolation(box) -> None:
         assert isinstance(done.status["child"], int)
     if ISOLATION.landlock_abi:
         assert f"landlock-abi-{ISOLATION.landlock_abi}" in done.status["layers"]
+
+
+@needs_namespaces
+def test_a_readable_folder_may_hold_the_writable_one_and_the_new_root(box, tmp_path) -> None:
+    """``/tmp`` readable (a PYTHONPATH entry, say) holds the sandbox and the usual stage."""
+    (tmp_path / "seen.txt").write_text("seen")
+    code = ("import sys\nopen('made.txt', 'w').write('ok')\nprint(open(sys.argv[1]).read())\n"
+            "try:\n    open(sys.argv[1], 'a')\nexcept OSError as exc:\n    print(exc.strerror)\n")
+    done = confined(box, code, str(tmp_path / "seen.txt"), readable=("/tmp", str(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["seen", "Read-only file system"]
+    assert (box / "made.txt").read_text() == "ok"
 
 
 @needs_kernel
