@@ -57,7 +57,8 @@ FLAKY = CATALOG.add(
 )
 SANDBOX = CATALOG.add(
     "run-sandbox-violation", FAIL, "run",
-    "The test writes only inside the sandbox and starts no processes.",
+    "The test writes only inside the sandbox and, unless the kernel confines the run, starts no "
+    "processes.",
     "Write files only under tmp_path; call the function instead of a subprocess.",
 )
 UNREACHABLE = CATALOG.add(
