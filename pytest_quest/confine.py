@@ -334,6 +334,11 @@ def _build_root(readable: Sequence[str], writable: Sequence[str]) -> None:
         os.symlink(target, f"{dev}/{name}")
     os.makedirs(dev + "/shm")
     _mount("tmpfs", dev + "/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=256m")
+    os.makedirs(dev + "/pts")
+    with contextlib.suppress(OSError):  # pseudo-terminals are a nicety (pty.openpty)
+        _mount("devpts", dev + "/pts", "devpts", _MS_NOSUID | _MS_NOEXEC,
+               "newinstance,ptmxmode=0666,mode=0620")
+        os.symlink("pts/ptmx", dev + "/ptmx")
     for secret in _MASKED:  # inside /etc, which is bound whole
         target = stage + secret
         if os.path.isdir(target) and not os.path.islink(target):
@@ -356,7 +361,11 @@ def _build_root(readable: Sequence[str], writable: Sequence[str]) -> None:
 
 
 def _drop_capabilities() -> None:
-    """Empty the bounding and ambient sets: the exec'd program holds no capability at all."""
+    """Hold no capability, now or after any exec: every set emptied (bounding, ambient, the rest).
+
+    A root caller confined by Landlock alone would otherwise keep CAP_SYS_MODULE
+    and friends in the initial namespace; Landlock does not stand in their way.
+    """
     try:
         with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
             last = int(handle.read())
@@ -365,6 +374,13 @@ def _drop_capabilities() -> None:
     for cap in range(last + 1):
         _prctl(_PR_CAPBSET_DROP, cap)
     _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+    header = struct.pack("Ii", _CAPABILITY_VERSION_3, 0)
+    nothing = bytes(24)  # two {effective, permitted, inheritable} words, all zero
+    _check(_libc().capset(ctypes.create_string_buffer(header, len(header)),
+                          ctypes.create_string_buffer(nothing, len(nothing))), "capset")
+
+
+_CAPABILITY_VERSION_3 = 0x20080522
 
 
 # ---------------------------------------------------------------------- policy
@@ -505,6 +521,7 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
         rules += [(d, _READ_FILE | _IOCTL_DEV) for d in _DEVICES]
         rules += [("/dev/shm", _fs_rights(abi) & ~_EXECUTE)] if namespaces else []
         rules += [("/proc", _READ_FILE | _READ_DIR)]
+        rules += [("/dev/pts", _READ_FILE | _WRITE_FILE | _IOCTL_DEV)] if namespaces else []
         _landlock(abi, _fs_rights(abi), rules, scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
         layers.append(f"landlock-abi-{abi}")
     else:

@@ -869,3 +869,51 @@ attempt("signal", lambda: os.kill(int(sys.argv[4]), 0))
     outcome = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert all(v.startswith("refused") for v in outcome.values()), outcome
     assert set(outcome) == {"unix", "abstract", "read", "shadow", "signal"}
+
+
+ENTER = """
+import os, sys
+from pytest_quest import confine
+if sys.argv[1] == "landlock-only":  # as where user namespaces are switched off
+    def refuse():
+        raise PermissionError(1, "user namespaces are disabled here")
+    confine._enter_namespaces = refuse
+print(confine.enter(confine.Policy(writable=(os.getcwd(),))))
+status = open("/proc/self/status").read()
+for key in ("CapEff", "CapPrm", "NoNewPrivs"):
+    print(key, status.split(key + ":")[1].split()[0])
+open("inside.txt", "w").write("ok")
+try:
+    open(sys.argv[2], "a")
+    print("outside written")
+except OSError as exc:
+    print("outside", exc.strerror)
+"""
+
+
+def _enter(box: Path, mode: str, outside: Path) -> dict[str, str]:
+    done = subprocess.run([sys.executable, "-c", ENTER, mode, str(outside)], cwd=box,
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    return {"isolation": lines[0], **dict(line.split(" ", 1) for line in lines[1:])}
+
+
+@needs_namespaces
+def test_enter_confines_the_calling_process_in_place(box, world) -> None:
+    """The harness's way: no second interpreter, and no capability kept without an exec."""
+    seen = _enter(box, "full", world.canary)
+    assert seen["isolation"] == ISOLATION.name
+    assert seen["CapEff"] == seen["CapPrm"] == "0000000000000000" and seen["NoNewPrivs"] == "1"
+    assert seen["outside"] in ("No such file or directory", "Permission denied")
+    assert (box / "inside.txt").read_text() == "ok"
+
+
+@needs_landlock
+def test_enter_falls_back_to_landlock_alone(box, world) -> None:
+    seen = _enter(box, "landlock-only", world.canary)
+    assert seen["isolation"] == "landlock"
+    assert seen["CapEff"] == seen["CapPrm"] == "0000000000000000" and seen["NoNewPrivs"] == "1"
+    assert seen["outside"] == "Permission denied"  # visible, but Landlock refuses the write
+    assert (box / "inside.txt").read_text() == "ok"
