@@ -239,6 +239,17 @@ def _enter_namespaces() -> None:
     """New user, PID, network and IPC namespaces for this process's children; same uid/gid."""
     uid, gid = os.geteuid(), os.getegid()
     _unshare(_CLONE_NEWUSER | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC)
+    try:
+        _map_ids(uid, gid)
+    except OSError as exc:  # in a new user namespace, unmapped: no way back, no way on
+        raise _HalfEntered(f"mapping uid {uid} and gid {gid}: {exc}") from exc
+
+
+class _HalfEntered(Exception):
+    """The namespaces exist but could not be set up: the process must not go on."""
+
+
+def _map_ids(uid: int, gid: int) -> None:
     with contextlib.suppress(FileNotFoundError):
         _write_file("/proc/self/setgroups", "deny")
     _write_file("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -632,6 +643,8 @@ def enter(policy: Policy, status_fd: int | None = None) -> str:
     """
     try:
         _enter_namespaces()
+    except _HalfEntered as exc:
+        _fail(status_fd, f"confinement failed: {exc}")
     except OSError as exc:
         if landlock_abi() == 0:
             _fail(status_fd, f"no kernel confinement: namespaces: {exc}; no Landlock")

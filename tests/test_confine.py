@@ -640,19 +640,27 @@ except PermissionError:
 
 # ================================================ plugins that start processes
 CONFTEST = """
-import platform
 import subprocess
+
+subprocess.run(["true"], check=True)
+"""
+#: Loaded with ``-p`` from ``addopts``, like an installed plugin at start-up.
+PLUGIN = """
+import platform
 
 # Like pytest-benchmark at import: platform.architecture() runs `file`.
 ARCH = platform.architecture()
-subprocess.run(["true"], check=True)
 """
 
 
 @pytest.fixture
 def spawning_project(project: Path) -> Path:
-    """The example project with a root conftest that starts processes at import, rescanned."""
+    """The example project with a plugin and a conftest that start processes, rescanned."""
     (project / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (project / "spawning_plugin.py").write_text(PLUGIN, encoding="utf-8")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        "[tool.pytest.ini_options]", '[tool.pytest.ini_options]\naddopts = "-p spawning_plugin"'))
     scan(load_settings(project))
     return project
 
@@ -917,3 +925,30 @@ def test_enter_falls_back_to_landlock_alone(box, world) -> None:
     assert seen["CapEff"] == seen["CapPrm"] == "0000000000000000" and seen["NoNewPrivs"] == "1"
     assert seen["outside"] == "Permission denied"  # visible, but Landlock refuses the write
     assert (box / "inside.txt").read_text() == "ok"
+
+
+@needs_namespaces
+def test_a_timed_out_run_takes_what_it_started_along(submit_test) -> None:
+    """The timeout kills the run's PID 1: a daemon that left the process group dies too."""
+    marker = f"quest-daemon-{uuid.uuid4().hex}"
+    source = DAEMON.format(marker=marker, call=PARTIAL_CALL + "\n    time.sleep(600)")
+    result = submit_test(QUEST, "import time\n" + source, overrides={"timeout": 4.0})
+    assert result.verdict.root_cause == "run-timeout"
+    assert result.verdict.evidence["isolation"] == ISOLATION.name
+    assert _running(marker) == []
+
+
+def test_a_launcher_that_could_not_confine_is_the_environments_fault(
+        submit_test, monkeypatch) -> None:
+    """Confinement was there when probed but failed while setting up: never judge half-confined."""
+    monkeypatch.setattr(confine, "detect", lambda: confine.Isolation("Linux", 1, True))
+    monkeypatch.setattr(confine, "read_status", lambda data: {"error": "confinement failed: X"})
+    with pytest.raises(EnvironmentFault, match="could not be confined: confinement failed: X"):
+        submit_test(QUEST, FULL)
+
+
+def test_the_baseline_is_confined_and_says_so(project: Path) -> None:
+    ledger = json.loads((project / ".quest" / "ledger.json").read_text())
+    baseline = [q["evidence"] for q in ledger["quests"]
+                if (q.get("evidence") or {}).get("source") == "baseline"]
+    assert baseline and {e["isolation"] for e in baseline} == {ISOLATION.name}
