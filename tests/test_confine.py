@@ -681,7 +681,7 @@ def _no_kernel() -> confine.Isolation:
 def test_plugin_starting_a_process_is_the_environments_fault_unconfined(
         spawning_project, submit_test, monkeypatch) -> None:
     monkeypatch.setattr(confine, "detect", _no_kernel)
-    with pytest.raises(EnvironmentFault, match=r"starting a process .*before the test started"):
+    with pytest.raises(EnvironmentFault, match=r"refused starting a process .*before the test"):
         submit_test(QUEST, FULL)
     quest = Ledger.load(Ledger.for_root(spawning_project).path).get(QUEST)
     assert quest.state is State.TODO and quest.tries == 0
