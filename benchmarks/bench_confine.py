@@ -11,7 +11,7 @@ machine noise hits both alike:
   demo's complete test for ``hotel/pricing.py::nightly_rate``;
 * confinement alone, the harness's way: a Python process that calls
   ``confine.enter()`` (fork into the namespaces, build the root, Landlock)
-  against one that only imports the module;
+  against one that only imports the module, and ``enter()`` timed from inside;
 * the generic launcher (:func:`confine.wrap`, used for arbitrary programs):
   ``python -c pass`` through ``python -m pytest_quest.confine`` against direct;
 * ``confine.detect()``, paid once per command (the namespace probe forks).
@@ -76,18 +76,22 @@ def _submit(master: Path, into: Path) -> tuple[float, str, str]:
 
 
 ENTER = """
-import sys
+import sys, time
 from pytest_quest import confine
+started = time.perf_counter()
 if sys.argv[1] == "on":
     confine.enter(confine.Policy(writable=(sys.argv[2],)))
+print(time.perf_counter() - started)
 """
 
 
-def _enter(box: Path, on: bool) -> float:
+def _enter(box: Path, on: bool) -> tuple[float, float]:
+    """Wall time of the whole process, and of ``enter()`` as the confined process saw it."""
     command = [sys.executable, "-c", ENTER, "on" if on else "off", str(box)]
     started = time.perf_counter()
-    subprocess.run(command, cwd=box, check=True, env={"PATH": os.environ["PATH"]})
-    return time.perf_counter() - started
+    done = subprocess.run(command, cwd=box, check=True, env={"PATH": os.environ["PATH"]},
+                          capture_output=True, text=True)
+    return time.perf_counter() - started, float(done.stdout)
 
 
 def _launch(box: Path, wrapped: bool) -> float:
@@ -129,7 +133,7 @@ def main() -> None:
         box = work / "box"
         box.mkdir()
         gate_on, gate_off, launch_on, launch_off = [], [], [], []
-        enter_on, enter_off = [], []
+        enter_on, enter_off, inside = [], [], []
         print(f"isolation: {isolation.name}; {args.reps} reps, alternating")
         print(f"{'rep':>3} {'confined s':>11} {'unconfined s':>13}  verdicts")
         for rep in range(args.reps):
@@ -140,14 +144,17 @@ def main() -> None:
             gate_off.append(off)
             launch_on.append(_launch(box, True))
             launch_off.append(_launch(box, False))
-            enter_on.append(_enter(box, True))
-            enter_off.append(_enter(box, False))
+            whole, within = _enter(box, True)
+            enter_on.append(whole)
+            inside.append(within)
+            enter_off.append(_enter(box, False)[0])
             print(f"{rep:>3} {on:11.3f} {off:13.3f}  {verdict_on} ({judged}), "
                   f"{verdict_off} ({judged_off})")
         print(f"\n{'median of ' + str(args.reps):<28} {'confined':>9} {'unconfined':>11} "
               f"{'cost s':>9} {'ratio':>6}")
         _row("submit (whole gate)", gate_on, gate_off)
-        _row("enter() in process", enter_on, enter_off)
+        _row("process calling enter()", enter_on, enter_off)
+        print(f"{'enter() itself, from inside':<28} {statistics.median(inside):9.4f}")
         _row("python -c pass via wrap()", launch_on, launch_off)
         print(f"{'detect() once per command':<28} {statistics.median(probe):9.4f}")
     finally:

@@ -36,6 +36,7 @@ import functools
 import json
 import os
 import platform
+import re
 import signal
 import socket
 import stat
@@ -405,9 +406,17 @@ def _prefixes() -> list[str]:
             os.path.dirname(os.path.abspath(__file__))]  # pytest_quest, even installed editable
 
 
+#: ``MAPPING: dict[str, str] = {'pkg': '/path/pkg', ...}`` as setuptools writes it, and its strings.
+_MAPPING = re.compile(r"^MAPPING\b[^=\n]*=\s*\{(?P<body>[^\n]*)\}\s*$", re.MULTILINE)
+_STRING = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+
+
 def _editable_roots(entries: Iterable[str]) -> list[str]:
-    """Folders that setuptools' editable finders (``__editable___*_finder.py``) import from."""
-    import ast
+    """Folders that setuptools' editable finders (``__editable___*_finder.py``) import from.
+
+    Read with a regular expression, not :mod:`ast`: importing ``ast`` costs
+    more than the rest of the confinement on a busy machine.
+    """
     import glob
 
     roots: list[str] = []
@@ -415,16 +424,12 @@ def _editable_roots(entries: Iterable[str]) -> list[str]:
         for finder in glob.glob(os.path.join(glob.escape(entry), "__editable___*_finder.py")):
             try:
                 with open(finder, encoding="utf-8") as handle:
-                    tree = ast.parse(handle.read())
-            except (OSError, SyntaxError, ValueError):
+                    found = _MAPPING.search(handle.read())
+            except (OSError, ValueError):
                 continue
-            for node in tree.body:
-                if isinstance(node, ast.AnnAssign | ast.Assign) and node.value is not None:
-                    names = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-                    if any(isinstance(n, ast.Name) and n.id == "MAPPING" for n in names):
-                        with contextlib.suppress(ValueError, AttributeError):
-                            mapping = ast.literal_eval(node.value)
-                            roots += [str(v) for v in mapping.values()]
+            if found is not None:
+                strings = [a or b for a, b in _STRING.findall(found.group("body"))]
+                roots += strings[1::2]  # key, value, key, value
     return roots
 
 
