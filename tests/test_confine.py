@@ -952,3 +952,36 @@ def test_the_baseline_is_confined_and_says_so(project: Path) -> None:
     baseline = [q["evidence"] for q in ledger["quests"]
                 if (q.get("evidence") or {}).get("source") == "baseline"]
     assert baseline and {e["isolation"] for e in baseline} == {ISOLATION.name}
+
+
+def test_strict_submit_on_the_command_line_exits_2_with_json(project: Path,
+                                                             monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from pytest_quest.cli import cli
+
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        "[tool.pytest-quest]", '[tool.pytest-quest]\nisolation = "strict"'))
+    scan(load_settings(project), baseline=False)  # a maintainer's change: rescanned
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test = project / default_test_path(quest, load_settings(project))
+    test.parent.mkdir(parents=True, exist_ok=True)
+    test.write_text(FULL)
+    done = CliRunner().invoke(cli, ["submit", QUEST, "--root", str(project), "--json"])
+    assert done.exit_code == 2, done.output
+    error = json.loads(done.stdout)
+    assert error["kind"] == "EnvironmentFault" and "strict" in error["error"]
+    assert Ledger.load(Ledger.for_root(project).path).get(QUEST).tries == 0
+
+
+def test_strict_scan_refuses_the_baseline_without_kernel_confinement(example_copy: Path,
+                                                                     monkeypatch) -> None:
+    monkeypatch.setattr(confine, "detect", _no_kernel)
+    pyproject = example_copy / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        "[tool.pytest-quest]", '[tool.pytest-quest]\nisolation = "strict"'))
+    with pytest.raises(EnvironmentFault, match="strict"):
+        scan(load_settings(example_copy))
+    assert not (example_copy / ".quest" / "ledger.json").exists()
