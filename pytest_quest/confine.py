@@ -63,7 +63,7 @@ __all__ = [
 
 #: Set by the launcher for the harness (and popped by it): the isolation in force.
 ENV_CONFINED = "PYTEST_QUEST_CONFINED"
-#: Exit code of a launcher that could not confine as required (strict mode, or a failed set-up).
+#: Exit code of a process that could not be confined: it never runs half-confined.
 SETUP_FAILED = 125
 
 # --------------------------------------------------------------------- Landlock
@@ -461,8 +461,6 @@ class Policy:
     readable: tuple[str, ...] = ()
     #: Folders whose ``sys.path`` entries and editable installs are not made readable.
     hidden: tuple[str, ...] = ()
-    #: Refuse to run (exit 125) rather than fall back to no kernel confinement at all.
-    strict: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -480,7 +478,6 @@ class Policy:
             writable=tuple(data.get("writable", ())),
             readable=tuple(data.get("readable", ())),
             hidden=tuple(data.get("hidden", ())),
-            strict=bool(data.get("strict", False)),
         )
 
 
@@ -498,7 +495,7 @@ class Isolation:
     @property
     def name(self) -> str:
         """The isolation a run gets here: ``landlock+namespaces`` ... ``python-audit``."""
-        return isolation_name(self.landlock_abi > 0, self.namespaces)
+        return _isolation_name(self.landlock_abi > 0, self.namespaces)
 
     @property
     def kernel(self) -> bool:
@@ -509,7 +506,7 @@ class Isolation:
                 "namespaces": self.namespaces, "namespaces_error": self.namespaces_error}
 
 
-def isolation_name(landlock: bool, namespaces: bool) -> str:
+def _isolation_name(landlock: bool, namespaces: bool) -> str:
     if landlock and namespaces:
         return "landlock+namespaces"
     if landlock:
@@ -670,7 +667,7 @@ def enter(policy: Policy, status_fd: int | None = None) -> str:
         os.chdir(cwd)
     except OSError as exc:
         _fail(status_fd, f"confinement failed: {exc}")
-    return _started(isolation_name(len(layers) > 1, True), layers, status_fd)
+    return _started(_isolation_name(len(layers) > 1, True), layers, status_fd)
 
 
 def _started(name: str, layers: list[str], status_fd: int | None) -> str:

@@ -393,7 +393,6 @@ def _command(box: Sandbox, settings: Settings, spec: dict[str, Any]
     policy = confine.Policy(
         writable=(str(box.path), str(box.base / "tmp"), str(box.base / "home"), str(box.private)),
         hidden=(str(settings.root),),
-        strict=settings.isolation == "strict",
     )
     read, write = os.pipe()
     os.set_blocking(read, False)

@@ -757,7 +757,7 @@ def test_status_lines_merge_and_skip_garbage() -> None:
 
 
 def test_policy_round_trips_through_json() -> None:
-    policy = confine.Policy(writable=("/a", "/b"), readable=("/c",), hidden=("/d",), strict=True)
+    policy = confine.Policy(writable=("/a", "/b"), readable=("/c",), hidden=("/d",))
     assert confine.Policy.from_json(policy.to_json()) == policy
 
 
