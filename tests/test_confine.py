@@ -778,7 +778,6 @@ def test_editable_installs_are_readable_unless_hidden(tmp_path: Path, monkeypatc
 def test_socket_is_loopback_only(box) -> None:
     done = confined(box, "import socket\nprint(sorted(n for _, n in socket.if_nameindex()))\n")
     assert done.stdout.strip() == "['lo']"
-    assert socket.gethostname()  # the caller keeps its own network
 
 
 def test_dir_fd_escape_is_real_without_the_kernel(attack, project, monkeypatch) -> None:
