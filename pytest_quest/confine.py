@@ -632,7 +632,7 @@ def _exit_from_namespace(child: int, status_fd: int | None) -> None:
     os._exit(code if code >= 0 else 128 - code)
 
 
-def enter(policy: Policy, status_fd: int | None = None) -> str:
+def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True) -> str:
     """Confine the calling process in place, for good; return the isolation now in force.
 
     With namespaces, the process forks: the caller's side waits outside the new
@@ -641,9 +641,13 @@ def enter(policy: Policy, status_fd: int | None = None) -> str:
     only Landlock is applied. ``status_fd`` receives the report (see :func:`wrap`)
     and is closed before this returns. Call it while single-threaded, before any
     untrusted code runs: when a layer fails, the process reports it and exits
-    with code 125 rather than run half-confined.
+    with code 125 rather than run half-confined. ``namespaces=False`` (what
+    :func:`detect` found where user namespaces exist but are powerless, as under
+    AppArmor's ``restrict_unprivileged_userns``) goes straight to Landlock.
     """
     try:
+        if not namespaces:
+            raise OSError(errno.EPERM, detect().namespaces_error or "not available here")
         _enter_namespaces()
     except _HalfEntered as exc:
         _fail(status_fd, f"confinement failed: {exc}")
@@ -703,7 +707,7 @@ def main(args: list[str] | None = None) -> int:
     policy = Policy.from_json(head[0])
     if status_fd is not None:
         os.set_inheritable(status_fd, False)
-    os.environ[ENV_CONFINED] = enter(policy, status_fd)
+    os.environ[ENV_CONFINED] = enter(policy, status_fd, namespaces=detect().namespaces)
     os.execv(argv[0], argv)
     return SETUP_FAILED  # pragma: no cover - execv does not return
 

@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
 
         request = spec["confine"]
         confined = confine.enter(confine.Policy.from_dict(request["policy"]),
-                                 request.get("status_fd"))
+                                 request.get("status_fd"), bool(request.get("namespaces")))
     events = os.path.join(spec["private_dir"], "events.jsonl")
     stream = open(events, "a", encoding="utf-8")  # noqa: SIM115 - closed after pytest.main
     emit = Emitter(stream)

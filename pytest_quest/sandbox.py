@@ -396,7 +396,8 @@ def _command(box: Sandbox, settings: Settings, spec: dict[str, Any]
     )
     read, write = os.pipe()
     os.set_blocking(read, False)
-    spec["confine"] = {"policy": policy.to_dict(), "status_fd": write}
+    spec["confine"] = {"policy": policy.to_dict(), "status_fd": write,
+                       "namespaces": isolation.namespaces}
     return command, (read, write)
 
 
