@@ -49,20 +49,25 @@ from typing import Any, NoReturn
 
 __all__ = [
     "ENV_CONFINED",
+    "ENV_REQUEST",
     "Isolation",
     "Policy",
     "detect",
     "enter",
+    "enter_requested",
     "landlock_abi",
     "main",
     "read_status",
+    "request",
     "restrict_writes",
     "system_paths",
     "wrap",
 ]
 
-#: Set by the launcher for the harness (and popped by it): the isolation in force.
+#: Set by the launcher for the program it starts (popped by the harness): the isolation in force.
 ENV_CONFINED = "PYTEST_QUEST_CONFINED"
+#: Set by the sandbox for the harness: confine yourself first thing (see :func:`enter_requested`).
+ENV_REQUEST = "PYTEST_QUEST_CONFINE"
 #: Exit code of a process that could not be confined: it never runs half-confined.
 SETUP_FAILED = 125
 
@@ -672,6 +677,32 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
     except OSError as exc:
         _fail(status_fd, f"confinement failed: {exc}")
     return _started(_isolation_name(len(layers) > 1, True), layers, status_fd)
+
+
+def request(policy: Policy, status_fd: int, namespaces: bool) -> dict[str, str]:
+    """Environment variables that make a harness confine itself by ``policy`` at start.
+
+    ``status_fd`` (inherit it: ``pass_fds``) receives the report, as with
+    :func:`wrap`; ``namespaces`` passes on what :func:`detect` found.
+    """
+    return {ENV_REQUEST: json.dumps({"policy": policy.to_dict(), "status_fd": status_fd,
+                                     "namespaces": namespaces})}
+
+
+def enter_requested() -> str:
+    """Confine this process as its environment asks, and forget the asking.
+
+    Returns the isolation in force: what :func:`enter` applied for a
+    :func:`request`, what the launcher applied before ``exec`` (:func:`wrap`),
+    or "" when nobody asked. Neither variable stays visible to test code.
+    """
+    confined = os.environ.pop(ENV_CONFINED, "")
+    raw = os.environ.pop(ENV_REQUEST, None)
+    if raw is None:
+        return confined
+    data = json.loads(raw)
+    return enter(Policy.from_dict(data["policy"]), data.get("status_fd"),
+                 bool(data.get("namespaces", True)))
 
 
 def _started(name: str, layers: list[str], status_fd: int | None) -> str:

@@ -318,17 +318,14 @@ def _import_target(spec: dict[str, Any], session: Session, emit: Emitter) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
+    confined = ""
+    if {"PYTEST_QUEST_CONFINE", "PYTEST_QUEST_CONFINED"} & os.environ.keys():
+        from pytest_quest import confine  # first thing: before any project or test code
+
+        confined = confine.enter_requested()
     argv = sys.argv[1:] if argv is None else argv
     with open(argv[0], encoding="utf-8") as handle:
         spec = json.load(handle)
-    # Set by pytest_quest.confine's launcher when it confined this process before exec.
-    confined = os.environ.pop("PYTEST_QUEST_CONFINED", "")
-    if spec.get("confine"):  # confine ourselves, before any project or test code is imported
-        from pytest_quest import confine
-
-        request = spec["confine"]
-        confined = confine.enter(confine.Policy.from_dict(request["policy"]),
-                                 request.get("status_fd"), bool(request.get("namespaces")))
     events = os.path.join(spec["private_dir"], "events.jsonl")
     stream = open(events, "a", encoding="utf-8")  # noqa: SIM115 - closed after pytest.main
     emit = Emitter(stream)

@@ -307,7 +307,7 @@ def run(
     spec.setdefault("sandbox", str(box.path))
     spec.setdefault("private_dir", str(box.private))
     spec.setdefault("allowed_write", [str(box.path), str(box.base / "tmp"), str(box.base / "home")])
-    command, status_fd = _command(box, settings, spec)
+    command, status_fd, confinement = _command(box, settings)
     (box.private / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     events_path = box.private / "events.jsonl"
     log_path = box.private / "output.txt"
@@ -318,7 +318,7 @@ def run(
             process = subprocess.Popen(
                 command,
                 cwd=box.path,
-                env=_environment(box, settings),
+                env={**_environment(box, settings), **confinement},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -372,11 +372,11 @@ def run(
     return RunResult(events, returncode, timed_out, seconds, output, isolation)
 
 
-def _command(box: Sandbox, settings: Settings, spec: dict[str, Any]
-             ) -> tuple[list[str], tuple[int, int] | None]:
-    """The harness command; when this system has kernel confinement, ``spec`` asks for it.
+def _command(box: Sandbox, settings: Settings
+             ) -> tuple[list[str], tuple[int, int] | None, dict[str, str]]:
+    """The harness command and, when this system has kernel confinement, the request for it.
 
-    The harness confines itself first thing (:func:`pytest_quest.confine.enter`),
+    The harness confines itself first thing (:func:`pytest_quest.confine.enter_requested`),
     before any project or test code is imported, and reports on the returned
     pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
@@ -389,16 +389,14 @@ def _command(box: Sandbox, settings: Settings, spec: dict[str, Any]
                 f"(no Landlock; namespaces: {isolation.namespaces_error}); "
                 "`pytest-quest doctor` explains"
             )
-        return command, None
+        return command, None, {}
     policy = confine.Policy(
         writable=(str(box.path), str(box.base / "tmp"), str(box.base / "home"), str(box.private)),
         hidden=(str(settings.root),),
     )
     read, write = os.pipe()
     os.set_blocking(read, False)
-    spec["confine"] = {"policy": policy.to_dict(), "status_fd": write,
-                       "namespaces": isolation.namespaces}
-    return command, (read, write)
+    return command, (read, write), confine.request(policy, write, isolation.namespaces)
 
 
 def _drain(fd: int) -> bytes:

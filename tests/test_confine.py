@@ -714,8 +714,13 @@ def test_strict_refuses_to_judge_without_kernel_confinement(project, submit_test
 
 @needs_kernel
 def test_strict_judges_when_confined(submit_test) -> None:
-    result = submit_test(QUEST, FULL, overrides={"isolation": "strict"})
-    assert result.verdict.outcome is Outcome.PASS
+    # The request to confine is gone before the test runs: nothing tells it apart.
+    source = FULL + (
+        "\n\ndef test_no_trace_of_the_machinery():\n    import os\n"
+        "    assert [k for k in os.environ if k.startswith('PYTEST_QUEST_CONFINE')] == []\n"
+        "    assert nightly_rate(1.0, 'standard', 1) == 1.0\n")
+    result = submit_test(QUEST, source, overrides={"isolation": "strict"})
+    assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
     assert result.verdict.evidence["isolation"] == ISOLATION.name
 
 
