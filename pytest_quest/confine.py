@@ -60,6 +60,7 @@ __all__ = [
     "read_status",
     "request",
     "restrict_writes",
+    "run_module",
     "system_paths",
     "wrap",
 ]
@@ -719,9 +720,31 @@ def _fail(status_fd: int | None, error: str) -> NoReturn:
     os._exit(SETUP_FAILED)
 
 
+def run_module(module: str, args: Sequence[str]) -> None:
+    """Confine this process as its environment asks (:func:`request`), then run ``module``.
+
+    The module (the harness) is imported only after the fork into the new
+    namespaces: the process that stays outside holds little, and the confined
+    one pays no copy-on-write for pages it inherited.
+    """
+    import runpy
+
+    name = enter_requested()
+    if name:
+        os.environ[ENV_CONFINED] = name  # the module's own enter_requested() takes it
+    sys.argv = [module, *args]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
 def main(args: list[str] | None = None) -> int:
-    """``python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV...``."""
+    """``python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV...``.
+
+    Or ``python -m pytest_quest.confine --module MODULE ARGS...``: see :func:`run_module`.
+    """
     args = list(sys.argv[1:] if args is None else args)
+    if len(args) >= 2 and args[0] == "--module":
+        run_module(args[1], args[2:])
+        return 0
     if "--" not in args or not args:
         sys.stderr.write("usage: python -m pytest_quest.confine POLICY [--status-fd N] -- ARGV\n")
         return 2

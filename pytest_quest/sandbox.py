@@ -380,7 +380,8 @@ def _command(box: Sandbox, settings: Settings
     before any project or test code is imported, and reports on the returned
     pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
-    command = [settings.python, "-m", "pytest_quest.harness", str(box.private / "spec.json")]
+    harness = ["pytest_quest.harness", str(box.private / "spec.json")]
+    command = [settings.python, "-m", *harness]
     isolation = confine.detect()
     if not isolation.kernel:
         if settings.isolation == "strict":
@@ -396,6 +397,8 @@ def _command(box: Sandbox, settings: Settings
     )
     read, write = os.pipe()
     os.set_blocking(read, False)
+    # Through confine's module runner: the harness imports pytest only once confined.
+    command = [settings.python, "-m", "pytest_quest.confine", "--module", *harness]
     return command, (read, write), confine.request(policy, write, isolation.namespaces)
 
 
