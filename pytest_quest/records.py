@@ -59,14 +59,17 @@ class Evidence:
     mutation: Mapping[str, Any] | None = None
     #: The human decision that approved it (review).
     decision: Mapping[str, str] | None = None
+    #: What confined the run that measured it ("landlock+namespaces" ... "python-audit").
+    isolation: str | None = None
     #: Keys this version does not know (written by a newer one), kept as they were.
     other: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def baseline(cls, covered: Iterable[int], source_hash: str, time: str) -> Evidence:
+    def baseline(cls, covered: Iterable[int], source_hash: str, time: str,
+                 isolation: str | None = None) -> Evidence:
         """The project's suite covered the function fully at a scan."""
         return cls(EvidenceSource.BASELINE.value, time, source_hash=source_hash,
-                   covered_lines=tuple(covered))
+                   covered_lines=tuple(covered), isolation=isolation)
 
     @classmethod
     def suite(cls, covered: Iterable[int], source_hash: str, time: str,
@@ -78,12 +81,13 @@ class Evidence:
     @classmethod
     def submitted(cls, test: str, sha256: str, covered: Iterable[int], source_hash: str,
                   time: str, branches: int | None = None, agent: str | None = None,
-                  mutation: Mapping[str, Any] | None = None) -> Evidence:
+                  mutation: Mapping[str, Any] | None = None,
+                  isolation: str | None = None) -> Evidence:
         """The gate passed an agent's test file."""
         return cls(EvidenceSource.SUBMIT.value, time, source_hash=source_hash,
                    covered_lines=tuple(covered), branches=branches, test=test, sha256=sha256,
                    python=platform.python_version(), agent=agent,
-                   mutation=dict(mutation) if mutation else None)
+                   mutation=dict(mutation) if mutation else None, isolation=isolation)
 
     @classmethod
     def approved(cls, test: str, sha256: str, source_hash: str, time: str,
@@ -130,6 +134,7 @@ class Evidence:
             agent=None if agent is None else str(agent),
             mutation=mutation if isinstance(mutation, Mapping) else None,
             decision=decision if isinstance(decision, Mapping) else None,
+            isolation=None if get("isolation") is None else str(get("isolation")),
             other={k: data[k] for k in unknown} if unknown else {},
         )
 
@@ -166,16 +171,18 @@ class Attempt:
     note: str | None = None
     #: The state the decision moved the quest from.
     from_state: str | None = None
+    #: What confined the run that judged a submission ("not-run" when no run was needed).
+    isolation: str | None = None
     other: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def submitted(cls, quest: str, time: str, agent: str | None, test: str, sha256: str,
                   verdict: str, state: str, tries: int, facts: Iterable[Fact],
-                  remaining: int) -> Attempt:
+                  remaining: int, isolation: str | None = None) -> Attempt:
         """A verdict of the gate; ``time`` is when the submission started."""
         return cls(AttemptKind.SUBMIT.value, quest, time, verdict=verdict, state=state,
                    tries=tries, facts=tuple(facts), remaining=remaining, agent=agent, test=test,
-                   sha256=sha256)
+                   sha256=sha256, isolation=isolation)
 
     @classmethod
     def reviewed(cls, quest: str, time: str, by: str, action: str, note: str, from_state: str,
@@ -199,7 +206,7 @@ class Attempt:
             "facts": [f.to_dict() for f in self.facts], "remaining": self.remaining,
             "agent": self.agent, "test": self.test, "sha256": self.sha256,
             "covered_lines": list(self.covered_lines), "by": self.by, "action": self.action,
-            "note": self.note, "from": self.from_state,
+            "note": self.note, "from": self.from_state, "isolation": self.isolation,
         }
         keys = _ATTEMPT_KEYS.get(self.kind)
         if keys is None:  # a kind this version does not know: whatever it carries
@@ -230,6 +237,7 @@ class Attempt:
             action=_str_or_none(data.get("action")),
             note=_str_or_none(data.get("note")),
             from_state=_str_or_none(data.get("from")),
+            isolation=_str_or_none(data.get("isolation")),
             other={k: v for k, v in data.items() if k not in _ATTEMPT_ALL},
         )
 
@@ -244,12 +252,12 @@ _EVIDENCE_OPTIONAL = tuple(f.name for f in fields(Evidence) if f.name not in
 _EVIDENCE_KEYS = frozenset({"source", "time", *_EVIDENCE_OPTIONAL})
 _ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
     AttemptKind.SUBMIT.value: ("kind", "quest", "time", "agent", "test", "sha256", "verdict",
-                               "state", "tries", "facts", "remaining"),
+                               "state", "tries", "facts", "remaining", "isolation"),
     AttemptKind.REVIEW.value: ("kind", "quest", "time", "agent", "by", "action", "note", "from",
                                "state", "tries", "facts", "remaining"),
     AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "covered_lines"),
 }
 _ATTEMPT_ALL = frozenset({
     "kind", "quest", "time", "verdict", "state", "tries", "facts", "remaining", "agent", "test",
-    "sha256", "covered_lines", "by", "action", "note", "from",
+    "sha256", "covered_lines", "by", "action", "note", "from", "isolation",
 })

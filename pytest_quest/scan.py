@@ -142,6 +142,7 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
         "tests_failed": failed,
         "deselected": len(deselected["nodeids"]) if deselected else 0,
         "seconds": round(result.seconds, 2),
+        "isolation": result.isolation,
     }
     if failed or not result.finished:
         report.baseline["note"] = "the suite did not pass cleanly; nothing was locked"
@@ -154,7 +155,7 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
             continue
         got = measure(entry, quest.body, settings.branch)
         if got.statements and got.complete:
-            evidence = Evidence.baseline(got.executed, quest.source_hash, now)
+            evidence = Evidence.baseline(got.executed, quest.source_hash, now, result.isolation)
             ledger.put(ratchet.lock_pass(quest, evidence, now))
             report.locked.append(quest.id)
 

@@ -161,6 +161,14 @@ def _raise_env_fault(quest: Quest, run: RunResult) -> None:
             f"could not verify {quest.id}: the unchanged project does not import in the "
             f"sandbox ({env['message']}); no try was spent"
         )
+    early = [e["what"] for e in run.of("denied") if e.get("before_test")]
+    if early:  # issue 8 bug 2: a plugin or conftest, not the test, did it
+        raise EnvironmentFault(
+            f"could not verify {quest.id}: the sandbox refused {early[0]} before the test "
+            "started, so the project's plugins or conftest did it, not the test (processes are "
+            f"allowed only under kernel confinement; here: {run.isolation}, see `pytest-quest "
+            "doctor`); no try was spent"
+        )
     if run.first("start") is None and not run.timed_out:
         tail = (run.output.strip().splitlines() or ["no output"])[-1]
         raise EnvironmentFault(

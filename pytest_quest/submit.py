@@ -27,7 +27,10 @@ from pytest_quest.sandbox import module_name, pytest_args, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 
-__all__ = ["Result", "submit", "target_spec"]
+__all__ = ["NOT_RUN", "Result", "submit", "target_spec"]
+
+#: The isolation of a verdict reached before the run (static or scope stage).
+NOT_RUN = "not-run"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Result:
     seconds: float
     #: What a PASS locked (None for any other verdict).
     evidence: Evidence | None = None
+    #: What confined the run that judged it, for every verdict ("not-run": decided before it).
+    isolation: str = NOT_RUN
 
     def to_dict(self, max_tries: int) -> dict[str, Any]:
         return {
@@ -54,6 +59,7 @@ class Result:
             "hint": self.verdict.hint,
             "seconds": round(self.seconds, 3),
             "evidence": self.evidence.to_dict() if self.evidence else None,
+            "isolation": self.isolation,
         }
 
 
@@ -170,7 +176,13 @@ def _evidence(sub: Submission, agent: str | None) -> Evidence:
         agent=agent,
         # At a PASS the mutation rules had nothing to say: these are the figures they read.
         mutation=summary(event, float(sub.settings.mutation_threshold)) if event else None,
+        isolation=_isolation(sub),
     )
+
+
+def _isolation(sub: Submission) -> str:
+    """What confined the run that judged ``sub`` (see :mod:`pytest_quest.confine`)."""
+    return sub.run.isolation if sub.run is not None else NOT_RUN
 
 
 def _record(
@@ -194,6 +206,6 @@ def _record(
             quest=quest_id, time=started, agent=agent, test=sub.test_rel,
             sha256=sha256(sub.test_bytes), verdict=verdict.outcome.value,
             state=updated.state.value, tries=updated.tries, facts=verdict.facts,
-            remaining=ledger.remaining,
+            remaining=ledger.remaining, isolation=_isolation(sub),
         ))
-    return Result(updated, verdict, sub.test_rel, seconds, evidence)
+    return Result(updated, verdict, sub.test_rel, seconds, evidence, _isolation(sub))

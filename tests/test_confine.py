@@ -154,8 +154,9 @@ def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
     """
     import pytest_quest.submit
 
-    stages = tuple(s for s in pytest_quest.submit.STAGES if s.name != "static")
-    monkeypatch.setattr(pytest_quest.submit, "STAGES", stages)
+    all_stages = pytest_quest.submit.submission_stages
+    monkeypatch.setattr(pytest_quest.submit, "submission_stages",
+                        lambda: tuple(s for s in all_stages() if s.name != "static"))
     settings = load_settings(project)
     quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
     test_rel = default_test_path(quest, settings)
@@ -165,8 +166,10 @@ def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
         result = submit_test(QUEST, source)
         world.assert_untouched(judged=QUEST)
         assert result.verdict.outcome is Outcome.FAIL, [f.to_dict() for f in result.verdict.facts]
-        # Every verdict names what confined the run that judged it.
-        assert result.verdict.evidence["isolation"] == ISOLATION.name
+        # Every verdict names what confined the run that judged it, and so does its log line.
+        assert result.isolation == result.to_dict(3)["isolation"] == ISOLATION.name
+        log = (project / ".quest" / "attempts.jsonl").read_text().splitlines()
+        assert json.loads(log[-1])["isolation"] == ISOLATION.name
         return result
 
     return run
@@ -256,6 +259,7 @@ def test_dir_fd_write_into_project_and_ledger_through_the_gate(attack, project) 
     assert "No such file or directory" in message or "Permission denied" in message
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_dir_fd_write_from_a_confined_process(box, world) -> None:
     code = DIR_FD.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
@@ -298,6 +302,7 @@ def test_pth_file_in_site_packages_through_the_gate(attack) -> None:
     assert "Read-only file system" in message or "Permission denied" in message
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_pth_file_from_a_confined_process(box, world) -> None:
     code = PTH.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
@@ -341,6 +346,7 @@ def test_ctypes_libc_write_through_the_gate(attack, project, canary) -> None:
     assert "No such file or directory" in message or "Permission denied" in message
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_ctypes_libc_write_from_a_confined_process(box, world) -> None:
     code = CTYPES.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
@@ -385,6 +391,7 @@ def test_fork_exec_shell_through_the_gate(attack, project, canary) -> None:
     assert "cannot create" in message and "pytest-quest sandbox" not in message
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_fork_exec_shell_from_a_confined_process(box, world) -> None:
     code = FORK_EXEC.split("def test_rate")[0].replace(
@@ -430,6 +437,7 @@ def test_caller_environment_unreadable_through_the_gate(attack, project, monkeyp
     assert secret not in (project / ".quest" / "attempts.jsonl").read_text()
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_caller_environment_unreadable_from_a_confined_process(box, world) -> None:
     code = ENVIRON.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
@@ -477,6 +485,7 @@ def test_network_beyond_loopback_through_the_gate(attack) -> None:
     assert "loopback ok" in message and "Network is unreachable" in message
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_network_beyond_loopback_from_a_confined_process(box, world) -> None:
     code = NETWORK.split("def test_rate")[0].replace("from hotel.pricing import nightly_rate", "")
@@ -521,6 +530,7 @@ def test_leftover_daemon_dies_with_the_run_through_the_gate(attack) -> None:
     assert _running(marker) == []
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_leftover_daemon_dies_with_a_confined_process(box, world) -> None:
     marker = f"quest-daemon-{uuid.uuid4().hex}"
@@ -534,6 +544,7 @@ def test_leftover_daemon_dies_with_a_confined_process(box, world) -> None:
 
 
 # ================================================== what confinement lets through
+@pytest.mark.slow
 @needs_kernel
 def test_confined_process_writes_its_box_and_reports_its_isolation(box) -> None:
     done = confined(box, "import os\nopen('made.txt', 'w').write('ok')\nprint(os.getpid())\n")
@@ -547,6 +558,7 @@ def test_confined_process_writes_its_box_and_reports_its_isolation(box) -> None:
         assert f"landlock-abi-{ISOLATION.landlock_abi}" in done.status["layers"]
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_a_readable_folder_may_hold_the_writable_one_and_the_new_root(box, tmp_path) -> None:
     """``/tmp`` readable (a PYTHONPATH entry, say) holds the sandbox and the usual stage."""
@@ -559,6 +571,7 @@ def test_a_readable_folder_may_hold_the_writable_one_and_the_new_root(box, tmp_p
     assert (box / "made.txt").read_text() == "ok"
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_confined_process_cannot_lift_its_confinement(box, world) -> None:
     code = """
@@ -601,6 +614,7 @@ except PermissionError:
 """
 
 
+@pytest.mark.slow
 @needs_landlock
 def test_restrict_writes_narrows_the_calling_process(tmp_path: Path) -> None:
     inside, outside = tmp_path / "inside", tmp_path / "outside"
@@ -619,6 +633,7 @@ def test_restrict_writes_says_false_without_landlock(monkeypatch) -> None:
     assert confine.restrict_writes(["/nowhere"]) is False
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_restrict_writes_stacks_inside_a_confined_run(box) -> None:
     (box / "inner").mkdir()
@@ -672,7 +687,7 @@ def test_plugin_starting_a_process_passes_an_honest_test_when_confined(
         spawning_project, submit_test) -> None:
     result = submit_test(QUEST, FULL)
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.quest.evidence["isolation"] == ISOLATION.name
+    assert result.quest.evidence.isolation == ISOLATION.name
 
 
 def _no_kernel() -> confine.Isolation:
@@ -689,6 +704,7 @@ def test_plugin_starting_a_process_is_the_environments_fault_unconfined(
     assert quest.state is State.TODO and quest.tries == 0
 
 
+@pytest.mark.slow
 def test_process_started_by_the_test_is_still_a_violation_unconfined(
         submit_test, monkeypatch) -> None:
     monkeypatch.setattr(confine, "detect", _no_kernel)
@@ -698,7 +714,7 @@ def test_process_started_by_the_test_is_still_a_violation_unconfined(
     result = submit_test(QUEST, source)
     assert result.verdict.outcome is Outcome.FAIL
     assert "run-sandbox-violation" in [f.rule for f in result.verdict.facts]
-    assert result.verdict.evidence["isolation"] == "python-audit"
+    assert result.isolation == "python-audit"
 
 
 # ======================================================================= strict
@@ -721,7 +737,7 @@ def test_strict_judges_when_confined(submit_test) -> None:
         "    assert nightly_rate(1.0, 'standard', 1) == 1.0\n")
     result = submit_test(QUEST, source, overrides={"isolation": "strict"})
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.verdict.evidence["isolation"] == ISOLATION.name
+    assert result.isolation == ISOLATION.name
 
 
 def test_isolation_setting_is_validated(tmp_path: Path) -> None:
@@ -781,6 +797,7 @@ def test_editable_installs_are_readable_unless_hidden(tmp_path: Path, monkeypatc
     assert "/not-a-mapping" not in confine.system_paths()
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_socket_is_loopback_only(box) -> None:
     done = confined(box, "import socket\nprint(sorted(n for _, n in socket.if_nameindex()))\n")
@@ -799,6 +816,7 @@ def test_dir_fd_escape_is_real_without_the_kernel(attack, project, monkeypatch) 
 
 
 # ===================================================================== doctor
+@pytest.mark.slow
 def test_doctor_names_the_isolation_interpreter_and_plugins(project: Path) -> None:
     from click.testing import CliRunner
 
@@ -820,6 +838,7 @@ def test_doctor_names_the_isolation_interpreter_and_plugins(project: Path) -> No
     assert "pytest-quest 0.1.0" in human.stdout
 
 
+@pytest.mark.slow
 def test_doctor_exits_2_when_strict_cannot_be_met(project: Path, monkeypatch) -> None:
     from click.testing import CliRunner
 
@@ -846,6 +865,7 @@ def test_doctor_reports_an_interpreter_it_cannot_run(project: Path) -> None:
     assert "cannot run it" in _interpreter(str(project / "no-such-python"))["error"]
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_sockets_files_and_processes_outside_are_out_of_reach(box, world, tmp_path) -> None:
     """A caller's agent socket (ssh-agent, docker.sock), its files and its processes."""
@@ -916,6 +936,7 @@ def _enter(box: Path, mode: str, outside: Path) -> dict[str, str]:
     return {"isolation": lines[0], **dict(line.split(" ", 1) for line in lines[1:])}
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_enter_confines_the_calling_process_in_place(box, world) -> None:
     """The harness's way: no second interpreter, and no capability kept without an exec."""
@@ -926,6 +947,7 @@ def test_enter_confines_the_calling_process_in_place(box, world) -> None:
     assert (box / "inside.txt").read_text() == "ok"
 
 
+@pytest.mark.slow
 @needs_landlock
 @pytest.mark.parametrize("why", ["unshare-refused", "powerless"])
 def test_enter_falls_back_to_landlock_alone(box, world, why) -> None:
@@ -943,7 +965,7 @@ def test_a_timed_out_run_takes_what_it_started_along(submit_test) -> None:
     source = DAEMON.format(marker=marker, call=PARTIAL_CALL + "\n    time.sleep(600)")
     result = submit_test(QUEST, "import time\n" + source, overrides={"timeout": 4.0})
     assert result.verdict.root_cause == "run-timeout"
-    assert result.verdict.evidence["isolation"] == ISOLATION.name
+    assert result.isolation == ISOLATION.name
     assert _running(marker) == []
 
 
@@ -963,6 +985,7 @@ def test_the_baseline_is_confined_and_says_so(project: Path) -> None:
     assert baseline and {e["isolation"] for e in baseline} == {ISOLATION.name}
 
 
+@pytest.mark.slow
 def test_strict_submit_on_the_command_line_exits_2_with_json(project: Path,
                                                              monkeypatch) -> None:
     from click.testing import CliRunner

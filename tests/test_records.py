@@ -45,10 +45,19 @@ def test_an_older_ledger_reads_with_defaults() -> None:
 
 
 def test_keys_of_a_newer_version_survive_a_round_trip() -> None:
-    newer = {**Evidence.suite([2], "h", NOW).to_dict(), "isolation": "landlock+namespaces"}
+    newer = {**Evidence.suite([2], "h", NOW).to_dict(), "sealed_by": "a later channel"}
     evidence = Evidence.from_dict(newer)
-    assert evidence.other == {"isolation": "landlock+namespaces"}
+    assert evidence.other == {"sealed_by": "a later channel"}
     assert evidence.to_dict() == newer
+
+
+def test_the_isolation_that_judged_is_kept() -> None:
+    evidence = Evidence.baseline([2], "h", NOW, isolation="landlock+namespaces")
+    assert evidence.to_dict()["isolation"] == "landlock+namespaces"
+    assert Evidence.from_dict(evidence.to_dict()) == evidence
+    attempt = Attempt.submitted("m.py::f", NOW, None, "t.py", "ab", "FAIL", "TODO", 1, [FACT], 3,
+                                isolation="landlock")
+    assert Attempt.from_dict(attempt.to_dict()).isolation == "landlock"
 
 
 def test_malformed_values_are_dropped_not_trusted() -> None:
@@ -59,8 +68,8 @@ def test_malformed_values_are_dropped_not_trusted() -> None:
 
 @pytest.mark.parametrize(("attempt", "keys"), [
     (Attempt.submitted("m.py::f", NOW, None, "t.py", "ab", "FAIL", "TODO", 1, [FACT], 3),
-     ["agent", "facts", "kind", "quest", "remaining", "sha256", "state", "test", "time", "tries",
-      "verdict"]),
+     ["agent", "facts", "isolation", "kind", "quest", "remaining", "sha256", "state", "test",
+      "time", "tries", "verdict"]),
     (Attempt.reviewed("m.py::f", NOW, "Ada", "reject", "no", "REVIEW", "TODO", 1, [FACT], 4),
      ["action", "agent", "by", "facts", "from", "kind", "note", "quest", "remaining", "state",
       "time", "tries"]),
