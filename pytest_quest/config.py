@@ -51,6 +51,10 @@ class Settings:
     mutation_threshold: float = 0.6
     max_mutants: int = 20
     memory_mb: int = 4096
+    #: Size of each in-memory folder a confined run writes beside its sandbox copy (tmp, home).
+    disk_mb: int = 1024
+    #: Processes a run may have at once (cgroup pids.max, else RLIMIT_NPROC above the count now).
+    pids_max: int = 512
     lease_seconds: int = 1800
     python: str = field(default_factory=lambda: sys.executable)
     #: "auto": the best confinement the kernel offers; "strict": refuse to judge without any.

@@ -33,6 +33,7 @@ import contextlib
 import ctypes
 import errno
 import functools
+import itertools
 import json
 import os
 import platform
@@ -52,15 +53,18 @@ __all__ = [
     "ENV_REQUEST",
     "Isolation",
     "Policy",
+    "ProcessLimits",
     "detect",
     "enter",
     "enter_requested",
     "landlock_abi",
     "main",
+    "process_limits",
     "read_status",
     "request",
     "restrict_writes",
     "run_module",
+    "run_isolation",
     "system_paths",
     "wrap",
 ]
@@ -313,8 +317,14 @@ def _beneath(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _build_root(readable: Sequence[str], writable: Sequence[str]) -> None:
-    """Mount a new root holding only the allowed paths, then pivot into it."""
+def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Sequence[str] = (),
+                scratch_mb: int = 1024) -> None:
+    """Mount a new root holding only the allowed paths, then pivot into it.
+
+    ``scratch`` folders are not bound: each is a fresh tmpfs of ``scratch_mb``
+    MiB, so a run cannot fill the host's disk through them and what it left
+    there is gone with its mount namespace.
+    """
     _unshare(_CLONE_NEWNS)
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     read_only, read_write = _minimal(readable), _minimal(writable)
@@ -337,6 +347,11 @@ def _build_root(readable: Sequence[str], writable: Sequence[str]) -> None:
         _mount(f"/proc/self/fd/{handles[path]}", target, None, _MS_BIND | recursive)
         if not writable_bind:
             _read_only(target)
+    for path in scratch:
+        target = stage + os.path.abspath(path)
+        os.makedirs(target, exist_ok=True)
+        _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV,
+               f"mode=0700,size={max(int(scratch_mb), 1)}m")
     for link, destination in _links([*readable, *writable]):
         if not os.path.lexists(stage + link):
             os.makedirs(os.path.dirname(stage + link), exist_ok=True)
@@ -399,6 +414,225 @@ def _drop_capabilities() -> None:
 
 
 _CAPABILITY_VERSION_3 = 0x20080522
+
+
+# ------------------------------------------------------------ keyrings, limits
+_SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 280, "s390x": 280}
+_KEYCTL_JOIN_SESSION_KEYRING = 1
+
+
+def _fresh_session_keyring() -> bool:
+    """Join a new, empty, anonymous session keyring: the caller's keys are out of reach.
+
+    Keyrings are not namespaced by mount or PID namespaces: without this, a
+    confined run reads and writes the caller's session keyring (``@s``) with
+    ``keyctl``. Returns False where the kernel has no keyrings (ENOSYS).
+    """
+    number = _SYS_KEYCTL.get(platform.machine())
+    if sys.platform != "linux" or number is None:
+        return False
+    result = _libc().syscall(ctypes.c_long(number), ctypes.c_int(_KEYCTL_JOIN_SESSION_KEYRING),
+                             None, ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+    if result < 0:
+        code = ctypes.get_errno()
+        if code in (errno.ENOSYS, errno.EOPNOTSUPP):
+            return False
+        raise OSError(code, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(code)}")
+    return True
+
+
+@dataclass
+class ProcessLimits:
+    """Bounds on the processes and memory of a whole run, beyond per-process rlimits.
+
+    ``kind`` says which applied: ``"cgroup"`` (a cgroup of its own with
+    ``pids.max`` and a memory limit, made by the unconfined parent where it may
+    create one), ``"rlimit"`` (RLIMIT_NPROC above the caller's current count,
+    applied by the run itself: no memory bound for the group), or ``""``.
+    """
+
+    kind: str
+    cgroups: tuple[str, ...] = ()
+
+    def close(self) -> None:
+        """Kill whatever is left in the run's cgroups, then remove them."""
+        for folder in self.cgroups:
+            _empty_cgroup(folder)
+
+
+def _cgroup_mounts() -> dict[str, str]:
+    """Controller (``pids``, ``memory``, ``unified``) -> this process's cgroup folder."""
+    mounts: dict[str, str] = {}
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8") as handle:
+            mountinfo = handle.read().splitlines()
+        with open("/proc/self/cgroup", encoding="utf-8") as handle:
+            membership = handle.read().splitlines()
+    except OSError:
+        return mounts
+    where: dict[str, str] = {}
+    for line in membership:
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else ["unified"]:
+            where[controller] = path
+    for line in mountinfo:
+        head, _, tail = line.partition(" - ")
+        fields, extra = head.split(), tail.split()
+        if len(fields) < 5 or len(extra) < 3:
+            continue
+        root, point, fstype, options = fields[3], fields[4], extra[0], extra[2].split(",")
+        if fstype == "cgroup2" and "unified" in where:
+            mounts.setdefault("unified", _under(point, root, where["unified"]))
+        elif fstype == "cgroup":
+            for controller in ("pids", "memory"):
+                if controller in options and controller in where:
+                    mounts.setdefault(controller, _under(point, root, where[controller]))
+    return mounts
+
+
+def _under(point: str, root: str, path: str) -> str:
+    rel = path[len(root):] if root != "/" and path.startswith(root) else path
+    return os.path.join(point, rel.lstrip("/"))
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write(text)
+
+
+def _cgroup_v2(base: str, name: str, pids: int, memory: int) -> str | None:
+    try:
+        with open(os.path.join(base, "cgroup.subtree_control"), encoding="ascii") as handle:
+            enabled = handle.read().split()
+        if not {"pids", "memory"} <= set(enabled):
+            _write(os.path.join(base, "cgroup.subtree_control"), "+pids +memory")
+        folder = os.path.join(base, name)
+        os.mkdir(folder)
+    except OSError:
+        return None
+    try:
+        _write(os.path.join(folder, "pids.max"), str(pids))
+        _write(os.path.join(folder, "memory.max"), str(memory))
+        with contextlib.suppress(OSError):
+            _write(os.path.join(folder, "memory.swap.max"), "0")
+    except OSError:
+        _empty_cgroup(folder)
+        return None
+    return folder
+
+
+def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int) -> list[str] | None:
+    made: list[str] = []
+    try:
+        for controller, knob, value in (("pids", "pids.max", pids),
+                                        ("memory", "memory.limit_in_bytes", memory)):
+            folder = os.path.join(mounts[controller], name)
+            os.mkdir(folder)
+            made.append(folder)
+            _write(os.path.join(folder, knob), str(value))
+    except (OSError, KeyError):
+        for folder in made:
+            _empty_cgroup(folder)
+        return None
+    return made
+
+
+def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
+    """A fresh cgroup for one run where this caller may make one, else RLIMIT_NPROC.
+
+    cgroup v2 (``pids`` and ``memory`` controllers delegated to our cgroup) is
+    preferred, then the v1 ``pids`` and ``memory`` hierarchies. The run joins
+    the cgroup itself (:attr:`Policy.cgroups`), before it confines itself and
+    before any of its own code runs; nothing inside can leave it (``/sys`` is
+    out of its sight and Landlock forbids writing there).
+    """
+    if sys.platform != "linux" or pids_max <= 0:
+        return ProcessLimits("")
+    name = f"pytest-quest-{os.getpid()}-{next(_SERIAL)}"
+    memory = max(memory_mb, 64) * 1024 * 1024
+    mounts = _cgroup_mounts()
+    if "unified" in mounts:
+        folder = _cgroup_v2(mounts["unified"], name, pids_max, memory)
+        if folder is not None:
+            return ProcessLimits("cgroup", (folder,))
+    if {"pids", "memory"} <= mounts.keys():
+        folders = _cgroup_v1(mounts, name, pids_max, memory)
+        if folders is not None:
+            return ProcessLimits("cgroup", tuple(folders))
+    return ProcessLimits("rlimit")
+
+
+_SERIAL = itertools.count()
+
+
+def _empty_cgroup(folder: str) -> None:
+    """SIGKILL every process in ``folder`` until none is left, then remove it."""
+    import time
+
+    with contextlib.suppress(OSError):
+        _write(os.path.join(folder, "cgroup.kill"), "1")  # cgroup v2, Linux >= 5.14
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        try:
+            with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as handle:
+                pids = [int(p) for p in handle.read().split()]
+        except OSError:
+            return
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)
+
+
+def _apply_limits(policy: Policy) -> str:
+    """Join the run's cgroups, or bound its process count with RLIMIT_NPROC; name what applied."""
+    if policy.cgroups:
+        for folder in policy.cgroups:
+            _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
+        return "cgroup"
+    if policy.pids_max <= 0:
+        return ""
+    import resource
+
+    uid = os.getuid()
+    running = 0
+    for entry in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            if entry.isdigit() and os.stat(f"/proc/{entry}").st_uid == uid:
+                running += 1
+    bound = running + policy.pids_max
+    _, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    if hard != resource.RLIM_INFINITY:
+        bound = min(bound, hard)
+    resource.setrlimit(resource.RLIMIT_NPROC, (bound, bound))
+    # The kernel exempts uid 0 of the initial user namespace: say so rather than claim a bound.
+    return "rlimit" if uid != 0 else ""
+
+
+def run_isolation(name: str, limits: str) -> str:
+    """The name a verdict carries: the kernel isolation plus the process limits that applied."""
+    return f"{name}+{limits}" if limits else name
+
+
+def _preload(paths: Sequence[str]) -> None:
+    """Hand over files the run must not see as memfds: ``sys.argv`` names ``/proc/self/fd/N``."""
+    if not paths:
+        return
+    from pytest_quest import safeio
+
+    for path in paths:
+        data, complete = safeio.read_regular(path, 64 * 1024 * 1024)
+        if not complete:
+            raise OSError(errno.EFBIG, f"{path}: larger than 64 MiB")
+        fd = os.memfd_create("pytest-quest-spec")  # inherited by the fork, not by an exec
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        sys.argv[:] = [f"/proc/self/fd/{fd}" if arg == path else arg for arg in sys.argv]
 
 
 # ---------------------------------------------------------------------- policy
@@ -467,6 +701,19 @@ class Policy:
     readable: tuple[str, ...] = ()
     #: Folders whose ``sys.path`` entries and editable installs are not made readable.
     hidden: tuple[str, ...] = ()
+    #: Writable folders that become fresh in-memory folders (tmpfs) of ``scratch_mb`` each
+    #: in the mount namespace: what the run writes there never reaches the disk.
+    scratch: tuple[str, ...] = ()
+    scratch_mb: int = 1024
+    #: Files read before confinement and handed over as ``/proc/self/fd/N`` (memfd) wherever
+    #: they appear in ``sys.argv``: the harness reads its spec from a folder the run never sees.
+    preload: tuple[str, ...] = ()
+    #: Processes at once (cgroup ``pids.max`` or RLIMIT_NPROC above the current count); 0: none.
+    pids_max: int = 0
+    #: Memory of the whole run in MiB (cgroup only); 0: no bound beyond per-process RLIMIT_AS.
+    memory_mb: int = 0
+    #: Cgroup folders (made by :func:`process_limits`) the run joins before anything else.
+    cgroups: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -484,6 +731,12 @@ class Policy:
             writable=tuple(data.get("writable", ())),
             readable=tuple(data.get("readable", ())),
             hidden=tuple(data.get("hidden", ())),
+            scratch=tuple(data.get("scratch", ())),
+            scratch_mb=int(data.get("scratch_mb", 1024)),
+            preload=tuple(data.get("preload", ())),
+            pids_max=int(data.get("pids_max", 0)),
+            memory_mb=int(data.get("memory_mb", 0)),
+            cgroups=tuple(data.get("cgroups", ())),
         )
 
 
@@ -528,14 +781,14 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
     writable = list(policy.writable)
     layers = []
     if namespaces:
-        _build_root(readable, writable)
+        _build_root(readable, writable, policy.scratch, policy.scratch_mb)
         _loopback_up()
         layers.append("namespaces")
     _drop_capabilities()
     abi = landlock_abi()
     if abi:
         rules = [(p, _READ | _IOCTL_DEV) for p in readable]
-        rules += [(p, _fs_rights(abi)) for p in writable]
+        rules += [(p, _fs_rights(abi)) for p in (*writable, *policy.scratch)]
         rules += [(d, _READ_FILE | _WRITE_FILE | _TRUNCATE | _IOCTL_DEV) for d in NULL_DEVICES]
         rules += [(d, _READ_FILE | _IOCTL_DEV) for d in _DEVICES]
         rules += [("/dev/shm", _fs_rights(abi) & ~_EXECUTE)] if namespaces else []
@@ -652,6 +905,13 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
     AppArmor's ``restrict_unprivileged_userns``) goes straight to Landlock.
     """
     try:
+        # Before the namespaces: the cgroup folders are still in sight, and RLIMIT_NPROC
+        # also binds the count of the caller's user namespace.
+        limits = _apply_limits(policy)
+        _fresh_session_keyring()
+    except OSError as exc:
+        _fail(status_fd, f"confinement failed: {exc}")
+    try:
         if not namespaces:
             raise OSError(errno.EPERM, detect().namespaces_error or "not available here")
         _enter_namespaces()
@@ -664,7 +924,7 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
             layers = _confine_self(policy, False)
         except OSError as inner:
             _fail(status_fd, f"confinement failed: {inner}")
-        return _started("landlock", layers, status_fd)
+        return _started(run_isolation("landlock", limits), layers, status_fd)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # single-threaded by contract
         child = os.fork()
@@ -677,7 +937,8 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
         os.chdir(cwd)
     except OSError as exc:
         _fail(status_fd, f"confinement failed: {exc}")
-    return _started(_isolation_name(len(layers) > 1, True), layers, status_fd)
+    return _started(run_isolation(_isolation_name(len(layers) > 1, True), limits), layers,
+                    status_fd)
 
 
 def request(policy: Policy, status_fd: int, namespaces: bool) -> dict[str, str]:
@@ -702,8 +963,12 @@ def enter_requested() -> str:
     if raw is None:
         return confined
     data = json.loads(raw)
-    return enter(Policy.from_dict(data["policy"]), data.get("status_fd"),
-                 bool(data.get("namespaces", True)))
+    policy = Policy.from_dict(data["policy"])
+    try:
+        _preload(policy.preload)
+    except OSError as exc:
+        _fail(data.get("status_fd"), f"confinement failed: reading what the run needs: {exc}")
+    return enter(policy, data.get("status_fd"), bool(data.get("namespaces", True)))
 
 
 def _started(name: str, layers: list[str], status_fd: int | None) -> str:

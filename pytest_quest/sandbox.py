@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_quest import confine
+from pytest_quest import confine, safeio
 from pytest_quest.config import IGNORED_DIRS, Settings
 from pytest_quest.errors import EnvironmentFault
 
@@ -48,6 +48,12 @@ _CONFIG_NAMES = frozenset({
 })
 #: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
+#: Bounds on what the parent reads back from a run (run-controlled files).
+MAX_EVENT_BYTES = 64 * 1024 * 1024
+MAX_EVENTS = 200_000
+MAX_OUTPUT_BYTES = 80_000
+#: Protected files larger than this are "changed" without being read (check_after_run).
+MAX_HASH_BYTES = 256 * 1024 * 1024
 #: Passed only when PYTEST_QUEST_MEASURE_SELF is set (our own test suite).
 _SELF_COVERAGE_ENV = ("COVERAGE_PROCESS_CONFIG", "COVERAGE_PROCESS_START", "COVERAGE_FILE")
 
@@ -171,7 +177,12 @@ class Sandbox:
         return self.path.parent
 
     def current_hash(self, rel: str) -> str | None:
-        return file_sha256(self.path / rel)
+        """A protected file's digest after a run; None (changed) for anything but a plain file.
+
+        The run controls the copy: a symlink to ``/dev/zero``, a FIFO or a huge file
+        is never followed, opened or read whole by this unconfined process.
+        """
+        return safeio.hash_regular(self.path / rel, MAX_HASH_BYTES)
 
     def cleanup(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
@@ -245,13 +256,14 @@ def module_name(rel: str, settings: Settings) -> str:
     return ".".join(parts)
 
 
-def _environment(box: Sandbox, settings: Settings) -> dict[str, str]:
+def _environment(box: Sandbox, settings: Settings, channel: Path | None = None
+                 ) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in _KEEP_ENV}
     if os.environ.get("PYTEST_QUEST_MEASURE_SELF"):
         # pytest-quest's own test suite measures the harness it runs here;
         # these only start an outer collector that the harness's own one stacks on.
         env.update({k: v for k, v in os.environ.items() if k in _SELF_COVERAGE_ENV})
-        env.update(_self_coverage_into(box.private))
+        env.update(_self_coverage_into(channel or box.private))
     roots = [str(box.path / r) if r != "." else str(box.path) for r in import_roots(settings)]
     env.update(
         HOME=str(box.base / "home"),
@@ -283,14 +295,16 @@ def _self_coverage_into(folder: Path) -> dict[str, str]:
             "COVERAGE_FILE": str(folder / ".coverage")}
 
 
-def _return_self_coverage(box: Sandbox) -> None:
+def _return_self_coverage(channel: Path) -> None:
     encoded = os.environ.get("COVERAGE_PROCESS_CONFIG")
     if not (encoded and os.environ.get("PYTEST_QUEST_MEASURE_SELF")):
         return
     import base64
 
     target = Path(json.loads(base64.b64decode(encoded))["data_file"]).parent
-    for data in box.private.glob(".coverage.*"):
+    for data in channel.glob(".coverage.*"):
+        if not data.is_file() or data.is_symlink():  # run-controlled: plain files only
+            continue
         with contextlib.suppress(OSError):
             shutil.move(data, target / data.name)
 
@@ -304,55 +318,69 @@ def run(
     time, the reruns and the mutation stage get ``grace`` more seconds.
     """
     spec = dict(spec)
+    # Fresh per run, never reused: ``private`` (spec, output log) is invisible to the run;
+    # ``channel`` (the harness's events and coverage report) is the one folder it writes
+    # beside its sandbox and temp dirs, read back here only through safeio.
+    private = Path(tempfile.mkdtemp(prefix="run-", dir=box.private))
+    channel = Path(tempfile.mkdtemp(prefix="channel-", dir=box.base))
     spec.setdefault("sandbox", str(box.path))
-    spec.setdefault("private_dir", str(box.private))
+    spec["private_dir"] = str(channel)
     spec.setdefault("allowed_write", [str(box.path), str(box.base / "tmp"), str(box.base / "home")])
-    command, status_fd, confinement = _command(box, settings)
-    (box.private / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    events_path = box.private / "events.jsonl"
-    log_path = box.private / "output.txt"
-    status = b""
-    started = time.monotonic()
-    with open(log_path, "wb") as log:
-        try:
-            process = subprocess.Popen(
-                command,
-                cwd=box.path,
-                env={**_environment(box, settings), **confinement},
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                pass_fds=() if status_fd is None else (status_fd[1],),
-            )
-        except BaseException:
-            if status_fd is not None:
-                os.close(status_fd[0])
-            raise
-        finally:
-            if status_fd is not None:
-                os.close(status_fd[1])
-        timed_out = False
-        returncode: int | None = None
-        for budget, check_round in ((timeout, True), (grace, False)):
+    spec_path = private / "spec.json"
+    os.close(safeio.create_new(spec_path, json.dumps(spec).encode()))
+    limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
+              if confine.detect().kernel else confine.ProcessLimits(""))
+    try:
+        command, status_fd, confinement = _command(box, settings, spec_path, channel,
+                                                   limits.cgroups)
+        events_path = channel / "events.jsonl"
+        status = b""
+        started = time.monotonic()
+        with os.fdopen(safeio.create_new(private / "output.txt"), "wb") as log:
             try:
-                returncode = process.wait(timeout=max(budget, 0.01))
-                break
-            except subprocess.TimeoutExpired:
-                if check_round and grace > 0 and _first_round_done(events_path):
-                    continue
-                timed_out = True
-                break
-        if status_fd is not None and returncode is None:
-            status = _drain(status_fd[0])
-            # The confined run is PID 1 of its namespace: killing it kills all it started,
-            # even what left our process group (setsid). Its launcher has not reaped it yet.
-            _kill_pid(confine.read_status(status).get("child"))
-        _kill_group(process)  # also leftovers of a test that spawned and detached
-        if returncode is None:
-            returncode = process.wait()
+                process = subprocess.Popen(
+                    command,
+                    cwd=box.path,
+                    env={**_environment(box, settings, channel), **confinement},
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    pass_fds=() if status_fd is None else (status_fd[1],),
+                )
+            except BaseException:
+                if status_fd is not None:
+                    os.close(status_fd[0])
+                raise
+            finally:
+                if status_fd is not None:
+                    os.close(status_fd[1])
+            timed_out = False
+            returncode: int | None = None
+            try:
+                for budget, check_round in ((timeout, True), (grace, False)):
+                    try:
+                        returncode = process.wait(timeout=max(budget, 0.01))
+                        break
+                    except subprocess.TimeoutExpired:
+                        if check_round and grace > 0 and _first_round_done(events_path):
+                            continue
+                        timed_out = True
+                        break
+            finally:  # also on SIGINT/SIGTERM of the caller: nothing of the run outlives it
+                if status_fd is not None and returncode is None:
+                    status = _drain(status_fd[0])
+                    # The confined run is PID 1 of its namespace: killing it kills all it
+                    # started, even what left our process group (setsid). Its launcher has
+                    # not reaped it yet.
+                    _kill_pid(confine.read_status(status).get("child"))
+                _kill_group(process)  # also leftovers of a test that spawned and detached
+                if returncode is None:
+                    returncode = process.wait()
+    finally:
+        limits.close()
     seconds = time.monotonic() - started
-    _return_self_coverage(box)
+    _return_self_coverage(channel)
     isolation = "python-audit"
     if status_fd is not None:
         status += _drain(status_fd[0])
@@ -361,18 +389,17 @@ def run(
         if "error" in report:
             raise EnvironmentFault(f"the sandbox could not be confined: {report['error']}")
         isolation = str(report.get("isolation", "unknown"))
-    events = []
-    if events_path.exists():
-        for line in events_path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                continue
-    output = log_path.read_text(encoding="utf-8", errors="replace")[-20000:]
+    events = _read_events(events_path)
+    try:
+        output = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
+    except OSError:
+        output = b""
+    output = output.decode("utf-8", errors="replace")[-20000:]
     return RunResult(events, returncode, timed_out, seconds, output, isolation)
 
 
-def _command(box: Sandbox, settings: Settings
+def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
+             cgroups: tuple[str, ...] = ()
              ) -> tuple[list[str], tuple[int, int] | None, dict[str, str]]:
     """The harness command and, when this system has kernel confinement, the request for it.
 
@@ -380,7 +407,7 @@ def _command(box: Sandbox, settings: Settings
     before any project or test code is imported, and reports on the returned
     pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
-    harness = ["pytest_quest.harness", str(box.private / "spec.json")]
+    harness = ["pytest_quest.harness", str(spec_path)]
     command = [settings.python, "-m", *harness]
     isolation = confine.detect()
     if not isolation.kernel:
@@ -392,8 +419,14 @@ def _command(box: Sandbox, settings: Settings
             )
         return command, None, {}
     policy = confine.Policy(
-        writable=(str(box.path), str(box.base / "tmp"), str(box.base / "home"), str(box.private)),
+        writable=(str(box.path), str(channel)),
         hidden=(str(settings.root),),
+        scratch=(str(box.base / "tmp"), str(box.base / "home")),
+        scratch_mb=settings.disk_mb,
+        preload=(str(spec_path),),
+        pids_max=settings.pids_max,
+        memory_mb=settings.memory_mb,
+        cgroups=cgroups,
     )
     read, write = os.pipe()
     os.set_blocking(read, False)
@@ -419,9 +452,31 @@ def _kill_pid(pid: Any) -> None:
 
 def _first_round_done(events_path: Path) -> bool:
     try:
-        return '"round_done"' in events_path.read_text(encoding="utf-8", errors="replace")
+        data, _ = safeio.read_regular(events_path, MAX_EVENT_BYTES)
     except OSError:
         return False
+    return b'"round_done"' in data
+
+
+def _read_events(events_path: Path) -> list[dict[str, Any]]:
+    """The harness's events, read without following, blocking on or exhausting anything.
+
+    At most :data:`MAX_EVENT_BYTES` and :data:`MAX_EVENTS` lines; a run that
+    wrote more loses what lies beyond (its report then ends without ``done``).
+    """
+    try:
+        data, _ = safeio.read_regular(events_path, MAX_EVENT_BYTES)
+    except OSError:
+        return []
+    events = []
+    for line in data.splitlines()[:MAX_EVENTS]:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -34,6 +34,18 @@ from pytest_quest.states import Outcome, State
 from pytest_quest.submit import Result
 
 ISOLATION = confine.detect()
+
+
+def _limits_here() -> str:
+    """The process limits a sandbox run gets here (what its verdict's isolation name adds)."""
+    limits = confine.process_limits(512, 4096)
+    limits.close()
+    return "" if limits.kind == "rlimit" and os.getuid() == 0 else limits.kind
+
+
+#: The isolation name a sandbox run's verdict carries here.
+RUN_ISOLATION = (confine.run_isolation(ISOLATION.name, _limits_here()) if ISOLATION.kernel
+                 else ISOLATION.name)
 needs_landlock = pytest.mark.skipif(
     confine.landlock_abi() < 1, reason="needs Landlock (Linux >= 5.13, landlock in the LSM list)")
 needs_namespaces = pytest.mark.skipif(
@@ -167,9 +179,9 @@ def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
         world.assert_untouched(judged=QUEST)
         assert result.verdict.outcome is Outcome.FAIL, [f.to_dict() for f in result.verdict.facts]
         # Every verdict names what confined the run that judged it, and so does its log line.
-        assert result.isolation == result.to_dict(3)["isolation"] == ISOLATION.name
+        assert result.isolation == result.to_dict(3)["isolation"] == RUN_ISOLATION
         log = (project / ".quest" / "attempts.jsonl").read_text().splitlines()
-        assert json.loads(log[-1])["isolation"] == ISOLATION.name
+        assert json.loads(log[-1])["isolation"] == RUN_ISOLATION
         return result
 
     return run
@@ -687,7 +699,7 @@ def test_plugin_starting_a_process_passes_an_honest_test_when_confined(
         spawning_project, submit_test) -> None:
     result = submit_test(QUEST, FULL)
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.quest.evidence.isolation == ISOLATION.name
+    assert result.quest.evidence.isolation == RUN_ISOLATION
 
 
 def _no_kernel() -> confine.Isolation:
@@ -737,7 +749,7 @@ def test_strict_judges_when_confined(submit_test) -> None:
         "    assert nightly_rate(1.0, 'standard', 1) == 1.0\n")
     result = submit_test(QUEST, source, overrides={"isolation": "strict"})
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.isolation == ISOLATION.name
+    assert result.isolation == RUN_ISOLATION
 
 
 def test_isolation_setting_is_validated(tmp_path: Path) -> None:
@@ -965,7 +977,7 @@ def test_a_timed_out_run_takes_what_it_started_along(submit_test) -> None:
     source = DAEMON.format(marker=marker, call=PARTIAL_CALL + "\n    time.sleep(600)")
     result = submit_test(QUEST, "import time\n" + source, overrides={"timeout": 4.0})
     assert result.verdict.root_cause == "run-timeout"
-    assert result.isolation == ISOLATION.name
+    assert result.isolation == RUN_ISOLATION
     assert _running(marker) == []
 
 
@@ -982,7 +994,7 @@ def test_the_baseline_is_confined_and_says_so(project: Path) -> None:
     ledger = json.loads((project / ".quest" / "ledger.json").read_text())
     baseline = [q["evidence"] for q in ledger["quests"]
                 if (q.get("evidence") or {}).get("source") == "baseline"]
-    assert baseline and {e["isolation"] for e in baseline} == {ISOLATION.name}
+    assert baseline and {e["isolation"] for e in baseline} == {RUN_ISOLATION}
 
 
 @pytest.mark.slow
