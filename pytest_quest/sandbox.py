@@ -11,6 +11,7 @@ test will run against.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import importlib.util
@@ -19,7 +20,9 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +40,7 @@ __all__ = [
     "is_protected",
     "iter_project_files",
     "pytest_args",
+    "remove_stale",
     "run",
     "sha256",
     "snapshot",
@@ -138,7 +142,10 @@ class Sandbox:
         include_quest_tests: bool = False,
     ) -> Sandbox:
         """Copy the project (without the quest test folder) plus ``extra`` files."""
+        remove_stale()
+        _cleanup_on_signals()
         base = Path(tempfile.mkdtemp(prefix="pytest-quest-"))
+        _LIVE.add(base)
         box = cls(path=base / "project", private=base / "private")
         box.path.mkdir()
         box.private.mkdir()
@@ -185,7 +192,84 @@ class Sandbox:
         return safeio.hash_regular(self.path / rel, MAX_HASH_BYTES)
 
     def cleanup(self) -> None:
-        shutil.rmtree(self.base, ignore_errors=True)
+        _rmtree(self.base)
+        _LIVE.discard(self.base)
+
+
+#: Sandbox folders of this process not yet removed (atexit and SIGTERM remove them).
+_LIVE: set[Path] = set()
+#: Sandbox folders older than this are left over by a process that died (SIGKILL, power loss).
+STALE_SECONDS = 24 * 3600
+
+
+def _rmtree(path: Path) -> None:
+    """Remove ``path`` even where the run left folders without permissions (chmod 000)."""
+
+    def retry(function: Any, name: str, *_: Any) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(name), 0o700)
+            if os.path.isdir(name) and not os.path.islink(name):
+                os.chmod(name, 0o700)
+                shutil.rmtree(name, ignore_errors=True)
+            else:
+                os.unlink(name)
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=retry)  # pragma: no cover - depends on the interpreter
+    else:  # pragma: no cover - depends on the interpreter
+        shutil.rmtree(path, onerror=retry)
+
+
+def _remove_live() -> None:
+    for base in list(_LIVE):
+        _rmtree(base)
+        _LIVE.discard(base)
+
+
+def _cleanup_on_signals() -> None:
+    """SIGTERM/SIGHUP end this process through ``finally`` blocks, as Ctrl-C (SIGINT) does.
+
+    Only where nobody else handles them (the default action would kill the
+    process without removing its sandbox); atexit removes what is left.
+    """
+    if _cleanup_on_signals.done:  # type: ignore[attr-defined]
+        return
+    _cleanup_on_signals.done = True  # type: ignore[attr-defined]
+    atexit.register(_remove_live)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, _exit_on_signal)
+
+
+_cleanup_on_signals.done = False  # type: ignore[attr-defined]
+
+
+def _exit_on_signal(number: int, _frame: Any) -> None:
+    raise SystemExit(128 + number)
+
+
+def remove_stale(folder: str | None = None, older_than: float = STALE_SECONDS) -> list[str]:
+    """Remove ``pytest-quest-*`` sandboxes of ours older than ``older_than`` seconds.
+
+    A submit killed with SIGKILL (or a machine that lost power) cannot clean
+    up; the next sandbox made on this machine does. Returns what it removed.
+    """
+    folder = folder or tempfile.gettempdir()
+    removed = []
+    now = time.time()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.name.startswith("pytest-quest-") or not entry.is_dir(
+                    follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if info.st_uid == os.getuid() and now - info.st_mtime > older_than:
+                    _rmtree(Path(entry.path))
+                    removed.append(entry.path)
+    return removed
 
 
 @dataclass

@@ -170,7 +170,10 @@ def _raise_env_fault(quest: Quest, run: RunResult) -> None:
             "doctor`); no try was spent"
         )
     if run.first("start") is None and not run.timed_out:
-        tail = (run.output.strip().splitlines() or ["no output"])[-1]
+        # The run's output is never echoed here: a fault costs no try, so whatever a run
+        # prints into it would be a free channel out (and it once carried the caller's secrets).
         raise EnvironmentFault(
-            f"could not verify {quest.id}: the sandbox did not start ({tail}); no try was spent"
+            f"could not verify {quest.id}: the sandbox did not start (the harness exited "
+            f"with code {run.returncode} before reporting; `pytest-quest doctor` checks the "
+            "interpreter and the isolation); no try was spent"
         )

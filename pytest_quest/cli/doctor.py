@@ -8,6 +8,7 @@ kernel offers nothing, so a pipeline can refuse to start on the wrong runner).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -63,10 +64,31 @@ def report(root: Path | None) -> dict[str, Any]:
         "kernel": isolation.kernel,
         "kernel_release": isolation.details.get("kernel"),
         "setting": settings.isolation,
+        "process_limits": _process_limits(isolation.kernel),
         "ready": isolation.kernel or not strict,
         "interpreter": _interpreter(settings.python),
         "doctor_python": sys.executable,
     }
+
+
+def _process_limits(kernel: bool) -> str:
+    """What bounds a run's processes and memory here: a cgroup, RLIMIT_NPROC, or nothing."""
+    from pytest_quest import confine
+
+    if not kernel:
+        return "none"
+    limits = confine.process_limits(1, 64)
+    limits.close()
+    if limits.kind == "rlimit" and os.getuid() == 0:
+        return "none"  # the kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC
+    return limits.kind or "none"
+
+
+_LIMITS = {
+    "cgroup": "a cgroup of its own per run (pids.max, memory limit)",
+    "rlimit": "RLIMIT_NPROC above the current count; memory only per process (RLIMIT_AS)",
+    "none": "per-process RLIMIT_AS only: no bound on the number of processes",
+}
 
 
 _EXPLAIN = {
@@ -100,6 +122,7 @@ def command(ctx: click.Context, root: Path | None, as_json: bool) -> None:
         term.data(f"Landlock     {f'ABI {abi}' if abi else 'not available'}")
         term.data("namespaces   " + ("user, mount, PID, network, IPC" if data["namespaces"]
                                      else f"not available: {data['namespaces_error']}"))
+        term.data(f"limits       {data['process_limits']}: {_LIMITS[data['process_limits']]}")
         term.data(f"system       {data['system']} {data['kernel_release'] or ''}".rstrip())
         interp = data["interpreter"]
         if "error" in interp:

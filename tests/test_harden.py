@@ -1,0 +1,435 @@
+"""The unconfined parent and the walls around a run (red-team findings 02 03 09 10 13 15 17 18).
+
+Each test reproduces the attack with real processes: a test file run by the
+real harness in a real sandbox (``sandbox.run``), or a process confined by the
+real launcher. Tests that need a kernel feature skip with its name where it is absent.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pytest_quest import confine, safeio, sandbox
+from pytest_quest.config import Settings, load_settings
+from pytest_quest.errors import EnvironmentFault
+from pytest_quest.sandbox import RunResult, Sandbox, pytest_args
+from pytest_quest.submission import _raise_env_fault
+
+ISOLATION = confine.detect()
+needs_kernel = pytest.mark.skipif(
+    not ISOLATION.kernel, reason="needs kernel confinement (Landlock or namespaces)")
+needs_namespaces = pytest.mark.skipif(
+    not ISOLATION.namespaces,
+    reason=f"needs user+mount+PID+network namespaces ({ISOLATION.namespaces_error})")
+
+
+def _suite(settings: Settings, test: str, box: Sandbox | None = None,
+           timeout: float = 60.0) -> tuple[RunResult, Sandbox]:
+    """Run ``test`` (as tests/test_attack.py) the way scan's baseline does: guard off."""
+    box = box or Sandbox.create(settings, {"tests/test_attack.py": test.encode()})
+    spec = {"mode": "suite", "pytest_args": pytest_args("-q", "--tb=short", "tests/test_attack.py"),
+            "sources": list(settings.sources), "reruns": 1, "guard": False,
+            "limits": {"memory_mb": settings.memory_mb}}
+    return sandbox.run(box, settings, spec, timeout), box
+
+
+@pytest.fixture
+def settings(project: Path) -> Settings:
+    return load_settings(project)
+
+
+# ------------------------------------------------------------------- safeio
+def test_safeio_refuses_symlinks_fifos_and_devices(tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("SECRET")
+    (tmp_path / "link").symlink_to(secret)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    for name in ("link", "fifo", "zero"):
+        with pytest.raises(safeio.UnsafeFileError):
+            safeio.read_regular(tmp_path / name, 100)
+        assert safeio.hash_regular(tmp_path / name, 100) is None
+    with pytest.raises(safeio.UnsafeFileError):
+        safeio.read_regular("/dev/null", 100)
+    with pytest.raises(FileNotFoundError):
+        safeio.read_regular(tmp_path / "missing", 100)
+
+
+def test_safeio_reads_at_most_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    path.write_bytes(b"a" * 50 + b"b" * 50)
+    assert safeio.read_regular(path, 100) == (b"a" * 50 + b"b" * 50, True)
+    assert safeio.read_regular(path, 10) == (b"a" * 10, False)
+    assert safeio.read_regular(path, 10, tail=True) == (b"b" * 10, False)
+    assert safeio.hash_regular(path, 100) == sandbox.sha256(path.read_bytes())
+    assert safeio.hash_regular(path, 99) is None  # too big to read: changed
+
+
+def test_create_new_never_opens_what_was_planted(tmp_path: Path) -> None:
+    canary = tmp_path / "canary"
+    canary.write_text("sings")
+    (tmp_path / "output.txt").symlink_to(canary)
+    with pytest.raises(FileExistsError):
+        safeio.create_new(tmp_path / "output.txt", b"pwned")
+    assert canary.read_text() == "sings"
+    os.close(safeio.create_new(tmp_path / "fresh", b"ok"))
+    assert (tmp_path / "fresh").read_bytes() == b"ok"
+    assert (tmp_path / "fresh").stat().st_mode & 0o777 == 0o600
+
+
+# -------------------------------------------- 02, 18: the private dir is out of sight
+PRIVATE = """
+import json, os
+
+def test_look_around():
+    base = os.path.dirname(os.getcwd())
+    try:
+        seen = {{"listing": sorted(os.listdir(base))}}
+    except OSError as exc:  # Landlock: the folder holding the sandbox is not readable
+        seen = {{"listing": exc.strerror}}
+    try:
+        with open({spec!r}) as handle:
+            seen["spec"] = handle.read()[:20]
+    except OSError as exc:
+        seen["spec"] = exc.strerror
+    try:
+        os.symlink({canary!r}, os.path.join({private!r}, "planted"))
+        seen["planted"] = "yes"
+    except OSError as exc:
+        seen["planted"] = exc.strerror
+    with open("seen.json", "w") as handle:
+        json.dump(seen, handle)
+"""
+
+
+@needs_kernel
+def test_the_run_neither_sees_nor_writes_its_private_dir(settings: Settings,
+                                                         tmp_path: Path) -> None:
+    canary = tmp_path / "canary"
+    canary.write_text("sings")
+    box = Sandbox.create(settings)
+    try:
+        spec = box.private / "spec.json"  # where the spec used to be: the test guesses it
+        source = PRIVATE.format(spec=str(spec), canary=str(canary), private=str(box.private))
+        (box.path / "tests" / "test_attack.py").write_text(source)
+        result, _ = _suite(settings, source, box)
+        assert result.first("done") is not None, result.output
+        assert (box.path / "seen.json").exists(), result.output
+        seen = json.loads((box.path / "seen.json").read_text())
+        assert "private" not in seen["listing"]
+        assert seen["spec"] in ("No such file or directory", "Permission denied")
+        assert seen["planted"] != "yes"
+        assert not os.path.lexists(box.private / "planted")
+        # A second run in the same box (scan's baseline rerun) gets a fresh private dir.
+        runs_before = set(box.private.iterdir())
+        _suite(settings, source, box)
+        assert len(set(box.private.iterdir()) - runs_before) == 1
+        assert canary.read_text() == "sings"
+    finally:
+        box.cleanup()
+
+
+# ---------------------------------------- 02, 03, 09: the event file is read safely
+CHANNEL = """
+import os
+
+def _events():  # the folder is unlisted, but the harness holds the file open
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink("/proc/self/fd/" + fd)
+        except OSError:
+            continue
+        if target.endswith("events.jsonl"):
+            return target
+
+def test_replace_the_channel():
+    events = _events()
+    assert events
+    {plant}
+"""
+
+
+@needs_kernel
+@pytest.mark.parametrize("plant", [
+    "os.unlink(events); os.mkfifo(events)",  # 03: the parent would block for ever
+    # 02: the parent would read its own environ
+    "os.unlink(events); os.symlink('/proc/self/environ', events)",
+])
+def test_a_replaced_event_file_is_neither_followed_nor_waited_on(
+        settings: Settings, plant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SECRET_TOKEN", "xyz_env_secret_777")
+    started = time.monotonic()
+    result, box = _suite(settings, CHANNEL.format(plant=plant))
+    box.cleanup()
+    assert time.monotonic() - started < 50
+    assert result.events == []  # nothing read: no start, no done, no secret
+    assert "xyz_env_secret_777" not in result.output
+
+
+@needs_kernel
+def test_a_flood_of_events_stays_within_the_bound(settings: Settings,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """09: 30 MB of ``{}`` lines once took the parent to 4.5 GB."""
+    monkeypatch.setattr(sandbox, "MAX_EVENT_BYTES", 1 << 20)
+    flood = CHANNEL.format(plant="open(events, 'a').write('{}\\n' * (3 << 20))")
+    result, box = _suite(settings, flood)
+    box.cleanup()
+    assert len(result.events) <= (1 << 20) // 3 + 1
+    assert result.first("done") is None  # the report ends where the bound cut it
+
+
+def test_a_run_that_never_started_echoes_nothing_into_the_fault() -> None:
+    run = RunResult([], 1, False, 0.1, "Traceback...\nSECRET_TOKEN=xyz_env_secret_777", "x")
+    with pytest.raises(EnvironmentFault) as caught:
+        _raise_env_fault(SimpleNamespace(id="q"), run)  # type: ignore[arg-type]
+    assert "xyz_env_secret_777" not in str(caught.value)
+    assert "exited with code 1" in str(caught.value)
+
+
+# ------------------------------------- 10: protected files swapped for devices or FIFOs
+SWAP = """
+import os
+
+def test_swap():
+    os.unlink("hotel/pricing.py")
+    {plant}
+"""
+
+
+@needs_kernel
+@pytest.mark.parametrize("plant", ["os.symlink('/dev/zero', 'hotel/pricing.py')",
+                                   "os.mkfifo('hotel/pricing.py')"])
+def test_a_protected_file_swapped_for_a_device_is_changed_not_read(settings: Settings,
+                                                                   plant: str) -> None:
+    _, box = _suite(settings, SWAP.format(plant=plant))
+    try:
+        assert os.path.lexists(box.path / "hotel" / "pricing.py")
+        started = time.monotonic()
+        assert box.current_hash("hotel/pricing.py") is None  # changed, never opened
+        assert time.monotonic() - started < 1
+    finally:
+        box.cleanup()
+
+
+# --------------------------------------------------------- 13: disk and cleanup
+FILL = """
+import os, tempfile
+
+def test_fill():
+    sizes = {{}}
+    for where in (tempfile.gettempdir(), os.environ["HOME"]):
+        written = 0
+        try:
+            with open(os.path.join(where, "fill"), "wb") as handle:
+                for _ in range({mb} + 2):
+                    handle.write(b"x" * (1 << 20))
+                    written += 1
+        except OSError as exc:
+            sizes[where] = (written, exc.strerror)
+    with open("fill.txt", "w") as handle:
+        handle.write(repr(sizes))
+"""
+
+
+@needs_namespaces
+def test_temp_and_home_are_size_limited_memory_that_leaves_nothing_on_disk(
+        settings: Settings) -> None:
+    small = Settings(**{**settings.__dict__, "disk_mb": 4})
+    result, box = _suite(small, FILL.format(mb=4))
+    try:
+        assert result.returncode == 0, result.output
+        sizes = (box.path / "fill.txt").read_text()
+        assert sizes.count("No space left on device") == 2, sizes
+        assert list((box.base / "tmp").iterdir()) == []  # all of it was in the namespace
+        assert list((box.base / "home").iterdir()) == []
+    finally:
+        box.cleanup()
+
+
+def test_stale_sandboxes_are_removed_fresh_ones_kept(tmp_path: Path) -> None:
+    old, fresh, other = (tmp_path / n for n in ("pytest-quest-old", "pytest-quest-new", "mine"))
+    for folder in (old, fresh, other):
+        (folder / "locked").mkdir(parents=True)
+    (old / "locked" / "file").write_text("x")
+    (old / "locked").chmod(0o000)  # what a run may leave behind
+    two_days = time.time() - 2 * 24 * 3600
+    for folder in (old, other):
+        os.utime(folder, (two_days, two_days))
+    assert sandbox.remove_stale(str(tmp_path)) == [str(old)]
+    assert not old.exists() and fresh.exists() and other.exists()
+
+
+HANG = """
+def test_hang():
+    import time
+    time.sleep(300)
+"""
+
+SUBMITTER = """
+import sys
+from pathlib import Path
+from pytest_quest import sandbox
+from pytest_quest.config import load_settings
+sys.path.insert(0, {tests!r})
+from test_harden import _suite
+print("running", flush=True)
+_suite(load_settings(Path({root!r})), {hang!r}, timeout=300)
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
+def test_a_killed_caller_removes_its_sandbox_and_its_run(project: Path, tmp_path: Path,
+                                                         signal_number: int) -> None:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    code = SUBMITTER.format(tests=str(Path(__file__).parent), root=str(project), hang=HANG)
+    caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              env={**os.environ, "TMPDIR": str(temp)}, text=True)
+    try:
+        assert caller.stdout is not None and caller.stdout.readline() == "running\n"
+        deadline = time.monotonic() + 30
+        while not list(temp.glob("pytest-quest-*/channel-*/events.jsonl")):
+            assert time.monotonic() < deadline, "the run never started"
+            time.sleep(0.1)
+        caller.send_signal(signal_number)
+        assert caller.wait(timeout=30) != 0
+    finally:
+        caller.kill()
+    assert list(temp.glob("pytest-quest-*")) == []
+    assert _running("time.sleep(300)") == []
+
+
+def _running(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if marker.encode() in handle.read():
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+# ------------------------------------------------------------------ 15: keyrings
+KEYRING = """
+import ctypes, json, os, platform, subprocess, sys
+from pytest_quest import confine
+
+NR = {"x86_64": (250, 248), "aarch64": (219, 217)}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+
+def keyctl(*args):
+    return libc.syscall(NR[0], *[ctypes.c_ulong(a) if isinstance(a, int) else a for a in args])
+
+def add_key(description, payload):
+    return libc.syscall(NR[1], b"user", description, payload, len(payload), ctypes.c_long(-3))
+
+def search(description):  # KEYCTL_SEARCH in @s
+    return keyctl(10, ctypes.c_long(-3), b"user", description, 0)
+
+if sys.argv[1] == "caller":
+    assert keyctl(1, b"pytest-quest-test-caller") > 0, ctypes.get_errno()  # JOIN_SESSION
+    assert add_key(b"rt_secret", b"KEYRING_SECRET_9") > 0, ctypes.get_errno()
+    policy = confine.Policy(writable=(os.getcwd(),))
+    child = subprocess.run(confine.wrap([sys.executable, __file__, "run"], policy),
+                           capture_output=True, text=True, timeout=60)
+    print(json.dumps({"child": child.stdout.strip(), "stderr": child.stderr[-500:],
+                      "own": search(b"rt_secret") > 0,
+                      "planted": search(b"planted_by_test") > 0}))
+else:
+    found = search(b"rt_secret")
+    planted = add_key(b"planted_by_test", b"EVIL")
+    print(json.dumps({"found": found > 0, "planted": planted > 0}))
+"""
+
+
+def _keyrings() -> str | None:
+    """Why keyrings cannot be tested here, or None."""
+    if sys.platform != "linux" or platform.machine() not in ("x86_64", "aarch64"):
+        return f"keyctl numbers not known on {sys.platform}/{platform.machine()}"
+    libc = ctypes.CDLL(None, use_errno=True)
+    nr = 250 if platform.machine() == "x86_64" else 219
+    if libc.syscall(nr, ctypes.c_int(0), ctypes.c_long(-3), ctypes.c_int(0)) < 0:  # GET_KEYRING_ID
+        return f"keyrings unavailable: {os.strerror(ctypes.get_errno())}"
+    return None
+
+
+@needs_kernel
+@pytest.mark.skipif(_keyrings() is not None, reason=str(_keyrings()))
+def test_the_callers_session_keyring_is_out_of_reach(tmp_path: Path) -> None:
+    script = tmp_path / "keyring.py"
+    script.write_text(KEYRING)
+    done = subprocess.run([sys.executable, str(script), "caller"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["own"] is True  # the caller's key is there for the caller
+    child = json.loads(seen["child"])
+    assert child["found"] is False  # not for the run
+    assert seen["planted"] is False  # and what the run added did not reach the caller
+
+
+# ---------------------------------------------------- 17: processes and memory
+FORKS = """
+import os, time
+started = 0
+for _ in range(60):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(5)
+        os._exit(0)
+    started += 1
+print(started, flush=True)
+os._exit(0)
+"""
+
+
+@needs_kernel
+def test_a_run_cannot_start_more_processes_than_pids_max(tmp_path: Path) -> None:
+    limits = confine.process_limits(20, 512)
+    try:
+        if limits.kind == "rlimit" and os.getuid() == 0:
+            pytest.skip("no cgroup can be made here and RLIMIT_NPROC does not bind uid 0")
+        assert limits.kind in ("cgroup", "rlimit")
+        policy = confine.Policy(writable=(str(tmp_path),), pids_max=20, cgroups=limits.cgroups)
+        done = subprocess.run(confine.wrap([sys.executable, "-c", FORKS], policy),
+                              capture_output=True, text=True, timeout=60, check=False,
+                              cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout) < 20
+    finally:
+        limits.close()
+    for folder in limits.cgroups:
+        assert not os.path.exists(folder)  # removed with everything in it
+
+
+def test_process_limits_fall_back_to_rlimit_without_cgroups(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(confine, "_cgroup_mounts", lambda: {})
+    assert confine.process_limits(10, 100).kind == ("rlimit" if sys.platform == "linux" else "")
+    assert confine.process_limits(0, 100).kind == ""
+    assert confine.run_isolation("landlock", "cgroup") == "landlock+cgroup"
+    assert confine.run_isolation("landlock", "") == "landlock"
+
+
+def test_doctor_names_the_process_limits(project: Path) -> None:
+    from pytest_quest.cli.doctor import report
+
+    data: dict[str, Any] = report(project)
+    assert data["process_limits"] in ("cgroup", "rlimit", "none")
