@@ -551,6 +551,8 @@ def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
     name = f"pytest-quest-{os.getpid()}-{next(_SERIAL)}"
     memory = max(memory_mb, 64) * 1024 * 1024
     mounts = _cgroup_mounts()
+    for base in mounts.values():
+        _remove_stale_cgroups(base)
     if "unified" in mounts:
         folder = _cgroup_v2(mounts["unified"], name, pids_max, memory)
         if folder is not None:
@@ -563,6 +565,17 @@ def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
 
 
 _SERIAL = itertools.count()
+
+
+def _remove_stale_cgroups(base: str) -> None:
+    """Remove empty ``pytest-quest-PID-N`` cgroups whose PID is gone (its caller was SIGKILLed)."""
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(base):
+            parts = entry.split("-")
+            if (entry.startswith("pytest-quest-") and len(parts) == 4 and parts[2].isdigit()
+                    and not os.path.exists(f"/proc/{parts[2]}")):
+                with contextlib.suppress(OSError):
+                    os.rmdir(os.path.join(base, entry))  # fails while anything is in it
 
 
 def _empty_cgroup(folder: str) -> None:

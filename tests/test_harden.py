@@ -7,6 +7,7 @@ real launcher. Tests that need a kernel feature skip with its name where it is a
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
@@ -433,3 +434,39 @@ def test_doctor_names_the_process_limits(project: Path) -> None:
 
     data: dict[str, Any] = report(project)
     assert data["process_limits"] in ("cgroup", "rlimit", "none")
+
+
+NPROC = """
+import json, os, resource
+from pytest_quest import confine
+mine = sum(1 for p in os.listdir("/proc")
+           if p.isdigit() and os.stat("/proc/" + p).st_uid == os.getuid())
+name = confine._apply_limits(confine.Policy(writable=(), pids_max=7))
+print(json.dumps([name, mine, *resource.getrlimit(resource.RLIMIT_NPROC)]))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_NPROC counted from /proc: Linux")
+def test_without_a_cgroup_the_run_sets_rlimit_nproc_above_the_current_count() -> None:
+    done = subprocess.run([sys.executable, "-c", NPROC], capture_output=True, text=True,
+                          timeout=60, check=True)
+    name, mine, soft, hard = json.loads(done.stdout)
+    assert soft == hard and abs(soft - 7 - mine) <= 3  # others may start or end
+    # uid 0 of the initial namespace is exempt: the name does not claim a bound there.
+    assert name == ("rlimit" if os.getuid() != 0 else "")
+
+
+def test_cgroups_left_by_a_killed_caller_are_removed() -> None:
+    limits = confine.process_limits(8, 64)
+    limits.close()
+    if limits.kind != "cgroup":
+        pytest.skip("no cgroup can be made here")
+    gone = os.path.join(os.path.dirname(limits.cgroups[0]), "pytest-quest-999999999-0")
+    os.mkdir(gone)
+    try:
+        again = confine.process_limits(8, 64)
+        again.close()
+        assert not os.path.exists(gone)
+    finally:
+        with contextlib.suppress(OSError):
+            os.rmdir(gone)
