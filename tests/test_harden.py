@@ -115,9 +115,20 @@ def test_look_around():
 """
 
 
+def _landlock_alone() -> confine.Isolation:
+    return confine.Isolation(system="Linux", landlock_abi=confine.landlock_abi(),
+                             namespaces=False, namespaces_error="switched off for this test")
+
+
 @needs_kernel
-def test_the_run_neither_sees_nor_writes_its_private_dir(settings: Settings,
-                                                         tmp_path: Path) -> None:
+@pytest.mark.parametrize("layers", ["best", "landlock-alone"])
+def test_the_run_neither_sees_nor_writes_its_private_dir(settings: Settings, tmp_path: Path,
+                                                         layers: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    if layers == "landlock-alone":
+        if confine.landlock_abi() < 1:
+            pytest.skip("needs Landlock (Linux >= 5.13, landlock in the LSM list)")
+        monkeypatch.setattr(confine, "detect", _landlock_alone)
     canary = tmp_path / "canary"
     canary.write_text("sings")
     box = Sandbox.create(settings)
@@ -126,6 +137,7 @@ def test_the_run_neither_sees_nor_writes_its_private_dir(settings: Settings,
         source = PRIVATE.format(spec=str(spec), canary=str(canary), private=str(box.private))
         (box.path / "tests" / "test_attack.py").write_text(source)
         result, _ = _suite(settings, source, box)
+        assert ("namespaces" in result.isolation) is (layers == "best" and ISOLATION.namespaces)
         assert result.first("done") is not None, result.output
         assert (box.path / "seen.json").exists(), result.output
         seen = json.loads((box.path / "seen.json").read_text())
