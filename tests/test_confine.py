@@ -54,6 +54,9 @@ needs_namespaces = pytest.mark.skipif(
 needs_kernel = pytest.mark.skipif(
     not ISOLATION.kernel, reason="needs kernel confinement (Landlock or namespaces)")
 
+#: Nearly every test here starts confined processes (tests/conftest.py: ``slow``).
+pytestmark = pytest.mark.slow
+
 QUEST = "hotel/pricing.py::nightly_rate"
 PARTIAL_CALL = 'assert nightly_rate(100.0, "standard", 2) == 100.0'
 FULL = """

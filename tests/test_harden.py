@@ -120,6 +120,7 @@ def _landlock_alone() -> confine.Isolation:
                              namespaces=False, namespaces_error="switched off for this test")
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("layers", ["best", "landlock-alone"])
 def test_the_run_neither_sees_nor_writes_its_private_dir(settings: Settings, tmp_path: Path,
@@ -174,6 +175,7 @@ def test_replace_the_channel():
 """
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("plant", [
     "os.unlink(events); os.mkfifo(events)",  # 03: the parent would block for ever
@@ -191,6 +193,7 @@ def test_a_replaced_event_file_is_neither_followed_nor_waited_on(
     assert "xyz_env_secret_777" not in result.output
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_a_flood_of_events_stays_within_the_bound(settings: Settings,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,6 +224,7 @@ def test_swap():
 """
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("plant", ["os.symlink('/dev/zero', 'hotel/pricing.py')",
                                    "os.mkfifo('hotel/pricing.py')"])
@@ -256,6 +260,7 @@ def test_fill():
 """
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_temp_and_home_are_size_limited_memory_that_leaves_nothing_on_disk(
         settings: Settings) -> None:
@@ -302,6 +307,7 @@ _suite(load_settings(Path({root!r})), {hang!r}, timeout=300)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_a_killed_caller_removes_its_sandbox_and_its_run(project: Path, tmp_path: Path,
                                                          signal_number: int) -> None:
@@ -380,6 +386,7 @@ def _keyrings() -> str | None:
     return None
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.skipif(_keyrings() is not None, reason=str(_keyrings()))
 def test_the_callers_session_keyring_is_out_of_reach(tmp_path: Path) -> None:
@@ -413,6 +420,7 @@ os._exit(0)
 """
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_a_run_cannot_start_more_processes_than_pids_max(tmp_path: Path) -> None:
     limits = confine.process_limits(20, 512)
@@ -458,6 +466,7 @@ print(json.dumps([name, mine, *resource.getrlimit(resource.RLIMIT_NPROC)]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_NPROC counted from /proc: Linux")
 def test_without_a_cgroup_the_run_sets_rlimit_nproc_above_the_current_count() -> None:
     done = subprocess.run([sys.executable, "-c", NPROC], capture_output=True, text=True,
