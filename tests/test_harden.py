@@ -491,3 +491,17 @@ def test_cgroups_left_by_a_killed_caller_are_removed() -> None:
     finally:
         with contextlib.suppress(OSError):
             os.rmdir(gone)
+
+
+def test_the_isolation_of_a_verdict_is_recorded_and_read_back() -> None:
+    from pytest_quest.records import Attempt, Evidence
+
+    attempt = Attempt.submitted("m.py::f", "t", None, "t.py", "ab", "FAIL", "TODO", 1, [], 3,
+                                isolation="landlock+namespaces+cgroup")
+    assert attempt.to_dict()["isolation"] == "landlock+namespaces+cgroup"
+    assert Attempt.from_dict(attempt.to_dict()) == attempt
+    old = Attempt.submitted("m.py::f", "t", None, "t.py", "ab", "FAIL", "TODO", 1, [], 3)
+    assert "isolation" not in old.to_dict()  # an older line stays as it was
+    evidence = Evidence.baseline([1], "h", "t", isolation="landlock")
+    assert evidence.to_dict()["isolation"] == "landlock"
+    assert Evidence.from_dict(evidence.to_dict()) == evidence
