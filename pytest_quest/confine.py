@@ -63,8 +63,8 @@ __all__ = [
     "read_status",
     "request",
     "restrict_writes",
-    "run_module",
     "run_isolation",
+    "run_module",
     "system_paths",
     "wrap",
 ]
@@ -1007,10 +1007,10 @@ def run_module(module: str, args: Sequence[str]) -> None:
     """
     import runpy
 
+    sys.argv = [module, *args]  # first: a preloaded file's path in it becomes its memfd
     name = enter_requested()
     if name:
         os.environ[ENV_CONFINED] = name  # the module's own enter_requested() takes it
-    sys.argv = [module, *args]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
