@@ -1,5 +1,5 @@
 """``python -m pytest_quest`` is ``pytest-quest``."""
 
-from pytest_quest.cli import main
+from pytest_quest.console import main
 
 main()

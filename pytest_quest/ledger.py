@@ -15,11 +15,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-from filelock import FileLock, Timeout
 
 from pytest_quest.errors import CorruptLedger, UnknownQuest
 from pytest_quest.quest import Quest
@@ -32,7 +30,9 @@ __all__ = [
     "Ledger",
     "append_attempt",
     "now_iso",
+    "parse_time",
     "read_attempts",
+    "read_document",
     "transaction",
 ]
 
@@ -41,7 +41,7 @@ LEDGER_DIR = ".quest"
 LEDGER_NAME = "ledger.json"
 ATTEMPTS_NAME = "attempts.jsonl"
 LOCK_TIMEOUT = 60.0
-_GITIGNORE = "# written by pytest-quest: local state, not for review\n*.lock\nruns/\n"
+_GITIGNORE = "# written by pytest-quest: local state, not for review\n*.lock\nruns/\nleases.json\n"
 
 
 def now_iso() -> str:
@@ -49,7 +49,7 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _parse_time(value: str) -> datetime:
+def parse_time(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
@@ -89,29 +89,13 @@ class Ledger:
     def load(cls, path: Path, missing_ok: bool = False) -> Ledger:
         """Read ``path``; raise :class:`CorruptLedger` on anything we cannot trust."""
         path = Path(path)
+        data = read_document(path, missing_ok)
+        if data is None:
+            return cls(path=path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            if missing_ok:
-                return cls(path=path)
-            raise CorruptLedger(
-                f"no ledger at {path}: run `pytest-quest scan` in the project root first"
-            ) from None
-        except OSError as exc:
-            raise CorruptLedger(f"cannot read ledger {path}: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError("top level is not an object")
-            version = data.get("schema")
-            if version != SCHEMA_VERSION:
-                raise ValueError(f"schema {version!r}, this pytest-quest reads {SCHEMA_VERSION}")
             quests = {q["id"]: Quest.from_dict(q) for q in data.get("quests", [])}
         except (ValueError, KeyError, TypeError) as exc:
-            raise CorruptLedger(
-                f"ledger {path} is corrupt ({exc}); it was left untouched: "
-                "restore it from git or remove it and rescan"
-            ) from None
+            raise _corrupt(path, exc) from None
         return cls(
             path=path,
             quests=quests,
@@ -169,33 +153,41 @@ class Ledger:
         """Quests that count: everything but RETIRED."""
         return sum(1 for q in self.quests.values() if q.state is not State.RETIRED)
 
-    def next_todo(
-        self, agent: str | None = None, lease_seconds: int = 1800, now: str | None = None
-    ) -> Quest | None:
-        """The first TODO quest not leased to another agent; lease it when ``agent`` is set.
 
-        An agent that already holds a live lease gets the same quest back, so a
-        crashed loop resumes where it was.
-        """
-        now = now or now_iso()
-        moment = _parse_time(now)
-        free: Quest | None = None
-        for quest in self.ordered():
-            if quest.state is not State.TODO:
-                continue
-            lease = quest.lease
-            live = lease is not None and _parse_time(lease["until"]) > moment
-            if live and agent is not None and lease["agent"] == agent:
-                return quest
-            if live and lease["agent"] != agent:
-                continue
-            if free is None:
-                free = quest
-        if free is not None and agent is not None:
-            until = (moment + timedelta(seconds=lease_seconds)).isoformat().replace("+00:00", "Z")
-            free = free.with_(lease={"agent": agent, "until": until})
-            self.put(free)
-        return free
+def read_document(path: Path, missing_ok: bool = False) -> dict[str, Any] | None:
+    """The ledger file as parsed JSON, its schema checked; ``None`` when missing and allowed.
+
+    Commands that need one quest out of thousands (``next``) read this and
+    build a :class:`Quest` only for the one they hand out.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise CorruptLedger(
+            f"no ledger at {path}: run `pytest-quest scan` in the project root first"
+        ) from None
+    except OSError as exc:
+        raise CorruptLedger(f"cannot read ledger {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise _corrupt(path, exc) from None
+    if not isinstance(data, dict):
+        raise _corrupt(path, "top level is not an object")
+    version = data.get("schema")
+    if version != SCHEMA_VERSION:
+        raise _corrupt(path, f"schema {version!r}, this pytest-quest reads {SCHEMA_VERSION}")
+    if not isinstance(data.get("quests", []), list):
+        raise _corrupt(path, "quests is not a list")
+    return data
+
+
+def _corrupt(path: Path, reason: object) -> CorruptLedger:
+    return CorruptLedger(
+        f"ledger {path} is corrupt ({reason}); it was left untouched: "
+        "restore it from git or remove it and rescan"
+    )
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -239,6 +231,8 @@ def transaction(path: Path, missing_ok: bool = False) -> Iterator[Ledger]:
     The ledger is saved only when the block ends without an exception, so a
     failed command leaves the file exactly as it was.
     """
+    from filelock import FileLock, Timeout  # not at import: `next` reads without the lock
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT)

@@ -9,7 +9,7 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
 from pytest_quest.quest import Quest
 
-__all__ = ["default_test_path", "project_relative"]
+__all__ = ["default_test_path", "import_roots", "module_name", "project_relative"]
 
 
 def default_test_path(quest: Quest, settings: Settings) -> str:
@@ -37,3 +37,29 @@ def project_relative(path: str | Path, settings: Settings) -> str:
         return absolute.relative_to(root).as_posix()
     except ValueError:
         raise UsageError(f"{path} is outside the project {settings.root}") from None
+
+
+def import_roots(settings: Settings) -> list[str]:
+    """Folders to put on ``sys.path`` so the sandbox's sources shadow any installed copy."""
+    roots: list[str] = ["."]
+    for source in settings.sources:
+        path = settings.root / source
+        if source == "." or path.is_file():
+            continue
+        if source == "src" or not (path / "__init__.py").exists():
+            roots.append(source)
+    return roots
+
+
+def module_name(rel: str, settings: Settings) -> str:
+    """``src/hotel/pricing.py`` -> ``hotel.pricing`` given the import roots."""
+    best = ""
+    for root in import_roots(settings):
+        prefix = "" if root == "." else root.rstrip("/") + "/"
+        if rel.startswith(prefix) and len(prefix) >= len(best):
+            best = prefix
+    stem = rel[len(best):].removesuffix(".py")
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)

@@ -15,10 +15,8 @@ from typing import Any
 
 from pytest_quest.config import Settings
 from pytest_quest.measure import format_lines
-from pytest_quest.paths import default_test_path
+from pytest_quest.paths import default_test_path, module_name
 from pytest_quest.quest import Quest
-from pytest_quest.sandbox import module_name
-from pytest_quest.scanner import is_test_file
 
 __all__ = ["Brief", "brief", "executable_lines"]
 
@@ -95,15 +93,16 @@ class Brief:
 
 
 def executable_lines(path: Path, body: tuple[int, int]) -> tuple[int, ...]:
-    """The lines coverage.py counts as statements inside ``body``."""
-    from coverage.python import PythonParser
+    """The lines coverage.py counts as statements inside ``body`` (the span if unparsable)."""
+    from pytest_quest.lines import statements
 
     try:
-        parser = PythonParser(text=path.read_text(encoding="utf-8"))
-        parser.parse_source()
-    except Exception:
+        found = statements(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError):
+        found = frozenset()
+    if not found:
         return tuple(range(body[0], body[1] + 1))
-    return tuple(sorted(x for x in parser.statements if body[0] <= x <= body[1]))
+    return tuple(sorted(x for x in found if body[0] <= x <= body[1]))
 
 
 def brief(quest: Quest, settings: Settings) -> Brief:
@@ -167,6 +166,8 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
 
 
 def _project_tests(settings: Settings) -> list[Path]:
+    from pytest_quest.scanner import is_test_file  # only for projects that have tests
+
     quest_dir = (settings.root / settings.test_dir).resolve()
     found = []
     for folder in ("tests", "test", "."):

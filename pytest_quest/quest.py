@@ -38,7 +38,6 @@ class Quest:
     missing: tuple[int, ...] | None = None
     #: Why a PASS is locked (None until then).
     evidence: Evidence | None = None
-    lease: dict[str, Any] | None = None
     decision: dict[str, Any] | None = None
     added: str = ""
     updated: str = ""

@@ -30,7 +30,6 @@ def apply(quest: Quest, verdict: Verdict, now: str, max_tries: int = 3,
         tries=tries,
         facts=verdict.facts,
         evidence=evidence if verdict.outcome is Outcome.PASS else quest.evidence,
-        lease=None,
         updated=now,
     )
 
@@ -39,4 +38,4 @@ def lock_pass(quest: Quest, evidence: Evidence, now: str) -> Quest:
     """Lock a TODO quest as PASS from a machine measurement (baseline or suite run)."""
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest.id} is {quest.state.value}; only TODO quests can be locked")
-    return quest.with_(state=State.PASS, evidence=evidence, facts=(), lease=None, updated=now)
+    return quest.with_(state=State.PASS, evidence=evidence, facts=(), updated=now)

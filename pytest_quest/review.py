@@ -100,12 +100,12 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
     if decision.action is Action.APPROVE:
         if evidence is None or not evidence.test:
             raise UsageError(f"{quest.id} has no reviewed test file to lock; reject it instead")
-        return quest.with_(state=State.PASS, evidence=evidence, decision=record, lease=None,
+        return quest.with_(state=State.PASS, evidence=evidence, decision=record,
                            updated=decision.time)
     if decision.action is Action.REJECT:
         return quest.with_(state=State.TODO, facts=(_rejection_fact(quest, decision),),
-                           decision=record, lease=None, updated=decision.time)
-    return quest.with_(state=State.DONE, decision=record, lease=None, updated=decision.time)
+                           decision=record, updated=decision.time)
+    return quest.with_(state=State.DONE, decision=record, updated=decision.time)
 
 
 def last_submission(attempts: list[Attempt]) -> Attempt | None:

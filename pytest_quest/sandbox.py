@@ -32,6 +32,7 @@ from typing import Any
 from pytest_quest import confine, safeio
 from pytest_quest.config import IGNORED_DIRS, Settings
 from pytest_quest.errors import EnvironmentFault
+from pytest_quest.paths import import_roots
 
 __all__ = [
     "RunResult",
@@ -312,32 +313,6 @@ def pytest_args(*extra: str) -> list[str]:
     if importlib.util.find_spec("xdist") is not None:
         args += ["-n", "0"]
     return args
-
-
-def import_roots(settings: Settings) -> list[str]:
-    """Folders to put on ``sys.path`` so the sandbox's sources shadow any installed copy."""
-    roots: list[str] = ["."]
-    for source in settings.sources:
-        path = settings.root / source
-        if source == "." or path.is_file():
-            continue
-        if source == "src" or not (path / "__init__.py").exists():
-            roots.append(source)
-    return roots
-
-
-def module_name(rel: str, settings: Settings) -> str:
-    """``src/hotel/pricing.py`` -> ``hotel.pricing`` given the import roots."""
-    best = ""
-    for root in import_roots(settings):
-        prefix = "" if root == "." else root.rstrip("/") + "/"
-        if rel.startswith(prefix) and len(prefix) >= len(best):
-            best = prefix
-    stem = rel[len(best):].removesuffix(".py")
-    parts = stem.split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 def _environment(box: Sandbox, settings: Settings, channel: Path | None = None

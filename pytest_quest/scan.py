@@ -88,7 +88,7 @@ def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> 
             ledger.put(old.with_(**shape))
     for quest_id, quest in list(ledger.quests.items()):
         if quest_id not in seen and quest.state is not State.RETIRED:
-            ledger.put(quest.with_(state=State.RETIRED, lease=None, updated=now))
+            ledger.put(quest.with_(state=State.RETIRED, updated=now))
             report.retired.append(quest_id)
 
 

@@ -18,12 +18,12 @@ from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
-from pytest_quest.paths import default_test_path, project_relative
+from pytest_quest.paths import default_test_path, module_name, project_relative
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt, Evidence
 from pytest_quest.rules import submission_stages
 from pytest_quest.rules.mutation import summary
-from pytest_quest.sandbox import module_name, pytest_args, sha256
+from pytest_quest.sandbox import pytest_args, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from pytest_quest.cli import cli
 from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.pool import Leases
 from tests.test_submit import FULL, PARTIAL
 
 QUEST = "hotel/pricing.py::nightly_rate"
@@ -259,8 +260,8 @@ def test_parallel_agents_get_different_quests_and_keep_theirs(project: Path) -> 
     assert a["quest"] != b["quest"] and a["agent"] == "alice"
     _, again = run(project, "next", "--json", "--agent", "alice")
     assert json.loads(again)["quest"] == a["quest"]
-    lease = Ledger.load(Ledger.for_root(project).path).get(a["quest"]).lease
-    assert lease is not None and lease["agent"] == "alice"
+    leases = Leases(project / ".quest").live()
+    assert leases[a["quest"]]["agent"] == "alice" and leases[b["quest"]]["agent"] == "bob"
 
 
 def test_next_human_output_after_a_failure_shows_facts(project: Path) -> None:

@@ -118,17 +118,3 @@ def test_counts_remaining_and_total(tmp_path: Path) -> None:
     assert ledger.counts() == {"TODO": 2, "PASS": 1, "REVIEW": 0, "DONE": 1, "RETIRED": 1}
     with pytest.raises(UnknownQuest):
         ledger.get("nope")
-
-
-def test_leases_give_parallel_agents_different_quests(tmp_path: Path) -> None:
-    ledger = Ledger.for_root(tmp_path)
-    for n in range(3):
-        ledger.put(_quest(n))
-    now = "2026-11-30T00:00:00Z"
-    a = ledger.next_todo("alice", 60, now)
-    b = ledger.next_todo("bob", 60, now)
-    assert a is not None and b is not None and a.id != b.id
-    assert ledger.next_todo("alice", 60, now).id == a.id
-    assert ledger.next_todo(None, 60, now).id not in (a.id, b.id)
-    later = "2026-11-30T00:05:00Z"
-    assert ledger.next_todo("carol", 60, later).id == a.id  # expired lease is free again

@@ -46,11 +46,6 @@ def test_review_spends_no_try() -> None:
     assert (after.state, after.tries) == (State.REVIEW, 0)
 
 
-def test_submission_clears_the_lease() -> None:
-    leased = quest(lease={"agent": "a", "until": NOW})
-    assert ratchet.apply(leased, Verdict(Outcome.FAIL, (FACT,)), NOW).lease is None
-
-
 @pytest.mark.parametrize("state", [State.PASS, State.REVIEW, State.DONE, State.RETIRED])
 def test_ratchet_refuses_everything_but_todo(state: State) -> None:
     with pytest.raises(QuestLocked):

@@ -23,8 +23,7 @@ NOW = "2026-02-01T10:00:00Z"
 CLAIM = Fact("coverage-unreachable-claim", "review", "pkg/m.py:7", "a line the test executes",
              "claimed unreachable: defensive")
 QUEST = Quest(id="pkg/m.py::f", path="pkg/m.py", qualname="f", lines=(3, 9), body=(4, 9),
-              source_hash="h1", state=State.REVIEW, tries=1, facts=(CLAIM,),
-              lease={"agent": "a", "until": NOW})
+              source_hash="h1", state=State.REVIEW, tries=1, facts=(CLAIM,))
 EVIDENCE = Evidence.approved("tests/quest/test_f.py", "ab" * 32, "h", NOW,
                              {"action": "approve", "by": "Ada", "note": "ok", "time": NOW})
 
@@ -36,7 +35,7 @@ def decision(action: Action, note: str = "line 7 guards a file",
 
 def test_approve_locks_pass_as_a_human_decision() -> None:
     after = decide(QUEST, decision(Action.APPROVE), EVIDENCE)
-    assert after.state is State.PASS and after.tries == 1 and after.lease is None
+    assert after.state is State.PASS and after.tries == 1
     assert after.decision == {"action": "approve", "by": "Ada", "note": "line 7 guards a file",
                               "time": NOW}
     assert after.evidence is EVIDENCE

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 from pytest_quest.config import Settings
+from pytest_quest.paths import import_roots, module_name
 from pytest_quest.sandbox import (
     Sandbox,
     _environment,
-    import_roots,
     is_protected,
     iter_project_files,
-    module_name,
     snapshot,
 )
 

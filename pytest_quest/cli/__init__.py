@@ -33,6 +33,8 @@ COMMANDS = {
     "check": "check",
     "demo": "demo",
     "doctor": "doctor",
+    "loop": "loop",
+    "mcp": "mcp",
 }
 
 

@@ -6,48 +6,39 @@ from pathlib import Path
 
 import click
 
-from pytest_quest.cli.options import json_option, load_project, root_option, settings_from
+from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 
 
 @click.command("next")
 @click.option("--agent", default=None, metavar="NAME",
-              help="Lease the quest to this agent so parallel agents get different quests.")
+              help="Lease the quest to this agent (for lease_seconds) so parallel agents get "
+                   "different quests; the same agent gets its live quest back.")
+@click.option("--shard", default=None, metavar="K/N",
+              help="Only quests of shard K of N (a stable hash of the id): N machines, no overlap.")
 @root_option
 @json_option
-def command(agent: str | None, root: Path | None, as_json: bool) -> None:
+def command(agent: str | None, shard: str | None, root: Path | None, as_json: bool) -> None:
     """Show one TODO quest: its source, uncovered lines, last facts, where to write the test."""
-    from pytest_quest.config import find_root
-    from pytest_quest.ledger import Ledger, transaction
-    from pytest_quest.prompt import brief
+    from pytest_quest.handout import hand_out
+    from pytest_quest.pool import Shard
 
+    out = hand_out(root, agent or None, Shard.parse(shard) if shard else None)
     term = Terminal()
-    if agent:
-        base = find_root(root)
-        with transaction(Ledger.for_root(base).path) as ledger:
-            settings = settings_from(base, ledger.settings)
-            quest = ledger.next_todo(agent, settings.lease_seconds)
-            remaining = ledger.remaining
-    else:
-        settings, ledger = load_project(root)
-        quest = ledger.next_todo()
-        remaining = ledger.remaining
-    if quest is None:
-        if as_json:
-            term.json({"quest": None, "remaining": 0, "total": ledger.total,
-                       "counts": ledger.counts()})
-        else:
-            term.print(f"[pass]No quest remains.[/pass] {ledger.counts()['PASS']} of "
-                       f"{ledger.total} locked; see `pytest-quest status`.")
-        return
-    item = brief(quest, settings)
     if as_json:
-        data = item.to_dict()
-        data["remaining"] = remaining
-        data["agent"] = agent
-        term.json(data)
+        term.json(out.to_dict())
         return
-    _render(term, item, remaining)
+    if out.brief is None and not out.remaining:
+        term.print(f"[pass]No quest remains.[/pass] {out.counts['PASS']} of {out.total} locked; "
+                   "see `pytest-quest status`.")
+        return
+    if out.brief is None:
+        held = f" ({out.leased} leased to other agents)" if out.leased else ""
+        where = f" in shard {out.shard}" if out.shard else ""
+        term.print(f"[pass]No free quest{where}.[/pass] {out.counts['PASS']} of {out.total} "
+                   f"locked, {out.remaining} remaining{held}; see `pytest-quest status`.")
+        return
+    _render(term, out.brief, out.remaining)
 
 
 def _render(term: Terminal, item, remaining: int) -> None:  # type: ignore[no-untyped-def]

@@ -30,6 +30,7 @@ def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: st
             timeout: float | None, root: Path | None, as_json: bool) -> None:
     """Judge TEST for QUEST_ID. Exit 0 PASS, 1 FAIL, 3 REVIEW, 2 usage error, 4 locked."""
     from pytest_quest.errors import UsageError
+    from pytest_quest.pool import settle
     from pytest_quest.submission import Claim
     from pytest_quest.submit import submit
 
@@ -44,6 +45,8 @@ def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: st
     if not as_json:
         term.info(f"judging {test or 'the default test path'} for {quest_id} ...")
     result = submit(settings, quest_id, test, tuple(parsed), agent)
+    settle(settings.root / ".quest", quest_id, agent, result.quest.state.value,
+           settings.lease_seconds)
     verdict = result.verdict.outcome.value
     if as_json:
         term.json(result.to_dict(settings.max_tries))

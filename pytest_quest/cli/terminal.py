@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -64,6 +64,22 @@ class Terminal:
             return
         with self.err.status(message) as live:
             yield live
+
+    @contextmanager
+    def live(self) -> Iterator[Callable[[str], None] | None]:
+        """A block of markup redrawn in place on stderr; None when stderr is not a terminal.
+
+        Long-running commands (``loop``) show progress here and fall back to
+        one line per event in logs, where a redrawn block would be noise.
+        """
+        if not self.err.is_terminal:
+            yield None
+            return
+        from rich.live import Live
+        from rich.text import Text
+
+        with Live(console=self.err, refresh_per_second=4, transient=False) as live:
+            yield lambda markup: live.update(Text.from_markup(markup))
 
     def fact(self, fact: Any, indent: str = "  ") -> None:
         """One fact as every command shows it: rule, level and place, then expected and actual.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
+from pytest_quest.paths import module_name
 from pytest_quest.rules.cheats import (
     Names,
     check_assertions,
@@ -28,7 +29,6 @@ from pytest_quest.rules.cheats import (
     quote,
     truthiness,
 )
-from pytest_quest.sandbox import module_name
 from pytest_quest.submission import Submission
 
 __all__ = ["PARSES", "SOURCES_MODIFIED", "check", "check_after_run", "sources_check"]

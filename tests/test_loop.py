@@ -1,0 +1,174 @@
+"""`pytest-quest loop` end to end: a scripted agent, three workers, a kill and a resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pytest_quest.cli import cli
+from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.loop import agent_command
+from pytest_quest.pool import Leases
+from pytest_quest.states import State
+
+AGENT = Path(__file__).parent / "agents" / "scripted_agent.py"
+NIGHTLY = "hotel/pricing.py::nightly_rate"
+NORMALIZE = "hotel/rooms.py::Room.normalize_number"
+CAN_HOST = "hotel/rooms.py::Room.can_host"
+FROM_CODE = "hotel/rooms.py::Room.from_code"
+KEEP = (NIGHTLY, NORMALIZE, CAN_HOST, FROM_CODE)
+
+
+@pytest.fixture
+def pool(project: Path) -> Path:
+    """The scanned example with four open quests (the rest set DONE, to keep the test short)."""
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    for quest in list(ledger.quests.values()):
+        if quest.state is State.TODO and quest.id not in KEEP:
+            ledger.put(quest.with_(state=State.DONE))
+    ledger.save()
+    return project
+
+
+def loop_args(project: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "pytest_quest", "loop", "--agent",
+            f"{sys.executable} {AGENT}", "--json", "--root", str(project), *extra]
+
+
+def agent_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    return dict(os.environ, AGENT_RUNS=str(tmp_path / "runs.txt"), **extra)
+
+
+def events(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_three_agents_finish_the_pool_across_a_kill_and_a_resume(pool: Path,
+                                                                  tmp_path: Path) -> None:
+    env = agent_env(tmp_path, AGENT_DELAY="0.3")
+    first = subprocess.Popen(loop_args(pool, "-j", "3"), stdout=subprocess.PIPE, env=env,
+                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    assert first.stdout is not None
+    seen = []
+    for line in first.stdout:
+        seen.append(json.loads(line))
+        if seen[-1]["event"] == "verdict":
+            os.killpg(first.pid, signal.SIGKILL)  # the loop and its submissions, mid-flight
+            break
+    first.wait(timeout=30)
+    assert first.returncode == -signal.SIGKILL
+    held = Leases(pool / ".quest").live()
+    assert held and all(lease["agent"].startswith("loop/") for lease in held.values())
+
+    runs = [subprocess.run(loop_args(pool, "-j", "3"), capture_output=True, text=True,
+                           env=env, timeout=600)]
+    if Ledger.load(Ledger.for_root(pool).path).remaining:
+        # The agent for from_code fails once by design; if that happened after the kill,
+        # this run skipped the quest and a third run finishes it.
+        runs.append(subprocess.run(loop_args(pool, "-j", "3"), capture_output=True, text=True,
+                                   env=env, timeout=600))
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert events(run.stdout)[-1]["event"] == "end"
+
+    ledger = Ledger.load(Ledger.for_root(pool).path)
+    assert ledger.remaining == 0
+    states = {q: (ledger.get(q).state, ledger.get(q).tries) for q in KEEP}
+    assert states == {NIGHTLY: (State.PASS, 1), NORMALIZE: (State.PASS, 0),
+                      CAN_HOST: (State.DONE, 3), FROM_CODE: (State.DONE, 3)}
+
+    records = read_attempts(ledger)
+    judged = [r for r in records if r["kind"] == "submit"]
+    for quest in KEEP:  # nothing lost: the log holds exactly the attempts the ledger counts
+        mine = [r for r in judged if r["quest"] == quest]
+        assert sum(r["verdict"] == "FAIL" for r in mine) == ledger.get(quest).tries
+        assert sum(r["verdict"] != "FAIL" for r in mine) == (
+            1 if ledger.get(quest).state is State.PASS else 0)
+        shas = [r["sha256"] for r in mine]  # nothing judged twice
+        assert len(shas) == len(set(shas)), quest
+    failures = [r for r in records if r["kind"] == "agent"]
+    assert [(r["quest"], r["outcome"], r["exit_code"]) for r in failures] == [
+        (FROM_CODE, "exit", 3)]
+    assert not Leases(pool / ".quest").live()  # every quest settled, every lease freed
+    final = events(runs[-1].stdout)[-1]
+    assert final["remaining"] == 0 and final["counts"]["TODO"] == 0
+
+
+def test_agent_failures_spend_no_try_and_stop_a_broken_command(pool: Path) -> None:
+    result = CliRunner().invoke(cli, ["loop", "--agent", "exit 7", "--json", "--root", str(pool),
+                                      "--max-agent-failures", "2"])
+    out = events(result.stdout)
+    assert result.exit_code == 1
+    failed = [e for e in out if e["event"] == "agent"]
+    assert [(e["outcome"], e["exit_code"], e["spent_try"]) for e in failed] == [
+        ("exit", 7, False), ("exit", 7, False)]
+    assert out[-1]["reason"] == "agent-failures"
+    ledger = Ledger.load(Ledger.for_root(pool).path)
+    assert all(ledger.get(q).tries == 0 and ledger.get(q).state is State.TODO for q in KEEP)
+    assert not Leases(pool / ".quest").live()  # given back to the pool
+
+
+def test_timeout_and_no_test_file_spend_no_try(pool: Path) -> None:
+    result = CliRunner().invoke(cli, ["loop", "--agent", "sleep 30", "--agent-timeout", "0.5",
+                                      "--json", "--root", str(pool), "--max-agent-failures", "1"])
+    (failed,) = [e for e in events(result.stdout) if e["event"] == "agent"]
+    assert failed["outcome"] == "timeout" and failed["seconds"] < 10
+    result = CliRunner().invoke(cli, ["loop", "--agent", "true", "--json", "--root", str(pool),
+                                      "--max-agent-failures", "1"])
+    (failed,) = [e for e in events(result.stdout) if e["event"] == "agent"]
+    assert failed["outcome"] == "no-test"
+    records = read_attempts(Ledger.for_root(pool))
+    assert [r["outcome"] for r in records if r["kind"] == "agent"] == ["timeout", "no-test"]
+    assert Ledger.load(Ledger.for_root(pool).path).get(failed["quest"]).tries == 0
+
+
+def test_max_quests_and_placeholders(pool: Path, tmp_path: Path) -> None:
+    seen = tmp_path / "seen.txt"
+    command = (f"printf '%s|%s|%s|%s\\n' {{quest}} {{test_path}} \"$QUEST_ID\" "
+               f"\"$QUEST_TEST_PATH\" >> {seen}; exit 1")
+    result = CliRunner().invoke(cli, ["loop", "--agent", command, "--json", "--root", str(pool),
+                                      "--max-quests", "2", "--max-agent-failures", "5"])
+    out = events(result.stdout)
+    assert result.exit_code == 0 and out[-1]["reason"] == "max-quests"
+    lines = seen.read_text().splitlines()
+    assert len(lines) == 2 and out[-1]["quests"] == 2
+    quest, test_path, env_id, env_path = lines[0].split("|")
+    assert quest == env_id and test_path == env_path and quest in KEEP
+    assert test_path.startswith("tests/quest/test_")
+
+
+def test_placeholders_are_shell_quoted_and_shell_syntax_survives() -> None:
+    values = {"quest": "a b.py::f", "test_path": "t.py", "prompt_file": "/p q", "root": "/r",
+              "path": "a b.py", "qualname": "f", "tries": "0"}
+    assert agent_command("run {quest} ${QUEST_ID} {prompt_file} {unknown}", values) == (
+        "run 'a b.py::f' ${QUEST_ID} '/p q' {unknown}")
+
+
+def test_a_second_loop_with_the_same_name_is_refused(pool: Path) -> None:
+    import fcntl
+
+    lock = pool / ".quest" / "runs" / "loop" / "loop.lock"
+    lock.parent.mkdir(parents=True)
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        result = CliRunner().invoke(cli, ["loop", "--agent", "true", "--json",
+                                          "--root", str(pool)])
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["kind"] == "UsageError"
+    assert "already running" in json.loads(result.stdout)["error"]
+
+
+def test_human_output_in_a_log(pool: Path) -> None:
+    result = CliRunner().invoke(cli, ["loop", "--agent", "exit 4", "--root", str(pool),
+                                      "--max-agent-failures", "1"])
+    assert result.exit_code == 1
+    assert "agent exit 4" in result.stderr and "no try spent" in result.stderr
+    assert "loop ended (agent-failures)" in result.stderr
