@@ -31,13 +31,15 @@ def command(root: Path | None, as_json: bool) -> None:
     from pytest_quest.config import find_root
     from pytest_quest.export import dumps, summary
     from pytest_quest.ledger import Ledger
+    from pytest_quest.pool import Leases
 
     term = Terminal()
     ledger = Ledger.load(Ledger.for_root(find_root(root)).path)
+    leases = Leases(ledger.directory).live()  # who holds which quest right now
     if as_json:
-        term.write(dumps(summary(ledger)))
+        term.write(dumps({**summary(ledger), "leases": leases}))
         return
-    render(term, summary(ledger, all_quests=False))
+    render(term, {**summary(ledger, all_quests=False), "leases": leases})
 
 
 def render(term: Terminal, data: dict[str, Any]) -> None:
@@ -51,6 +53,7 @@ def render(term: Terminal, data: dict[str, Any]) -> None:
     if not total:
         term.info("No quests: run `pytest-quest scan` in the project root.")
         return
+    _leases(term, data.get("leases") or {})
     quests = {q["id"]: q for q in data["quests"]}
     review = data["review"]
     if review:
@@ -80,3 +83,15 @@ def render(term: Terminal, data: dict[str, Any]) -> None:
     term.grid(("File", "Quests", "PASS", "TODO", "REVIEW", "DONE"), rows, right=(1, 2, 3, 4, 5))
     if counts["RETIRED"]:
         term.info(f"{counts['RETIRED']} retired quests (functions removed) are not counted.")
+
+
+def _leases(term: Terminal, leases: dict[str, dict[str, str]]) -> None:
+    """Who is working on what: one line per live lease (``next --agent``, loop, MCP)."""
+    if not leases:
+        return
+    term.print(f"[todo]Leased ({len(leases)})[/todo]: agents at work")
+    for quest_id, lease in sorted(leases.items(), key=lambda item: item[1]["agent"])[:REVIEW_SHOWN]:
+        term.print(f"  [bold]{term.escape(lease['agent'])}[/bold] {term.escape(quest_id)} "
+                   f"[muted]until {lease['until']}[/muted]")
+    if len(leases) > REVIEW_SHOWN:
+        term.print(f"  … and {len(leases) - REVIEW_SHOWN} more: `pytest-quest status --json`")
