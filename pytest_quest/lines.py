@@ -16,6 +16,7 @@ import ast
 import io
 import token
 import tokenize
+import warnings
 from types import CodeType
 
 __all__ = ["statements"]
@@ -24,8 +25,10 @@ __all__ = ["statements"]
 def statements(text: str, filename: str = "<quest>") -> frozenset[int]:
     """Statement lines of ``text`` as coverage.py reports them; empty when it does not parse."""
     try:
-        tree = ast.parse(text)
-        code = compile(text, filename, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # the user's code, not ours: `next` stays quiet
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+            code = compile(text, filename, "exec", dont_inherit=True)
         multiline = _multiline_map(text)
     except (SyntaxError, ValueError, tokenize.TokenError):
         return frozenset()

@@ -1,0 +1,51 @@
+"""Our statement finder counts exactly the lines coverage.py counts, on real code."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+from coverage.python import PythonParser
+
+from pytest_quest.lines import statements
+
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+CORPUS = sorted(
+    [*ROOT.glob("pytest_quest/**/*.py"), *ROOT.glob("example_project/**/*.py"),
+     *ROOT.glob("tests/cheats/**/*.py"),
+     *(STDLIB / name for name in ("argparse.py", "dataclasses.py", "typing.py", "asyncio/tasks.py",
+                                  "json/decoder.py", "email/_header_value_parser.py",
+                                  "pathlib.py", "inspect.py", "difflib.py", "ast.py"))],
+)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_statements_equal_coverage_pythonparser(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    parser = PythonParser(text=text)
+    parser.parse_source()
+    assert statements(text, str(path)) == frozenset(parser.statements)
+
+
+def test_the_tricky_shapes() -> None:
+    text = (
+        'def f(x):\n'
+        '    """Doc\n'
+        '    string."""\n'
+        '    y = (x +\n'
+        '         1)\n'
+        '    if y:  # comment\n'
+        '        return [i for i in\n'
+        '                range(y)]\n'
+        '    g = lambda: 0\n'
+        '    return g()\n'
+    )
+    parser = PythonParser(text=text)
+    parser.parse_source()
+    assert statements(text) == frozenset(parser.statements) == {1, 4, 6, 7, 9, 10}
+
+
+def test_unparsable_text_has_no_statements() -> None:
+    assert statements("def f(:\n") == frozenset()
