@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -191,6 +190,8 @@ def _corrupt(path: Path, reason: object) -> CorruptLedger:
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    import tempfile  # only writers pay for it (and for shutil, random, lzma behind it)
+
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())

@@ -166,8 +166,6 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
 
 
 def _project_tests(settings: Settings) -> list[Path]:
-    from pytest_quest.scanner import is_test_file  # only for projects that have tests
-
     quest_dir = (settings.root / settings.test_dir).resolve()
     found = []
     for folder in ("tests", "test", "."):
@@ -178,6 +176,8 @@ def _project_tests(settings: Settings) -> list[Path]:
         for path in sorted(base.glob(pattern)):
             if quest_dir in path.resolve().parents:
                 continue
+            from pytest_quest.scanner import is_test_file  # only where there are tests
+
             rel = path.relative_to(settings.root).as_posix()
             if is_test_file(rel):
                 found.append(path)
