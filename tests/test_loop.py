@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -145,6 +146,26 @@ def test_max_quests_and_placeholders(pool: Path, tmp_path: Path) -> None:
     assert test_path.startswith("tests/quest/test_")
 
 
+def test_ctrl_c_stops_agents_and_gives_their_quests_back(pool: Path) -> None:
+    args = [sys.executable, "-m", "pytest_quest", "loop", "--agent", "sleep 60", "-j", "2",
+            "--json", "--root", str(pool)]
+    loop = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert loop.stdout is not None
+    started = 0
+    for line in loop.stdout:
+        started += json.loads(line)["event"] == "attempt"
+        if started == 2:
+            break
+    assert len(Leases(pool / ".quest").live()) == 2
+    loop.send_signal(signal.SIGINT)
+    rest = events(loop.stdout.read())
+    assert loop.wait(timeout=30) == 130
+    assert rest[-1]["event"] == "end" and rest[-1]["reason"] == "interrupted"
+    assert not [e for e in rest if e["event"] == "agent"]  # stopped by us: not a failure
+    assert not Leases(pool / ".quest").live()
+    assert not [r for r in read_attempts(Ledger.for_root(pool)) if r["kind"] == "agent"]
+
+
 def test_placeholders_are_shell_quoted_and_shell_syntax_survives() -> None:
     values = {"quest": "a b.py::f", "test_path": "t.py", "prompt_file": "/p q", "root": "/r",
               "path": "a b.py", "qualname": "f", "tries": "0"}
@@ -172,3 +193,49 @@ def test_human_output_in_a_log(pool: Path) -> None:
     assert result.exit_code == 1
     assert "agent exit 4" in result.stderr and "no try spent" in result.stderr
     assert "loop ended (agent-failures)" in result.stderr
+
+
+@pytest.mark.slow
+def test_a_real_offline_generator_as_the_agent(pool: Path) -> None:
+    """Pynguin, run per module by the recipe of docs/agents.md, driven by the loop.
+
+    Pynguin pins pytest<9, so it cannot share this venv: point $PYNGUIN at its executable
+    in a venv of its own (`python -m venv ~/.pynguin && ~/.pynguin/bin/pip install pynguin`).
+    """
+    pynguin = os.environ.get("PYNGUIN") or shutil.which("pynguin")
+    if not pynguin:
+        pytest.skip("Pynguin not installed: set PYNGUIN=/path/to/venv/bin/pynguin")
+    script = Path(__file__).parent / "agents" / "pynguin_agent.sh"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest_quest", "loop", "--agent", f"sh {script}", "--json",
+         "--root", str(pool), "--max-quests", "1", "--max-seconds", "90",
+         "--agent-timeout", "80"],
+        capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, PYNGUIN=pynguin, PYNGUIN_SECONDS="5"),
+    )
+    out = events(run.stdout)
+    verdicts = [e for e in out if e["event"] == "verdict"]
+    assert verdicts, run.stdout + run.stderr
+    quest = verdicts[0]["quest"]
+    ledger = Ledger.load(Ledger.for_root(pool).path)
+    assert ledger.get(quest).tries == sum(v["verdict"] == "FAIL" for v in verdicts)
+    judged = [r for r in read_attempts(ledger, quest) if r["kind"] == "submit"]
+    assert [r["verdict"] for r in judged] == [v["verdict"] for v in verdicts]
+    assert (pool / verdicts[0]["test_path"]).read_text().startswith(
+        "#  This file was automatically generated using Pynguin.")
+
+
+def test_the_live_view_shows_totals_and_each_worker(pool: Path) -> None:
+    from pytest_quest.cli.loop import _View
+    from pytest_quest.cli.terminal import Terminal
+    from pytest_quest.loop import Loop, LoopOptions
+
+    drawn: list[str] = []
+    view = _View(Terminal())
+    loop = Loop(LoopOptions(root=pool, command="true", jobs=2), view.event)
+    view.loop, view.update = loop, drawn.append
+    loop._show("loop/1", quest=NIGHTLY, tries=1, max_tries=3, phase="judging")
+    loop._count_verdict("FAIL", "TODO")
+    view.draw()
+    assert "1 judged" in drawn[-1] and "FAIL 1" in drawn[-1]
+    assert f"loop/1[/muted]  {NIGHTLY}  try 2/3  judging" in drawn[-1]
