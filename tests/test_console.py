@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -81,7 +82,9 @@ def test_next_json_imports_neither_click_nor_rich_nor_coverage(tmp_path: Path) -
              "heavy = [m for m in ('click', 'rich', 'coverage', 'pytest', 'filelock')"
              " if m in sys.modules]\n"
              "print(heavy, file=sys.stderr)\n")
+    # Without this suite's own subprocess measurement, which imports coverage at startup.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          check=True)
+                          check=True, env=env)
     assert json.loads(done.stdout)["quest"] == "pkg/m.py::f0"
     assert done.stderr.strip().splitlines()[-1] == "[]"

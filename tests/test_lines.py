@@ -21,6 +21,7 @@ CORPUS = sorted(
 )
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # coverage.py compiles the cheat corpus
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_statements_equal_coverage_pythonparser(path: Path) -> None:
     text = path.read_text(encoding="utf-8")

@@ -193,6 +193,14 @@ def test_human_output_in_a_log(pool: Path) -> None:
     assert result.exit_code == 1
     assert "agent exit 4" in result.stderr and "no try spent" in result.stderr
     assert "loop ended (agent-failures)" in result.stderr
+    cheat = ("mkdir -p tests/quest; "
+             "printf 'import pytest\\n\\ndef test_x():\\n    pytest.skip()\\n' > {test_path}")
+    result = CliRunner().invoke(cli, ["loop", "--agent", cheat, "--root", str(pool),
+                                      "--max-agent-failures", "1", "--max-quests", "1"])
+    lines = result.stderr.splitlines()
+    assert any(line.startswith("FAIL ") and "static-skip" in line for line in lines)
+    assert any("agent unchanged" in line for line in lines)  # the same cheat again
+    assert "(tries 0/3)" in result.stderr and "(tries 1)" in result.stderr
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ async def session_run(project: Path, body: Any) -> Any:
         command=sys.executable,
         args=["-m", "pytest_quest", "mcp", "--root", str(project), "--agent", "host-a"],
         cwd=str(project),
+        # The SDK passes only a few variables on; keep this suite's coverage of the server.
+        env={k: v for k, v in os.environ.items() if k.startswith("COVERAGE_")},
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
