@@ -247,3 +247,30 @@ def test_the_live_view_shows_totals_and_each_worker(pool: Path) -> None:
     view.draw()
     assert "1 judged" in drawn[-1] and "FAIL 1" in drawn[-1]
     assert f"loop/1[/muted]  {NIGHTLY}  try 2/3  judging" in drawn[-1]
+
+
+def test_an_agent_that_submits_itself_is_not_judged_twice(pool: Path) -> None:
+    cheat = ("mkdir -p tests/quest; printf 'import pytest\\n\\ndef test_x():\\n"
+             "    pytest.skip()\\n# %s\\n' \"$QUEST_TRIES\" > {test_path}; "
+             f"{sys.executable} -m pytest_quest submit {{quest}} --json > /dev/null; true")
+    result = CliRunner().invoke(cli, ["loop", "--agent", cheat, "--json", "--root", str(pool),
+                                      "--max-quests", "1"])
+    out = events(result.stdout)
+    quest = out[1]["quest"]
+    assert [e["outcome"] for e in out if e["event"] == "agent"] == ["submitted"] * 3
+    verdicts = [e for e in out if e["event"] == "verdict"]
+    assert [(v["verdict"], v["state"], v["tries"], v["by_agent"]) for v in verdicts] == [
+        ("FAIL", "TODO", 1, True), ("FAIL", "TODO", 2, True), ("FAIL", "DONE", 3, True)]
+    judged = [r for r in read_attempts(Ledger.for_root(pool), quest) if r["kind"] == "submit"]
+    assert len(judged) == 3  # one judgement per attempt: the agent's own
+    assert out[-1]["done"] == 1 and out[-1]["fail"] == 3
+
+
+def test_max_seconds_stops_a_running_agent_and_records_nothing(pool: Path) -> None:
+    result = CliRunner().invoke(cli, ["loop", "--agent", "sleep 30", "--json", "--root",
+                                      str(pool), "--max-seconds", "0.5"])
+    out = events(result.stdout)
+    assert result.exit_code == 0 and out[-1]["reason"] == "max-seconds"
+    assert out[-1]["seconds"] < 10 and out[-1]["agent_failures"] == 0
+    assert not Leases(pool / ".quest").live()
+    assert not read_attempts(Ledger.for_root(pool))
