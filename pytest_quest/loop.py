@@ -39,7 +39,7 @@ from typing import Any
 
 from pytest_quest.errors import QuestError, QuestLocked, UsageError
 from pytest_quest.handout import Handout, hand_out
-from pytest_quest.ledger import Ledger, append_attempt, now_iso, read_attempts
+from pytest_quest.ledger import Ledger, append_attempt, now_iso, read_attempts, read_document
 from pytest_quest.pool import Shard, release, settle
 
 __all__ = ["PLACEHOLDERS", "Loop", "LoopOptions", "agent_command"]
@@ -146,6 +146,7 @@ class Loop:
         """
         if self.options.jobs < 1:
             raise UsageError("-j takes a number of agents >= 1")
+        read_document(Ledger.for_root(self.root).path)  # no ledger, no loop: say so once
         with _single_loop(self.ledger_dir, self.options.name):
             self.emit({"event": "start", "agents": self.options.jobs, "name": self.options.name,
                        "shard": str(self.options.shard) if self.options.shard else None})

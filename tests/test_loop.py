@@ -173,6 +173,14 @@ def test_placeholders_are_shell_quoted_and_shell_syntax_survives() -> None:
         "run 'a b.py::f' ${QUEST_ID} '/p q' {unknown}")
 
 
+def test_no_ledger_no_loop(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    result = CliRunner().invoke(cli, ["loop", "--agent", "true", "--json", "--root",
+                                      str(tmp_path)])
+    assert result.exit_code == 2
+    assert [json.loads(line)["kind"] for line in result.stdout.splitlines()] == ["CorruptLedger"]
+
+
 def test_a_second_loop_with_the_same_name_is_refused(pool: Path) -> None:
     import fcntl
 
@@ -201,6 +209,7 @@ def test_human_output_in_a_log(pool: Path) -> None:
     assert any(line.startswith("FAIL ") and "static-skip" in line for line in lines)
     assert any("agent unchanged" in line for line in lines)  # the same cheat again
     assert "(tries 0/3)" in result.stderr and "(tries 1)" in result.stderr
+    assert "1 left alone after an agent failure" in result.stderr
 
 
 @pytest.mark.slow

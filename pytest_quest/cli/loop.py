@@ -122,6 +122,9 @@ class _View:
                 f"[fail]FAIL {event['fail']}[/fail] [review]REVIEW {event['review']}[/review] "
                 f"[done]DONE {event['done']}[/done], {event['agent_failures']} agent failures; "
                 f"{counts['TODO']} quests remain")
+            if event["skipped"]:
+                self._line(f"[muted]{len(event['skipped'])} left alone after an agent failure "
+                           "in this run: run the loop again to retry them[/muted]")
         elif kind == "attempt" and self.update is None:
             self.term.info(f"{event['agent']}: {event['quest']} "
                            f"(tries {event['tries']}/{event['max_tries']})")

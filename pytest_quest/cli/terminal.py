@@ -78,7 +78,7 @@ class Terminal:
         from rich.live import Live
         from rich.text import Text
 
-        with Live(console=self.err, refresh_per_second=4, transient=False) as live:
+        with Live(console=self.err, refresh_per_second=4, transient=True) as live:
             yield lambda markup: live.update(Text.from_markup(markup))
 
     def fact(self, fact: Any, indent: str = "  ") -> None:
