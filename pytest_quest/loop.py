@@ -40,7 +40,7 @@ from typing import Any
 from pytest_quest.errors import QuestError, QuestLocked, UsageError
 from pytest_quest.handout import Handout, hand_out
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, read_attempts, read_document
-from pytest_quest.pool import Shard, release, settle
+from pytest_quest.pool import Leases, Shard, release, settle
 
 __all__ = ["PLACEHOLDERS", "Loop", "LoopOptions", "agent_command"]
 
@@ -148,6 +148,7 @@ class Loop:
             raise UsageError("-j takes a number of agents >= 1")
         read_document(Ledger.for_root(self.root).path)  # no ledger, no loop: say so once
         with _single_loop(self.ledger_dir, self.options.name):
+            self._free_extra_workers()
             self.emit({"event": "start", "agents": self.options.jobs, "name": self.options.name,
                        "shard": str(self.options.shard) if self.options.shard else None})
             workers = [
@@ -166,6 +167,19 @@ class Loop:
             self._drain()
         return reason
 
+    def _free_extra_workers(self) -> None:
+        """Free the leases of workers this run will not start (a rerun with a smaller -j).
+
+        Nobody else can be using those names: this process holds the loop's lock.
+        """
+        prefix = f"{self.options.name}/"
+        with Leases(self.ledger_dir).edit() as table:
+            for quest_id, lease in list(table.items()):
+                agent = str(lease.get("agent", ""))
+                index = agent[len(prefix):]
+                if agent.startswith(prefix) and index.isdigit() and int(index) > self.options.jobs:
+                    del table[quest_id]
+
     def _wait_for(self, workers: list[threading.Thread], tick: Callable[[], None] | None) -> None:
         interrupted = False
         while any(w.is_alive() for w in workers):
@@ -183,7 +197,7 @@ class Loop:
                 interrupted = True
                 self.stop("interrupted")
                 self.emit({"event": "stopping", "reason": "interrupted",
-                           "judging": sum(1 for c in self.current.values()
+                           "judging": sum(1 for _, c in self.snapshot()
                                           if c.get("phase") == "judging")})
 
     def _drain(self) -> None:

@@ -173,6 +173,20 @@ def test_placeholders_are_shell_quoted_and_shell_syntax_survives() -> None:
         "run 'a b.py::f' ${QUEST_ID} '/p q' {unknown}")
 
 
+def test_a_rerun_with_fewer_workers_frees_the_others_leases(pool: Path) -> None:
+    from pytest_quest.handout import hand_out
+
+    held = {hand_out(pool, f"loop/{i}").brief.quest.id: f"loop/{i}" for i in (1, 2, 3)}
+    hand_out(pool, "someone-else")
+    result = CliRunner().invoke(cli, ["loop", "--agent", "exit 9", "-j", "1", "--json",
+                                      "--root", str(pool), "--max-agent-failures", "1"])
+    assert result.exit_code == 1
+    left = {v["agent"] for v in Leases(pool / ".quest").live().values()}
+    assert left == {"someone-else"}  # loop/2 and loop/3 freed; loop/1 failed and let go
+    (failed,) = [e for e in events(result.stdout) if e["event"] == "agent"]
+    assert failed["quest"] == next(q for q, a in held.items() if a == "loop/1")  # resumed
+
+
 def test_no_ledger_no_loop(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("")
     result = CliRunner().invoke(cli, ["loop", "--agent", "true", "--json", "--root",
