@@ -109,10 +109,11 @@ def build_server(root: Path, agent: str | None = None) -> Any:
         """Counts per state, remaining quests, the REVIEW queue and who holds which lease."""
         from pytest_quest.export import summary
         from pytest_quest.ledger import Ledger
-        from pytest_quest.pool import Leases
+        from pytest_quest.pool import open_leases
 
         ledger = Ledger.load(Ledger.for_root(root).path)
-        return {**summary(ledger), "leases": Leases(ledger.directory).live()}
+        todo = {k for k, q in ledger.quests.items() if q.state.value == "TODO"}
+        return {**summary(ledger), "leases": open_leases(ledger.directory, todo)}
 
     @server.tool(name="show")
     @guarded

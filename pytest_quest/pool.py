@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,7 +34,8 @@ from typing import Any
 from pytest_quest.errors import UsageError
 
 __all__ = [
-    "LEASES_NAME", "Leases", "Shard", "Survey", "pick", "release", "settle", "shard_of",
+    "LEASES_NAME", "Leases", "Shard", "Survey", "open_leases", "pick", "release", "settle",
+    "shard_of",
 ]
 
 LEASES_NAME = "leases.json"
@@ -248,6 +249,15 @@ def pick(quests: Iterable[dict[str, Any]], held: dict[str, dict[str, str]], agen
     elif own is not None:
         leased += 1  # held by this agent but outside what it asked for now
     return Survey(best, counts, leased)
+
+
+def open_leases(directory: Path, open_ids: Container[str]) -> dict[str, dict[str, str]]:
+    """Live leases on quests still open (``open_ids``): who is working on what right now.
+
+    A lease can outlive its quest when the holder submitted without ``--agent``; it
+    holds nothing then and is not shown.
+    """
+    return {q: lease for q, lease in Leases(directory).live().items() if q in open_ids}
 
 
 def settle(directory: Path, quest_id: str, agent: str | None, state: str, seconds: int) -> None:

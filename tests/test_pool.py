@@ -186,8 +186,13 @@ def test_a_killed_agent_never_strands_its_quest(tmp_path: Path) -> None:
 def test_status_shows_who_holds_what(tmp_path: Path) -> None:
     ledger_of(tmp_path, 3)
     quest = hand_out(tmp_path, "alice").brief.quest.id
+    stale = hand_out(tmp_path, "bob").brief.quest.id
+    ledger = Ledger.load(Ledger.for_root(tmp_path).path)
+    ledger.put(ledger.get(stale).with_(state=State.PASS))  # bob submitted without --agent
+    ledger.save()
     result = CliRunner().invoke(cli, ["status", "--json", "--root", str(tmp_path)])
-    assert json.loads(result.stdout)["leases"][quest]["agent"] == "alice"
+    leases = json.loads(result.stdout)["leases"]
+    assert list(leases) == [quest] and leases[quest]["agent"] == "alice"
     human = CliRunner().invoke(cli, ["status", "--root", str(tmp_path)])
     assert "Leased (1)" in human.stdout and f"alice {quest}" in human.stdout
 

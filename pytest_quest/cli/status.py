@@ -31,11 +31,12 @@ def command(root: Path | None, as_json: bool) -> None:
     from pytest_quest.config import find_root
     from pytest_quest.export import dumps, summary
     from pytest_quest.ledger import Ledger
-    from pytest_quest.pool import Leases
+    from pytest_quest.pool import open_leases
 
     term = Terminal()
     ledger = Ledger.load(Ledger.for_root(find_root(root)).path)
-    leases = Leases(ledger.directory).live()  # who holds which quest right now
+    todo = {k for k, q in ledger.quests.items() if q.state.value == "TODO"}
+    leases = open_leases(ledger.directory, todo)  # who is working on what right now
     if as_json:
         term.write(dumps({**summary(ledger), "leases": leases}))
         return
