@@ -296,3 +296,16 @@ def test_max_seconds_stops_a_running_agent_and_records_nothing(pool: Path) -> No
     assert out[-1]["seconds"] < 10 and out[-1]["agent_failures"] == 0
     assert not Leases(pool / ".quest").live()
     assert not read_attempts(Ledger.for_root(pool))
+
+
+def test_loop_shard_only_touches_its_shard(pool: Path, tmp_path: Path) -> None:
+    from pytest_quest.pool import shard_of
+
+    seen = tmp_path / "seen.txt"
+    result = CliRunner().invoke(cli, ["loop", "--agent", f"echo {{quest}} >> {seen}; exit 1",
+                                      "--shard", "1/2", "--json", "--root", str(pool),
+                                      "--max-agent-failures", "10"])
+    assert result.exit_code == 0 and events(result.stdout)[0]["shard"] == "1/2"
+    quests = seen.read_text().split()
+    assert 0 < len(quests) < len(KEEP)  # a real split of the four
+    assert sorted(quests) == sorted(q for q in KEEP if shard_of(q, 2) == 1)
