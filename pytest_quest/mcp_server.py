@@ -26,7 +26,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from pytest_quest.errors import QuestError, UsageError
+from pytest_quest.errors import QuestError, QuestLocked, UsageError
 
 __all__ = ["INVALID_PARAMS", "SERVER_ERROR", "build_server", "default_agent", "serve"]
 
@@ -143,12 +143,15 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
     from pytest_quest.ledger import Ledger
     from pytest_quest.paths import default_test_path
     from pytest_quest.pool import settle
+    from pytest_quest.states import State
     from pytest_quest.submission import Claim
     from pytest_quest.submit import submit
 
     ledger = Ledger.load(Ledger.for_root(root).path)
     settings = load_settings(root, ledger.settings)
     quest = ledger.get(quest_id)
+    if quest.state is not State.TODO:  # before writing: a PASS quest's file is its locked test
+        raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     claims = []
     for line, reason in sorted(unreachable.items()):
         if not str(line).strip().isdigit():

@@ -75,7 +75,7 @@ def test_the_loop_over_mcp_matches_the_cli(project: Path) -> None:
         with pytest.raises(MCPError) as unknown:
             await session.call_tool("show", {"quest": "nope.py::f"})
         with pytest.raises(MCPError) as locked:
-            await session.call_tool("submit", {"quest": QUEST, "test_source": FULL})
+            await session.call_tool("submit", {"quest": QUEST, "test_source": PARTIAL})
         out["errors"] = (unknown.value, locked.value)
         return out
 
@@ -98,7 +98,7 @@ def test_the_loop_over_mcp_matches_the_cli(project: Path) -> None:
     result = CliRunner().invoke(cli, ["status", "--json", "--root", str(project)])
     assert set(json.loads(result.stdout)) == set(out["status"])
     written = project / out["pass"]["test_path"]
-    assert written.read_text() == FULL
+    assert written.read_text() == FULL  # the locked test was not overwritten by the refused one
 
 
 def test_next_quest_json_equals_next_json(project: Path) -> None:
