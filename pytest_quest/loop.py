@@ -41,6 +41,7 @@ from pytest_quest.errors import QuestError, QuestLocked, UsageError
 from pytest_quest.handout import Handout, hand_out
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, read_attempts, read_document
 from pytest_quest.pool import Leases, Shard, release, settle
+from pytest_quest.records import Attempt, AttemptKind
 
 __all__ = ["PLACEHOLDERS", "Loop", "LoopOptions", "agent_command"]
 
@@ -347,11 +348,9 @@ class Loop:
 
     def _agent_failed(self, agent: str, quest_id: str, outcome: str, code: int | None,
                       seconds: float, error: str | None = None) -> None:
-        record = {"kind": "agent", "quest": quest_id, "agent": agent, "time": now_iso(),
-                  "outcome": outcome, "exit_code": code, "seconds": seconds}
-        if error:
-            record["error"] = error
-        append_attempt(Ledger.for_root(self.root), record)
+        append_attempt(Ledger.for_root(self.root),
+                       Attempt.agent_failed(quest_id, now_iso(), agent, outcome, code, seconds,
+                                            error))
         release(self.ledger_dir, quest_id, agent)
         with self._lock:
             self._skipped.add(quest_id)
@@ -389,17 +388,18 @@ class Loop:
     def _adopt(self, agent: str, quest_id: str, seconds: float, lease_seconds: int) -> None:
         """The agent ran ``submit`` itself: take that verdict instead of judging again."""
         record = [r for r in read_attempts(Ledger.for_root(self.root), quest_id)
-                  if r.get("kind", "submit") == "submit"][-1]
-        settle(self.ledger_dir, quest_id, agent, record["state"], lease_seconds)
+                  if r.kind == AttemptKind.SUBMIT][-1]
+        state, verdict = str(record.state), str(record.verdict)
+        settle(self.ledger_dir, quest_id, agent, state, lease_seconds)
         with self._lock:
             self._failures_in_a_row = 0
-        self._count_verdict(record["verdict"], record["state"])
+        self._count_verdict(verdict, state)
         self.emit({"event": "agent", "agent": agent, "quest": quest_id, "outcome": "submitted",
                    "seconds": seconds})
         self.emit({"event": "verdict", "agent": agent, "quest": quest_id,
-                   "verdict": record["verdict"], "state": record["state"],
-                   "tries": record["tries"], "facts": record.get("facts", []),
-                   "test_path": record.get("test"), "by_agent": True})
+                   "verdict": verdict, "state": state, "tries": record.tries,
+                   "facts": [f.to_dict() for f in record.facts], "test_path": record.test,
+                   "by_agent": True})
 
     def _count_verdict(self, verdict: str, state: str) -> None:
         with self._lock:
@@ -416,8 +416,8 @@ class Loop:
 
 def _judged(root: Path, quest_id: str) -> list[str]:
     """sha256 of every test file judged for ``quest_id``, oldest first."""
-    return [r.get("sha256", "") for r in read_attempts(Ledger.for_root(root), quest_id)
-            if r.get("kind", "submit") == "submit"]
+    return [r.sha256 or "" for r in read_attempts(Ledger.for_root(root), quest_id)
+            if r.kind == AttemptKind.SUBMIT]
 
 
 def _written(test_file: Path, before: list[str], after: list[str]) -> str:

@@ -145,6 +145,7 @@ class AttemptKind(StrEnum):
     SUBMIT = "submit"  # a verdict of the gate
     REVIEW = "review"  # a maintainer's decision
     SUITE_LOCK = "suite-lock"  # ``pytest --quest-update`` locked a quest
+    AGENT = "agent"  # ``pytest-quest loop``: the agent failed; no test judged, no try spent
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,15 @@ class Attempt:
         """``pytest --quest-update`` locked a TODO quest the suite covers fully."""
         return cls(AttemptKind.SUITE_LOCK.value, quest, time, verdict="PASS",
                    covered_lines=tuple(covered))
+
+    @classmethod
+    def agent_failed(cls, quest: str, time: str, agent: str, outcome: str,
+                     exit_code: int | None, seconds: float, error: str | None = None) -> Attempt:
+        """An agent run by ``loop`` that gave no test to judge (``outcome`` says why)."""
+        details: dict[str, Any] = {"outcome": outcome, "exit_code": exit_code, "seconds": seconds}
+        if error:
+            details["error"] = error
+        return cls(AttemptKind.AGENT.value, quest, time, agent=agent, other=details)
 
     def to_dict(self) -> dict[str, Any]:
         """The log form: each kind's keys, always all of them (``agent`` may be null)."""
@@ -256,6 +266,7 @@ _ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
     AttemptKind.REVIEW.value: ("kind", "quest", "time", "agent", "by", "action", "note", "from",
                                "state", "tries", "facts", "remaining"),
     AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "covered_lines"),
+    AttemptKind.AGENT.value: ("kind", "quest", "time", "agent"),  # and outcome, ... in other
 }
 _ATTEMPT_ALL = frozenset({
     "kind", "quest", "time", "verdict", "state", "tries", "facts", "remaining", "agent", "test",

@@ -73,6 +73,7 @@ def test_main_falls_back_to_click(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_.value.code == 0 and "pytest-quest" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_next_json_imports_neither_click_nor_rich_nor_coverage(tmp_path: Path) -> None:
     ledger_of(tmp_path, 3)
     probe = ("import sys, runpy\n"

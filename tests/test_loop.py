@@ -86,7 +86,7 @@ def test_three_agents_finish_the_pool_across_a_kill_and_a_resume(pool: Path,
     assert states == {NIGHTLY: (State.PASS, 1), NORMALIZE: (State.PASS, 0),
                       CAN_HOST: (State.DONE, 3), FROM_CODE: (State.DONE, 3)}
 
-    records = read_attempts(ledger)
+    records = [r.to_dict() for r in read_attempts(ledger)]  # as the log holds them
     judged = [r for r in records if r["kind"] == "submit"]
     for quest in KEEP:  # nothing lost: the log holds exactly the attempts the ledger counts
         mine = [r for r in judged if r["quest"] == quest]
@@ -126,7 +126,7 @@ def test_timeout_and_no_test_file_spend_no_try(pool: Path) -> None:
                                       "--max-agent-failures", "1"])
     (failed,) = [e for e in events(result.stdout) if e["event"] == "agent"]
     assert failed["outcome"] == "no-test"
-    records = read_attempts(Ledger.for_root(pool))
+    records = [r.to_dict() for r in read_attempts(Ledger.for_root(pool))]
     assert [r["outcome"] for r in records if r["kind"] == "agent"] == ["timeout", "no-test"]
     assert Ledger.load(Ledger.for_root(pool).path).get(failed["quest"]).tries == 0
 
@@ -163,7 +163,7 @@ def test_ctrl_c_stops_agents_and_gives_their_quests_back(pool: Path) -> None:
     assert rest[-1]["event"] == "end" and rest[-1]["reason"] == "interrupted"
     assert not [e for e in rest if e["event"] == "agent"]  # stopped by us: not a failure
     assert not Leases(pool / ".quest").live()
-    assert not [r for r in read_attempts(Ledger.for_root(pool)) if r["kind"] == "agent"]
+    assert not [r for r in read_attempts(Ledger.for_root(pool)) if r.kind == "agent"]
 
 
 def test_placeholders_are_shell_quoted_and_shell_syntax_survives() -> None:
@@ -250,8 +250,8 @@ def test_a_real_offline_generator_as_the_agent(pool: Path) -> None:
     quest = verdicts[0]["quest"]
     ledger = Ledger.load(Ledger.for_root(pool).path)
     assert ledger.get(quest).tries == sum(v["verdict"] == "FAIL" for v in verdicts)
-    judged = [r for r in read_attempts(ledger, quest) if r["kind"] == "submit"]
-    assert [r["verdict"] for r in judged] == [v["verdict"] for v in verdicts]
+    judged = [r for r in read_attempts(ledger, quest) if r.kind == "submit"]
+    assert [r.verdict for r in judged] == [v["verdict"] for v in verdicts]
     assert "import hotel." in (pool / verdicts[0]["test_path"]).read_text()
 
 
@@ -283,7 +283,7 @@ def test_an_agent_that_submits_itself_is_not_judged_twice(pool: Path) -> None:
     verdicts = [e for e in out if e["event"] == "verdict"]
     assert [(v["verdict"], v["state"], v["tries"], v["by_agent"]) for v in verdicts] == [
         ("FAIL", "TODO", 1, True), ("FAIL", "TODO", 2, True), ("FAIL", "DONE", 3, True)]
-    judged = [r for r in read_attempts(Ledger.for_root(pool), quest) if r["kind"] == "submit"]
+    judged = [r for r in read_attempts(Ledger.for_root(pool), quest) if r.kind == "submit"]
     assert len(judged) == 3  # one judgement per attempt: the agent's own
     assert out[-1]["done"] == 1 and out[-1]["fail"] == 3
 

@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPError
 from pytest_quest.cli import cli
 from pytest_quest.ledger import Ledger
 from pytest_quest.pool import Leases
-from tests.test_submit_smoke import FULL, PARTIAL
+from tests.test_submit import FULL, PARTIAL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 

@@ -158,6 +158,7 @@ def test_pick_prefers_the_agents_own_quest_and_skips_what_it_is_told() -> None:
     assert pick(quests, held, "alice", exclude=["m.py::f0"]).chosen["id"] == "m.py::f3"
 
 
+@pytest.mark.slow
 def test_a_killed_agent_never_strands_its_quest(tmp_path: Path) -> None:
     """A real `next --agent` process killed with its lease held: the quest returns at expiry."""
     # Lease times have whole seconds, so a 4 s lease lives between 3 and 4 s.

@@ -75,6 +75,8 @@ def test_malformed_values_are_dropped_not_trusted() -> None:
       "time", "tries"]),
     (Attempt.suite_locked("m.py::f", NOW, [2, 3]),
      ["covered_lines", "kind", "quest", "time", "verdict"]),
+    (Attempt.agent_failed("m.py::f", NOW, "loop/1", "exit", 3, 0.5),
+     ["agent", "exit_code", "kind", "outcome", "quest", "seconds", "time"]),
 ], ids=[k.value for k in AttemptKind])
 def test_attempt_shapes_are_fixed_and_round_trip(attempt: Attempt, keys: list[str]) -> None:
     data = attempt.to_dict()
