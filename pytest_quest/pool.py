@@ -157,9 +157,19 @@ class Leases:
         return lease
 
     def _write(self, table: dict[str, dict[str, str]]) -> None:
-        from pytest_quest.ledger import _atomic_write
+        """Replace the file atomically; called under the lease lock, so one temp name serves.
 
-        _atomic_write(self.path, json.dumps({"leases": table}, indent=2, sort_keys=True) + "\n")
+        No ``tempfile`` (it drags shutil, bz2 and lzma into every ``next --agent``),
+        and no directory fsync: a lease lost to a power cut only frees its quest early.
+        """
+        text = json.dumps({"leases": table}, indent=2, sort_keys=True) + "\n"
+        tmp = self.directory / "runs" / (LEASES_NAME + ".tmp")  # runs/ is gitignored
+        tmp.parent.mkdir(exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path)
         _ignore_in_git(self.directory)
 
 

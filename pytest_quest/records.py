@@ -14,7 +14,6 @@ Pure: no I/O, nothing but the core.
 
 from __future__ import annotations
 
-import platform
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -84,6 +83,8 @@ class Evidence:
                   mutation: Mapping[str, Any] | None = None,
                   isolation: str | None = None) -> Evidence:
         """The gate passed an agent's test file."""
+        import platform  # here, not at import: `next --json` reads records and never builds one
+
         return cls(EvidenceSource.SUBMIT.value, time, source_hash=source_hash,
                    covered_lines=tuple(covered), branches=branches, test=test, sha256=sha256,
                    python=platform.python_version(), agent=agent,
