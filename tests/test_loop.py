@@ -309,3 +309,24 @@ def test_loop_shard_only_touches_its_shard(pool: Path, tmp_path: Path) -> None:
     quests = seen.read_text().split()
     assert 0 < len(quests) < len(KEEP)  # a real split of the four
     assert sorted(quests) == sorted(q for q in KEEP if shard_of(q, 2) == 1)
+
+
+def test_a_gate_that_cannot_verify_spends_no_try(pool: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_quest.submit
+    from pytest_quest.errors import EnvironmentFault
+
+    def cannot_verify(*_: object, **__: object) -> None:
+        raise EnvironmentFault("could not verify: the sandbox did not start; no try was spent")
+
+    monkeypatch.setattr(pytest_quest.submit, "submit", cannot_verify)
+    write = "mkdir -p tests/quest; echo 'def test_x(): assert 1' > {test_path}"
+    result = CliRunner().invoke(cli, ["loop", "--agent", write, "--json", "--root", str(pool),
+                                      "--max-agent-failures", "1"])
+    ran, failed = [e for e in events(result.stdout) if e["event"] == "agent"]
+    assert ran["outcome"] == "ok"  # the agent wrote its test; the gate could not judge it
+    assert failed["outcome"] == "submit-error" and failed["error"].startswith("EnvironmentFault")
+    (record,) = [r.to_dict() for r in read_attempts(Ledger.for_root(pool))]
+    assert (record["kind"], record["outcome"]) == ("agent", "submit-error")
+    assert "sandbox did not start" in record["error"]
+    assert Ledger.load(Ledger.for_root(pool).path).get(failed["quest"]).tries == 0
