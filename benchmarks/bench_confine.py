@@ -72,7 +72,7 @@ def _submit(master: Path, into: Path) -> tuple[float, str, str]:
     started = time.perf_counter()
     result = submit(settings, QUEST, test=test)
     seconds = time.perf_counter() - started
-    return seconds, result.verdict.outcome.value, result.verdict.evidence["isolation"]
+    return seconds, result.verdict.outcome.value, result.isolation
 
 
 ENTER = """
