@@ -5,7 +5,8 @@ exactly what it saw and on which line, and each rule targets a class of
 trick (ending the process, skipping, hooking pytest, blinding coverage,
 replacing the target, rewriting sources) rather than one spelling of it:
 names are resolved through imports, aliases, ``getattr`` and ``__import__``.
-The assertion rules live in :mod:`pytest_quest.rules.cheats`.
+The assertion rules live in :mod:`pytest_quest.rules.assertions`, the name
+resolver all of them share in :mod:`pytest_quest.rules.names`.
 
 :func:`check_after_run` is the one check here that needs the run: the
 pristine sources in the sandbox must hash as they were copied.
@@ -20,15 +21,9 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
+from pytest_quest.rules.assertions import check_assertions
+from pytest_quest.rules.names import Names, const_str, is_fixture, quote, truthiness
 from pytest_quest.paths import module_name
-from pytest_quest.rules.cheats import (
-    Names,
-    check_assertions,
-    const_str,
-    is_fixture,
-    quote,
-    truthiness,
-)
 from pytest_quest.submission import Submission
 
 __all__ = ["PARSES", "SOURCES_MODIFIED", "check", "check_after_run", "sources_check"]

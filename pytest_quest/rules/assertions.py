@@ -5,29 +5,22 @@ covers every line. These rules look at each collected test function and the
 assertions that can actually fail it: ones that are reachable, not constant
 true, not tautologies, and not swallowed by a ``try/except``. Same-file
 helpers and fixtures are followed, because moving the ``assert`` into a helper
-is good style and must not cost a try.
-
-The module also holds :class:`Names`, the small resolver the static rules use
-to see through import aliases (``import os as o``), ``getattr(mod, "name")``
-and ``__import__("os")``: a rule written against ``os._exit`` must also catch
-``o._exit`` and ``getattr(__import__("os"), "_exit")``.
+is good style and must not cost a try. Names are resolved by
+:mod:`pytest_quest.rules.names`.
 """
 
 from __future__ import annotations
 
 import ast
-import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG
+from pytest_quest.rules.names import Names, decorator_name, is_fixture, quote, truthiness
 from pytest_quest.submission import Submission
 
-__all__ = [
-    "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Names", "check_assertions", "const_str", "is_fixture",
-    "quote", "truthiness",
-]
+__all__ = ["NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Assertions", "check_assertions"]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
 
@@ -65,159 +58,6 @@ _OUTCOME_CATCHERS = frozenset(
 )
 _RAISES = frozenset({"pytest.raises", "pytest.warns", "pytest.deprecated_call", "pytest.fail"})
 _SUPPRESS = frozenset({"contextlib.suppress"})
-_BUILTINS = frozenset({"getattr", "__import__", "exit", "quit", "open", "setattr", "delattr"})
-
-
-def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
-    """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
-    text = ast.get_source_segment(sub.test_text, node) or ast.unparse(node)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-class Names:
-    """Resolve expressions to dotted names through imports and simple aliases.
-
-    ``import os as o; o._exit`` -> ``os._exit``; ``from pytest import mark;
-    mark.skip`` -> ``pytest.mark.skip``; ``getattr(sys, "exit")`` -> ``sys.exit``;
-    ``importlib.import_module("os")`` -> ``os``; ``x = os._exit; x`` -> ``os._exit``.
-    Names bound locally (def, class, assignment of something unresolvable) that
-    shadow a builtin resolve to nothing, so a local ``def exit()`` is not a hit.
-    """
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.imports: dict[str, str] = {}
-        self.aliases: dict[str, str] = {}
-        self.local: set[str] = set()
-        #: Every plain assignment ``name = expr`` in the file, for path expansion.
-        self.assigned: dict[str, list[ast.expr]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for a in node.names:
-                    if a.asname:
-                        self.imports[a.asname] = a.name
-                    else:
-                        top = a.name.split(".")[0]
-                        self.imports[top] = top
-            elif isinstance(node, ast.ImportFrom):
-                base = "." * node.level + (node.module or "")
-                for a in node.names:
-                    full = f"{base}.{a.name}" if base and not base.endswith(".") else base + a.name
-                    self.imports[a.asname or a.name] = full
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                self.local.add(node.name)
-            elif isinstance(node, ast.arg):
-                self.local.add(node.arg)
-            elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        self.assigned.setdefault(target.id, []).append(node.value)
-        for _ in range(3):  # aliases of aliases
-            for name, values in self.assigned.items():
-                resolved = [self.resolve(v) for v in values]
-                if len(values) == 1 and resolved[0] is not None and name not in self.imports:
-                    self.aliases[name] = resolved[0]
-        for name in self.assigned:
-            if name not in self.aliases:
-                self.local.add(name)
-
-    def resolve(self, node: ast.AST | None) -> str | None:
-        """The dotted name ``node`` refers to, or None when it is not a plain reference."""
-        if isinstance(node, ast.Name):
-            if node.id in self.imports:
-                return self.imports[node.id]
-            if node.id in self.aliases:
-                return self.aliases[node.id]
-            if node.id in self.local:
-                return None
-            return node.id
-        if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value)
-            return f"{base}.{node.attr}" if base else None
-        if isinstance(node, ast.Subscript) and self.resolve(node.value) == "sys.modules":
-            key = const_str(node.slice)
-            return key
-        if isinstance(node, ast.Call):
-            func = self.resolve(node.func)
-            if func in ("getattr", "builtins.getattr") and len(node.args) >= 2:
-                base, attr = self.resolve(node.args[0]), const_str(node.args[1])
-                return f"{base}.{attr}" if base and attr else None
-            if func in ("__import__", "importlib.import_module", "builtins.__import__") and (
-                node.args
-            ):
-                return const_str(node.args[0])
-        return None
-
-
-def const_str(node: ast.AST | None) -> str | None:
-    """A string literal, with ``"a" + "b"`` folded (a split name is still the name)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        try:
-            value = ast.literal_eval(node)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            return None
-        return value if isinstance(value, str) else None
-    return None
-
-
-def truthiness(node: ast.AST) -> bool | None:
-    """True/False when ``node`` is a constant-truth expression, else None (unknown)."""
-    if isinstance(node, ast.Constant):
-        return bool(node.value)
-    if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        if any(isinstance(e, ast.Starred) for e in node.elts):
-            return True if len(node.elts) > 1 else None
-        return bool(node.elts)
-    if isinstance(node, ast.Dict):
-        return True if node.keys else None if node.values else False
-    if isinstance(node, ast.JoinedStr):
-        literal = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
-        return True if literal else None
-    if isinstance(node, ast.Lambda):
-        return True
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = truthiness(node.operand)
-        return None if inner is None else not inner
-    if isinstance(node, ast.BoolOp):
-        values = [truthiness(v) for v in node.values]
-        if isinstance(node.op, ast.Or):
-            return True if True in values else False if all(v is False for v in values) else None
-        return False if False in values else True if all(v is True for v in values) else None
-    if isinstance(node, ast.IfExp):
-        test = truthiness(node.test)
-        if test is not None:
-            return truthiness(node.body if test else node.orelse)
-        both = {truthiness(node.body), truthiness(node.orelse)}
-        return both.pop() if len(both) == 1 else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and (
-        node.func.id in ("all", "any") and not node.keywords
-    ):
-        if truthiness(node.args[0]) is False:  # all([]) is True, any([]) is False
-            return node.func.id == "all"
-        return None
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        return _literal_compare(node)
-    return None
-
-
-_OPS: dict[type[ast.cmpop], Callable[[object, object], object]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: operator.contains(b, a),  # type: ignore[arg-type]
-    ast.NotIn: lambda a, b: not operator.contains(b, a),  # type: ignore[arg-type]
-}
-
-
-def _literal_compare(node: ast.Compare) -> bool | None:
-    try:
-        left = ast.literal_eval(node.left)
-        right = ast.literal_eval(node.comparators[0])
-        return bool(_OPS[type(node.ops[0])](left, right))
-    except Exception:  # not literals, or an unorderable pair: unknown
-        return None
 
 
 _Func = ast.FunctionDef | ast.AsyncFunctionDef
@@ -277,32 +117,7 @@ def _flat(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _flat(case.body)
 
 
-def _decorator_name(deco: ast.expr, names: Names) -> str | None:
-    """What a decorator resolves to; ``fx = pytest.fixture(scope=...)`` then ``@fx`` too."""
-    target = deco.func if isinstance(deco, ast.Call) else deco
-    name = names.resolve(target)
-    if name is None and isinstance(target, ast.Name):
-        values = names.assigned.get(target.id, [])
-        if len(values) == 1 and isinstance(values[0], ast.Call):
-            name = names.resolve(values[0].func)
-    return name
 
-
-def is_fixture(func: _Func, names: Names) -> bool:
-    """Decorated as a fixture: ``pytest.fixture``, ``fixture``, ``pytest.fixture(...)``, aliases.
-
-    Only names that resolve outside the file count (``pytest.fixture``,
-    ``pytest_asyncio.fixture``); a decorator the file defines itself is no fixture,
-    whatever its name.
-    """
-    for deco in func.decorator_list:
-        name = _decorator_name(deco, names) or ""
-        if name.rsplit(".", 1)[-1].endswith("fixture") and not name.startswith("pytest.mark."):
-            return True
-    return False
-
-
-#: Decorators that turn a ``test*`` function into something pytest does not collect.
 _NOT_A_TEST = frozenset({"property", "functools.cached_property", "nose.tools.nottest",
                          "nose.tools.nontrivial.nottest"})
 
@@ -395,7 +210,7 @@ class Assertions:
         if is_fixture(func, self.names):
             return False
         for deco in func.decorator_list:
-            name = _decorator_name(deco, self.names) or ""
+            name = decorator_name(deco, self.names) or ""
             if name in _NOT_A_TEST or (isinstance(deco, ast.Attribute) and deco.attr in (
                 "setter", "getter", "deleter")
             ):
