@@ -12,15 +12,26 @@ is good style and must not cost a try. Names are resolved by
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from pytest_quest.facts import FAIL, Fact
-from pytest_quest.gate import CATALOG
-from pytest_quest.rules.names import Names, decorator_name, is_fixture, quote, truthiness
+from pytest_quest.gate import CATALOG, Rule
+from pytest_quest.rules.names import (
+    Names,
+    const_str,
+    decorator_name,
+    is_fixture,
+    quote,
+    truthiness,
+)
 from pytest_quest.submission import Submission
 
-__all__ = ["NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Assertions", "check_assertions"]
+__all__ = [
+    "MEMBERSHIP", "NOOP_ASSERT", "NO_ASSERTION", "SWALLOWED", "TRIVIAL", "Assertions",
+    "check_assertions", "patched_asserts",
+]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
 
@@ -46,6 +57,25 @@ SWALLOWED = CATALOG.add(
     "bare) or contextlib.suppress swallows its failure without re-raising, nor in a try whose "
     "finally returns.",
     "Remove the try/except around the assertion; use pytest.raises for expected exceptions.",
+    supersedes=_COVERAGE,
+)
+
+NOOP_ASSERT = CATALOG.add(
+    "static-noop-assert-method", FAIL, "static",
+    "The test file defines or patches no assertion method that can never fail: an "
+    "assert*/fail method or function whose body does nothing (pass, return a value, print), "
+    "a lambda in its place, or a patch of an assertion method (unittest.TestCase.assertEqual, "
+    "a mock's assert_called_*) on a framework or same-file class. Every check through it "
+    "passes whatever the function returns.",
+    "Use the real assertions: a plain assert, or unittest's and mock's own assert methods.",
+    supersedes=_COVERAGE,
+)
+MEMBERSHIP = CATALOG.add(
+    "static-membership-tautology", FAIL, "static",
+    "A test's assertions are not all membership tautologies: x in [x], x in (x, y), "
+    "x in {x}, x in {x: ...} and assertIn(x, [x, ...]) hold for any x.",
+    "Compare the function's result with the expected value (or the set of allowed values) "
+    "written out in the test.",
     supersedes=_COVERAGE,
 )
 
@@ -75,6 +105,8 @@ class Site:
     swallowed: str | None = None
     #: Where it was reached from in the test (the helper call), when not directly.
     via: ast.AST | None = None
+    #: The rule that names why it is trivial (None: static-trivial-assertion).
+    rule: Rule | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +181,9 @@ class Assertions:
         self.methods: dict[tuple[str, str], ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.always_equal = _always_equal_classes(tree)
+        #: Assertion methods/functions defined in the file that can never fail, by name;
+        #: only names every same-file definition of which is inert.
+        self.noop: dict[str, ast.AST] = _noop_asserts(tree)
         self.autouse: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.class_autouse: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         for node in _flat(tree.body):
@@ -380,14 +415,20 @@ class Assertions:
             if not isinstance(node, ast.Call):
                 continue
             helper = self._helper(node.func, cls, local)
+            last = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                node.func.id if isinstance(node.func, ast.Name) else "")
+            inert = self.noop.get(last)
+            if inert is not None and (helper is None or helper is inert):
+                yield replace(self._site(node, "assert", (
+                    f"`{last}` defined on line {getattr(inert, 'lineno', '?')} never fails"),
+                    guard), rule=NOOP_ASSERT)
+                continue
             if helper is not None:
                 for site in self.of_function(helper, cls):
                     swallowed = site.swallowed or self._swallows(guard, site.kind)
                     yield replace(site, swallowed=swallowed, via=node)
                 continue
             name = self.names.resolve(node.func)
-            last = node.func.attr if isinstance(node.func, ast.Attribute) else (
-                node.func.id if isinstance(node.func, ast.Name) else "")
             if name in _RAISES:
                 yield self._site(node, "outcome", None, guard)
             elif last.startswith("assert") or (
@@ -407,7 +448,9 @@ class Assertions:
         return None
 
     def _site(self, node: ast.AST, kind: str, trivial: str | None, guard: _Guard) -> Site:
-        return Site(node=node, kind=kind, trivial=trivial, swallowed=self._swallows(guard, kind))
+        rule = MEMBERSHIP if trivial == _IN_ITSELF else None
+        return Site(node=node, kind=kind, trivial=trivial, swallowed=self._swallows(guard, kind),
+                    rule=rule)
 
     @staticmethod
     def _swallows(guard: _Guard, kind: str) -> str | None:
@@ -473,6 +516,8 @@ class Assertions:
             op = test.ops[0]
             if isinstance(op, ast.Eq | ast.Is | ast.LtE | ast.GtE) and _same(left, right):
                 return "compares an expression with itself"
+            if isinstance(op, ast.In) and _contains_itself(left, right):
+                return _IN_ITSELF
             if isinstance(op, ast.Eq):
                 for side in (left, right):
                     name = self.names.resolve(side) or ""
@@ -489,12 +534,116 @@ class Assertions:
             return "always true"
         if name in ("assertFalse",) and call.args and truthiness(call.args[0]) is False:
             return "always false, asserted false"
+        if name == "assertIn" and len(call.args) >= 2 and _contains_itself(call.args[0],
+                                                                          call.args[1]):
+            return _IN_ITSELF
         if name.startswith(("assertEqual", "assertIs", "assertAlmostEqual", "assertCountEqual",
                             "assertListEqual", "assertDictEqual")) and len(call.args) >= 2 and (
             name not in ("assertIsNone", "assertIsNotNone", "assertIsInstance")
         ) and _same(call.args[0], call.args[1]):
             return "compares an expression with itself"
         return None
+
+
+#: Why ``x in [x, ...]`` is trivial (the membership rule's sites carry exactly this).
+_IN_ITSELF = "x in [x, ...] holds for any x"
+
+
+def _contains_itself(item: ast.expr, container: ast.expr) -> bool:
+    """``container`` is a literal list/tuple/set (or dict's keys) that holds ``item`` itself."""
+    if isinstance(container, ast.List | ast.Tuple | ast.Set):
+        elements: list[ast.expr | None] = list(container.elts)
+    elif isinstance(container, ast.Dict):
+        elements = list(container.keys)
+    else:
+        return False
+    return any(e is not None and _same(item, e) for e in elements)
+
+
+#: Calls an inert assertion method may make: they print or convert, they never fail a test.
+_HARMLESS = frozenset({"print", "repr", "str", "len", "bool", "id", "hash", "isinstance",
+                       "issubclass", "type", "format", "sorted", "list", "tuple", "set", "dict",
+                       "abs", "min", "max", "sum", "any", "all", "round", "int", "float",
+                       "callable", "vars", "dir", "iter", "next", "zip", "map", "filter"})
+
+
+def _is_assert_name(name: str) -> bool:
+    """``assertEqual``, ``assert_called``, ``assert_``, ``fail``, ``failUnless``; not
+    ``assertion_data`` or ``failing_case``."""
+    return re.match(r"(assert|fail)([A-Z_]|$)", name) is not None
+
+
+def _inert(body: list[ast.stmt] | ast.expr) -> bool:
+    """Nothing in ``body`` can fail: no assert, raise or call other than :data:`_HARMLESS`."""
+    nodes = _walk_shallow(body) if isinstance(body, list) else ast.walk(body)
+    for node in nodes:
+        if isinstance(node, ast.Raise | ast.Assert | ast.Await | ast.Yield | ast.YieldFrom):
+            return False
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Name) and node.func.id in _HARMLESS
+        ):
+            return False
+    return True
+
+
+def _noop_asserts(tree: ast.Module) -> dict[str, ast.AST]:
+    """Same-file ``assert*``/``fail*`` definitions (def, or a lambda bound to such a name) that
+    can never fail, by name; a name with one real definition in the file is left out."""
+    inert: dict[str, ast.AST] = {}
+    real: set[str] = set()
+    for node in ast.walk(tree):
+        found: list[tuple[str, ast.AST, bool]] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_assert_name(
+            node.name
+        ):
+            found.append((node.name, node, _inert(node.body)))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            found += [(t.id, node, _inert(node.value.body)) for t in node.targets
+                      if isinstance(t, ast.Name) and _is_assert_name(t.id)]
+        for name, where, is_inert in found:
+            if is_inert:
+                inert.setdefault(name, where)
+            else:
+                real.add(name)
+    return {name: node for name, node in inert.items() if name not in real}
+
+
+def patched_asserts(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
+    """Assertion methods replaced at run time: ``TestCase.assertEqual = ...``,
+    ``setattr(self, "assertEqual", ...)``, ``monkeypatch.setattr(unittest.TestCase,
+    "assertEqual", ...)``, ``mock.patch.object(TestCase, "assertEqual")``,
+    ``mock.patch("unittest.TestCase.assertEqual")``, on ``self``, a framework class or a
+    same-file class (a project function that happens to be called ``assert_x`` may be
+    stubbed like any collaborator)."""
+    local_classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def framework(owner: ast.expr) -> bool:
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls", *local_classes):
+            return True
+        name = names.resolve(owner) or ""
+        return name.split(".")[0] in ("unittest", "mock", "pytest") or name in local_classes
+
+    for node in ast.walk(tree):
+        hit = False
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            hit = any(isinstance(t, ast.Attribute) and _is_assert_name(t.attr)
+                      and framework(t.value) for t in targets)
+        elif isinstance(node, ast.Call) and node.args:
+            call = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                node.func.id if isinstance(node.func, ast.Name) else "")
+            first = const_str(node.args[0])
+            second = const_str(node.args[1]) if len(node.args) > 1 else None
+            if call in ("setattr", "object") and second and _is_assert_name(second):
+                hit = framework(node.args[0])
+            elif call in ("setattr", "patch") and first and "." in first:
+                owner, _, attr = first.rpartition(".")
+                hit = _is_assert_name(attr) and owner.split(".")[0] in ("unittest", "mock")
+        if hit:
+            yield NOOP_ASSERT.fact(
+                f"{sub.test_rel}:{getattr(node, 'lineno', 1)}",
+                "assertion methods left as they are",
+                f"the test replaces an assertion method: `{quote(sub, node)}`")
 
 
 def _same(a: ast.AST, b: ast.AST) -> bool:
@@ -589,14 +738,19 @@ def check_assertions(sub: Submission, tree: ast.Module, names: Names,
         if any(not s.trivial for s in sites):
             continue
         trivial = [s for s in sites if s.trivial]
-        if trivial:
-            shown = "; ".join(f"`{quote(sub, s.node, 60)}` ({s.trivial})" for s in trivial[:3])
-            yield TRIVIAL.fact(
+        by_rule: dict[str, list[Site]] = {}
+        for site in trivial:
+            by_rule.setdefault((site.rule or TRIVIAL).id, []).append(site)
+        for rule_id, group in by_rule.items():
+            rule = CATALOG.get(rule_id)
+            assert rule is not None
+            shown = "; ".join(f"`{quote(sub, s.node, 60)}` ({s.trivial})" for s in group[:3])
+            yield rule.fact(
                 f"{sub.test_rel}:{func.lineno}",
                 f"{label} asserts something that can fail",
                 f"its only assertions can never fail: {shown}",
             )
-        else:
+        if not trivial:
             yield NO_ASSERTION.fact(
                 f"{sub.test_rel}:{func.lineno}",
                 f"{label} checks a result (assert, pytest.raises, ...)",

@@ -18,7 +18,10 @@ from collections.abc import Callable
 
 from pytest_quest.submission import Submission
 
-__all__ = ["Names", "const_str", "decorator_name", "is_fixture", "quote", "truthiness"]
+__all__ = [
+    "Names", "const_str", "decorator_name", "expand", "folded_strings", "in_tmp", "is_fixture",
+    "quote", "truthiness",
+]
 
 
 def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
@@ -88,9 +91,8 @@ class Names:
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             return f"{base}.{node.attr}" if base else None
-        if isinstance(node, ast.Subscript) and self.resolve(node.value) == "sys.modules":
-            key = const_str(node.slice)
-            return key
+        if isinstance(node, ast.Subscript):
+            return self._item(node.value, const_str(node.slice))
         if isinstance(node, ast.Call):
             func = self.resolve(node.func)
             if func in ("getattr", "builtins.getattr") and len(node.args) >= 2:
@@ -101,6 +103,67 @@ class Names:
             ):
                 return const_str(node.args[0])
         return None
+
+    def _item(self, mapping: ast.expr, key: str | None) -> str | None:
+        """``sys.modules["os"]`` -> ``os``; ``vars(os)["_exit"]``, ``os.__dict__["_exit"]`` ->
+        ``os._exit``; ``globals()["name"]`` -> what ``name`` is. A computed key is None."""
+        if key is None:
+            return None
+        if self.resolve(mapping) == "sys.modules":
+            return key
+        if isinstance(mapping, ast.Attribute) and mapping.attr == "__dict__":
+            base = self.resolve(mapping.value)
+            return f"{base}.{key}" if base else None
+        if isinstance(mapping, ast.Call):
+            func = (self.resolve(mapping.func) or "").removeprefix("builtins.")
+            if func == "vars" and len(mapping.args) == 1:
+                base = self.resolve(mapping.args[0])
+                return f"{base}.{key}" if base else None
+            if func == "globals" and not mapping.args and key.isidentifier():
+                return self.resolve(ast.Name(id=key, ctx=ast.Load()))
+        return None
+
+
+#: Fixtures and factories whose paths are the test's own scratch space.
+_TMP_ROOTS = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
+
+
+def expand(node: ast.expr, names: Names, depth: int = 3) -> list[ast.AST]:
+    """``node`` and, through simple assignments, what its names were bound to."""
+    out: list[ast.AST] = []
+    for sub_node in ast.walk(node):
+        out.append(sub_node)
+        if depth and isinstance(sub_node, ast.Name) and sub_node.id in names.assigned:
+            for value in names.assigned[sub_node.id]:
+                out += expand(value, names, depth - 1)
+    return out
+
+
+def folded_strings(nodes: list[ast.AST]) -> list[str]:
+    """String constants, with literal ``"a" + "b"`` concatenations folded."""
+    out = []
+    for n in nodes:
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.append(n.value)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            value = const_str(n)
+            if value is not None:
+                out.append(value)
+    return out
+
+
+def in_tmp(nodes: list[ast.AST], names: Names) -> bool:
+    """A path (given as its :func:`expand` nodes) rooted in the test's own temp dir.
+
+    ``tmp_path / "x.py"`` is the test's scratch space; with a ``..`` or an
+    absolute piece it may point anywhere, so it is not.
+    """
+    texts = folded_strings(nodes)
+    if any(".." in t or t.startswith(("/", "~")) for t in texts):
+        return False
+    return any(isinstance(n, ast.Name) and n.id in _TMP_ROOTS for n in nodes) or any(
+        isinstance(n, ast.Call) and (names.resolve(n.func) or "").startswith("tempfile.")
+        for n in nodes)
 
 
 def const_str(node: ast.AST | None) -> str | None:

@@ -21,8 +21,18 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
-from pytest_quest.rules.assertions import check_assertions
-from pytest_quest.rules.names import Names, const_str, is_fixture, quote, truthiness
+from pytest_quest.rules import escapes
+from pytest_quest.rules.assertions import check_assertions, patched_asserts
+from pytest_quest.rules.names import (
+    Names,
+    const_str,
+    expand,
+    folded_strings,
+    in_tmp,
+    is_fixture,
+    quote,
+    truthiness,
+)
 from pytest_quest.paths import module_name
 from pytest_quest.submission import Submission
 
@@ -69,9 +79,10 @@ PRAGMA = CATALOG.add(
 )
 TAMPER = CATALOG.add(
     "static-tracing-tamper", FAIL, "static",
-    "The test does not touch the measuring machinery: coverage, sys.settrace/setprofile/"
-    "gettrace, sys.monitoring, threading.settrace, gc.get_objects/get_referrers, frame "
-    "introspection (sys._getframe, inspect.stack), ctypes, sys.addaudithook, pytest_quest.",
+    "The test does not touch the measuring machinery: coverage, pytest_cov, sys.settrace/"
+    "setprofile/gettrace, sys.monitoring, threading.settrace, _thread, sys.addaudithook, "
+    "pytest_quest. (Frames and the object graph: static-reflective-access; ctypes and "
+    "cffi: static-native-code.)",
     "Remove the import or call named; test the function's behaviour, not the tool.",
     supersedes=_COVERAGE,
 )
@@ -128,13 +139,11 @@ _BANNED: dict[str, Rule] = {
         "coverage", "sys.settrace", "sys.setprofile", "sys.gettrace", "sys.getprofile",
         "sys.monitoring", "threading.settrace", "threading.setprofile",
         "threading.settrace_all_threads", "threading.setprofile_all_threads",
-        "threading.gettrace", "threading.getprofile", "_thread", "gc.get_objects",
-        "gc.get_referrers", "gc.get_referents", "ctypes", "_ctypes", "cffi",
-        "sys.addaudithook", "sys._getframe", "sys._current_frames", "inspect.currentframe",
-        "inspect.stack", "inspect.trace", "inspect.getouterframes", "pytest_quest",
-        "pytest_cov",
+        "threading.gettrace", "threading.getprofile", "_thread", "sys.addaudithook",
+        "pytest_quest", "pytest_cov",
     ), TAMPER),
     "__builtins__": BUILTINS,
+    **escapes.BANNED,
 }
 _EXIT_EXCEPTIONS = frozenset({"SystemExit", "KeyboardInterrupt", "builtins.SystemExit",
                               "builtins.KeyboardInterrupt"})
@@ -161,7 +170,13 @@ def check(sub: Submission) -> Iterator[Fact]:
     yield from _target(sub, tree, names)
     yield from _source_writes(sub, tree, names)
     module, parts = _target_parts(sub)
-    yield from check_assertions(sub, tree, names, f"{module}.{'.'.join(parts)}")
+    full = f"{module}.{'.'.join(parts)}"
+    packages = {module.split(".")[0]} | {
+        Path(s).name.removesuffix(".py") for s in sub.settings.sources}
+    yield from escapes.check_escapes(
+        sub, tree, names, escapes.Target(full, module, sub.quest.path, frozenset(packages)))
+    yield from patched_asserts(sub, tree, names)
+    yield from check_assertions(sub, tree, names, full)
 
 
 def _call_func(node: ast.expr) -> ast.expr:
@@ -457,7 +472,6 @@ def _target_call(node: ast.Call, names: Names, module: str, name: str,
 
 _SOURCE_SUFFIXES = (".py", ".pyc", ".pyo", ".pth", ".pyw")
 _SOURCE_HINTS = frozenset({"__file__", "__spec__", "__cached__"})
-_TMP_ROOTS = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
 _WRITE_FLAGS = frozenset({"os.O_WRONLY", "os.O_RDWR", "os.O_APPEND", "os.O_TRUNC", "os.O_CREAT"})
 #: Functions whose argument positions are paths written/removed; -1: every positional.
 _PATH_WRITERS = {
@@ -519,41 +533,10 @@ def _flags_write(node: ast.expr, names: Names) -> bool:
     return any(names.resolve(n) in _WRITE_FLAGS for n in ast.walk(node))
 
 
-def _expand(node: ast.expr, names: Names, depth: int = 3) -> list[ast.AST]:
-    """``node`` and, through simple assignments, what its names were bound to."""
-    out: list[ast.AST] = []
-    for sub_node in ast.walk(node):
-        out.append(sub_node)
-        if depth and isinstance(sub_node, ast.Name) and sub_node.id in names.assigned:
-            for value in names.assigned[sub_node.id]:
-                out += _expand(value, names, depth - 1)
-    return out
-
-
-def _fold(nodes: list[ast.AST]) -> list[str]:
-    """String constants, with literal ``"a" + "b"`` concatenations folded."""
-    out = []
-    for n in nodes:
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            out.append(n.value)
-        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
-            try:
-                value = ast.literal_eval(n)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                continue
-            if isinstance(value, str):
-                out.append(value)
-    return out
-
-
 def _is_source_path(path: ast.expr, names: Names, target_file: str) -> bool:
-    nodes = _expand(path, names)
-    texts = _fold(nodes)
-    escapes = any(".." in t or t.startswith(("/", "~")) for t in texts)
-    rooted_in_tmp = any(isinstance(n, ast.Name) and n.id in _TMP_ROOTS for n in nodes) or any(
-        isinstance(n, ast.Call) and (names.resolve(n.func) or "").startswith("tempfile.")
-        for n in nodes)
-    if rooted_in_tmp and not escapes:
+    nodes = expand(path, names)
+    texts = folded_strings(nodes)
+    if in_tmp(nodes, names):
         return False
     if any(t.lower().rstrip().endswith(_SOURCE_SUFFIXES) or t.endswith(target_file)
            for t in texts):
