@@ -492,9 +492,8 @@ def test_pragma_quiet() -> None:
 @pytest.mark.parametrize("code", [
     "import coverage", "import sys\nsys.settrace(None)", "import sys\nsys.setprofile(None)",
     "import sys\nsys.monitoring.get_tool(1)", "import threading\nthreading.settrace(None)",
-    "import gc\ngc.get_objects()", "import ctypes", "import sys\nsys.addaudithook(print)",
-    "from coverage import Coverage", "import sys\nsys._getframe(1)",
-    "cov = __import__('coverage')", "import sys as s\ns.gettrace()", "import pytest_quest",
+    "import sys\nsys.addaudithook(print)", "from coverage import Coverage",
+    "cov = __import__('coverage')", "import _thread", "import sys as s\ns.gettrace()", "import pytest_quest",
 ])
 def test_tamper_fires(code: str) -> None:
     assert rules(f"{code}\ndef test_x():\n    assert 1 + 1 == 2\n") == {"static-tracing-tamper"}
@@ -599,13 +598,14 @@ def test_source_write_fires(code: str) -> None:
 
 
 def test_source_write_quiet() -> None:
-    source = ("import pathlib\nfrom hotel import pricing\ndef test_x(tmp_path):\n"
+    # reading sources is no write (reading the target's own file is static-reads-target-code)
+    source = ("import pathlib\nfrom hotel import pricing, rooms\ndef test_x(tmp_path):\n"
               "    (tmp_path / 'plugin.py').write_text('x = 1')\n"
               "    (tmp_path / 'out.json').write_text('{}')\n"
-              "    text = open(pricing.__file__).read()\n"
+              "    text = open(rooms.__file__).read()\n"
               "    pathlib.Path(__file__).with_name('data.txt').read_text\n"
-              "    pathlib.Path(pricing.__file__).read_text().replace('a', 'b')\n"
-              "    assert 'def nightly_rate' in text\n")
+              "    pathlib.Path(rooms.__file__).read_text().replace('a', 'b')\n"
+              "    assert pricing.nightly_rate(1, 'low', 1) == 0.8 and 'def' in text\n")
     assert facts(source) == []
 
 
@@ -645,3 +645,252 @@ def test_exec_strings_are_checked_like_the_file() -> None:
     assert {f.rule for f in found} == {"static-process-exit", "static-skip"}
     assert found[0].where == f"{TEST_REL}:3"
     assert facts("def test_x():\n    assert eval('1 + 1') == 2\n") == []
+
+
+# --- the rules that name the trick (issue 13.4) -----------------------------
+# Each: literal forms that fire it, with the line, and close honest variants that stay quiet.
+
+_ASSERT = "    assert nightly_rate(100.0, 'high', 7) == 112.5\n"
+_HEAD = "import os\nimport sys\nimport pytest\nfrom hotel import pricing\nfrom hotel.pricing import nightly_rate\n"
+
+
+def _in_test(code: str, params: str = "tmp_path") -> str:
+    body = textwrap.indent(textwrap.dedent(code).strip("\n"), "    ")
+    return f"{_HEAD}\ndef test_x({params}):\n{body}\n{_ASSERT}"
+
+
+def _fired(rule: str, source: str) -> Fact:
+    found = [f for f in facts(source) if f.rule == rule]
+    assert found, (rule, facts(source))
+    fact = found[0]
+    assert fact.where.startswith(f"{TEST_REL}:") and fact.expected and fact.actual
+    return fact
+
+
+@pytest.mark.parametrize("code", [
+    "frame = sys._getframe(1)",
+    "import inspect\nf = inspect.currentframe()",
+    "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    caller = e.__traceback__.tb_frame.f_back",
+    "import gc\nobjs = gc.get_referrers(nightly_rate)",
+    "main = sys.modules['__main__']",
+    "import __main__",
+    "name = 'cov' + chr(101) + 'rage'\nmod = sys.modules[name]",
+    "mod = sys.modules.get(''.join(['_pytest', '.main']))",
+    "mods = list(sys.modules.values())",
+    "mods = [m for m in sys.modules]",
+    "fn = globals()['__buil' + chr(116) + 'ins__']",
+    "pm = vars(request.config)['pluginmanager']",
+    "exit_ = getattr(os, '_ex' + chr(105) + 't')",
+    "mod = __import__(''.join(['o', 's']))",
+    "import importlib\nmod = importlib.import_module(chr(111) + 's')",
+    "g = nightly_rate.__globals__",
+    "classes = object.__subclasses__()",
+    "f = getattr(e, 'tb_frame')",
+])
+def test_reflective_access_fires(code: str) -> None:
+    fact = _fired("static-reflective-access", _in_test(code, "tmp_path, request, e=None"))
+    assert fact.actual.startswith("`")
+
+
+@pytest.mark.parametrize("code", [
+    # ordinary use of the same modules and of reflection on one's own objects
+    "assert 'json' not in sys.modules or True\nv = sys.version_info",
+    "obj = type('O', (), {})()\nobj.x = 1\nassert vars(obj)['x'] == 1",
+    "assert pricing.__dict__['TAX_RATE'] == 0.12",
+    "name = 'TAX_RATE'\nassert getattr(pricing, name) == 0.12",
+    "import importlib\nmod = importlib.import_module(f'hotel.{\"pricing\"}')",
+    "import importlib\nname = 'rooms'\nmod = importlib.import_module('hotel.' + name)",
+    "mod = sys.modules[__name__]",
+    "import operator\nop = 'add'\nassert getattr(operator, op)(1, 2) == 3",
+    "import gc\ngc.collect()",
+])
+def test_reflective_access_quiet(code: str) -> None:
+    assert "static-reflective-access" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "env = open('/proc/' + str(os.getppid()) + '/environ', 'rb').read()",
+    "cwd = os.readlink(f'/proc/{os.getppid()}/cwd')",
+    "import pathlib\np = pathlib.Path('/') / 'proc' / 'self' / 'environ'",
+    "p = os.path.join('/', 'proc', str(os.getppid()))",
+    "fds = os.listdir('/dev/fd')",
+])
+def test_proc_access_fires(code: str) -> None:
+    _fired("static-proc-access", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "p = tmp_path / 'proc' / 'x.txt'\np.write_text('1')",
+    "assert 'proc' in 'process'",
+    "procs = os.cpu_count()",
+])
+def test_proc_access_quiet(code: str) -> None:
+    assert "static-proc-access" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "import site\nd = site.getsitepackages()[0]",
+    "import site\nd = site.getusersitepackages()",
+    "import sysconfig\nd = sysconfig.get_paths()['purelib']",
+    "name = 'zz_quest.pth'",
+    "d = [p for p in sys.path if p.endswith('site-packages')]",
+])
+def test_site_packages_fires(code: str) -> None:
+    _fired("static-site-packages", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "sys.path.insert(0, str(tmp_path))",
+    "(tmp_path / 'data.path').write_text('x')",
+])
+def test_site_packages_quiet(code: str) -> None:
+    assert "static-site-packages" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "fd = os.open('.', os.O_RDONLY)\nos.open('ledger.json', os.O_WRONLY, dir_fd=fd)",
+    "os.rename('a', 'b', src_dir_fd=3, dst_dir_fd=4)",
+    "os.open('/tmp/../x', os.O_WRONLY | os.O_CREAT)",
+    "os.open('out.txt', 0o101)",
+    "for root, dirs, files, fd in os.fwalk('.'):\n    pass",
+])
+def test_fd_write_fires(code: str) -> None:
+    _fired("static-fd-write", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "fd = os.open(tmp_path / 'out.txt', os.O_WRONLY | os.O_CREAT)\nos.close(fd)",
+    "fd = os.open('README.md', os.O_RDONLY)\nos.close(fd)",
+    "st = os.stat('README.md', dir_fd=None)",
+    "with open(tmp_path / 'x.txt', 'w') as fh:\n    fh.write('1')",
+])
+def test_fd_write_quiet(code: str) -> None:
+    assert "static-fd-write" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "import ctypes",
+    "from ctypes import CDLL",
+    "import _posixsubprocess",
+    "mod = __import__('_c' + 'types')",
+    "name = 'ctypes'",
+    "import cffi",
+    "lib = 'libc.so.6'",
+])
+def test_native_code_fires(code: str) -> None:
+    _fired("static-native-code", _in_test(code))
+
+
+def test_native_code_quiet() -> None:
+    source = _in_test("assert os.name in ('posix', 'nt')\nimport subprocess as _sp")
+    assert "static-native-code" not in rules(source)
+
+
+@pytest.mark.parametrize("code", [
+    "code = nightly_rate.__code__",
+    "raw = pricing.nightly_rate.__code__.co_code",
+    "import inspect\nsrc = inspect.getsource(nightly_rate)",
+    "import inspect\nsrc = inspect.getsource(pricing)",
+    "import dis\nops = list(dis.get_instructions(nightly_rate))",
+    "text = open(pricing.__file__).read()",
+    "import pathlib\ntext = pathlib.Path(pricing.__file__).read_text()",
+    "text = open('hotel/pricing.py').read()",
+    "import importlib.util\nspec = importlib.util.spec_from_file_location('copy', pricing.__file__)",
+    "import importlib.util\nspec = importlib.util.spec_from_file_location('copy', 'hotel/pricing.py')",
+    "import runpy\nns = runpy.run_path('hotel/pricing.py')",
+    "import runpy\nns = runpy.run_module('hotel.pricing')",
+    "import linecache\nline = linecache.getline(pricing.__file__, 3)",
+])
+def test_reads_target_code_fires(code: str) -> None:
+    _fired("static-reads-target-code", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    # other functions' code, the package folder, files next to the module, the test itself
+    "from hotel import rooms\nimport inspect\nsrc = inspect.getsource(rooms)",
+    "def helper():\n    return 1\ncode = helper.__code__",
+    "import pathlib\nhere = pathlib.Path(pricing.__file__).parent\nnames = sorted(p.name for p in here.iterdir())",
+    "folder = os.path.dirname(os.path.abspath(pricing.__file__))",
+    "text = open(__file__).read()",
+    "import pathlib\ndata = pathlib.Path(__file__).with_name('data.txt')",
+])
+def test_reads_target_code_quiet(code: str) -> None:
+    assert "static-reads-target-code" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("source", [
+    _HEAD + "EXPECTED = nightly_rate(100.0, 'high', 7)\n\ndef test_x():\n    assert nightly_rate(100.0, 'high', 7) == EXPECTED\n",
+    _HEAD + "CASES = {'high': nightly_rate(100.0, 'high', 7)}\n\ndef test_x():\n    assert nightly_rate(100.0, 'high', 7) == CASES['high']\n",
+    _HEAD + "@pytest.mark.parametrize('args, want', [((100.0, 'high', 7), nightly_rate(100.0, 'high', 7))])\ndef test_x(args, want):\n    assert nightly_rate(*args) == want\n",
+    _HEAD + "class TestX:\n    WANT = pricing.nightly_rate(1.0, 'low', 1)\n\n    def test_x(self):\n        assert nightly_rate(1.0, 'low', 1) == self.WANT\n",
+    _HEAD + "def test_x(want=nightly_rate(1.0, 'low', 1)):\n    assert want == nightly_rate(1.0, 'low', 1)\n",
+])
+def test_import_time_call_fires(source: str) -> None:
+    _fired("static-import-time-call", source)
+
+
+@pytest.mark.parametrize("source", [
+    # a value built at import but not used as an expected value; calls inside tests and lambdas
+    _HEAD + "SAMPLE = nightly_rate(100.0, 'high', 7)\n\ndef test_x():\n    assert isinstance(SAMPLE, float)\n" + _ASSERT,
+    _HEAD + "LATER = lambda: nightly_rate(100.0, 'high', 7)\n\ndef test_x():\n" + _ASSERT,
+    _HEAD + "WANT = 112.5\n\ndef test_x():\n    assert nightly_rate(100.0, 'high', 7) == WANT\n",
+])
+def test_import_time_call_quiet(source: str) -> None:
+    assert "static-import-time-call" not in rules(source)
+
+
+@pytest.mark.parametrize("source", [
+    _HEAD + "class Check:\n    def assertEqual(self, a, b):\n        pass\n\ndef test_x():\n    Check().assertEqual(nightly_rate(100.0, 'high', 7), 1)\n",
+    _HEAD + "import unittest\nclass TestX(unittest.TestCase):\n    def assertEqual(self, a, b, msg=None):\n        return a == b\n    def test_x(self):\n        self.assertEqual(nightly_rate(100.0, 'high', 7), 1)\n",
+    _HEAD + "def assert_rate(value, want):\n    print(value, want)\n\ndef test_x():\n    assert_rate(nightly_rate(100.0, 'high', 7), 1)\n",
+    _HEAD + "class Check:\n    assertEqual = lambda self, a, b: None\n\ndef test_x():\n    Check().assertEqual(nightly_rate(100.0, 'high', 7), 1)\n",
+    # patching a real assertion method: fires even next to a real assert
+    _HEAD + "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\ndef test_x():\n" + _ASSERT,
+    _HEAD + "import unittest\ndef test_x(monkeypatch):\n    monkeypatch.setattr(unittest.TestCase, 'assertEqual', lambda *a: None)\n" + _ASSERT,
+    _HEAD + "from unittest import mock\ndef test_x():\n    with mock.patch('unittest.TestCase.assertTrue'):\n        pass\n" + _ASSERT,
+])
+def test_noop_assert_method_fires(source: str) -> None:
+    _fired("static-noop-assert-method", source)
+
+
+@pytest.mark.parametrize("source", [
+    _HEAD + "class Check:\n    def assertEqual(self, a, b):\n        assert a == b\n\ndef test_x():\n    Check().assertEqual(nightly_rate(100.0, 'high', 7), 112.5)\n",
+    _HEAD + "import unittest\nclass TestX(unittest.TestCase):\n    def assertEqual(self, a, b, msg=None):\n        super().assertEqual(round(a, 2), round(b, 2), msg)\n    def test_x(self):\n        self.assertEqual(nightly_rate(100.0, 'high', 7), 112.5)\n",
+    _HEAD + "def assertion_data():\n    return [(100.0, 112.5)]\n\ndef test_x():\n    for base, want in assertion_data():\n        assert nightly_rate(base, 'high', 7) == want\n",
+    # stubbing a project collaborator that happens to be called assert_*
+    _HEAD + "def test_x(monkeypatch):\n    monkeypatch.setattr(pricing, 'assert_valid', lambda *a: None)\n" + _ASSERT,
+])
+def test_noop_assert_method_quiet(source: str) -> None:
+    assert "static-noop-assert-method" not in rules(source)
+
+
+@pytest.mark.parametrize("check", [
+    "assert nightly_rate(100.0, 'high', 7) in [nightly_rate(100.0, 'high', 7)]",
+    "r = nightly_rate(100.0, 'high', 7)\n    assert r in (r, 0.0)",
+    "r = nightly_rate(100.0, 'high', 7)\n    assert r in {r}",
+    "r = nightly_rate(100.0, 'high', 7)\n    assert r in {1: 2, r: 3}",
+])
+def test_membership_tautology_fires(check: str) -> None:
+    fact = _fired("static-membership-tautology",
+                  f"{_HEAD}\ndef test_x():\n    {check}\n")
+    assert "holds for any x" in fact.actual
+    assert "static-trivial-assertion" not in rules(f"{_HEAD}\ndef test_x():\n    {check}\n")
+
+
+def test_membership_tautology_fires_for_assert_in() -> None:
+    source = (_HEAD + "import unittest\nclass TestX(unittest.TestCase):\n    def test_x(self):\n"
+              "        r = nightly_rate(100.0, 'high', 7)\n        self.assertIn(r, [r])\n")
+    _fired("static-membership-tautology", source)
+
+
+@pytest.mark.parametrize("check", [
+    "assert nightly_rate(100.0, 'high', 7) in (112.5, 112.50)",
+    "r = nightly_rate(100.0, 'high', 7)\n    assert r in [112.5]",
+    "r = nightly_rate(100.0, 'high', 7)\n    assert r in (r + 1, 112.5)",
+])
+def test_membership_tautology_quiet(check: str) -> None:
+    assert facts(f"{_HEAD}\ndef test_x():\n    {check}\n") == []
+
+
+def test_new_rules_quiet_on_the_good_test() -> None:
+    assert facts(GOOD) == []

@@ -226,13 +226,20 @@ def _string(node: ast.AST, text: str) -> Iterator[_Hit]:
 
 def _joined_path(node: ast.AST, parts: list[ast.expr]) -> Iterator[_Hit]:
     """``os.path.join("/", "proc", ...)``, ``Path("/") / "proc"``: a root then ``proc``."""
-    texts = [const_str(p) for p in parts]
+    texts = [_path_text(p) for p in parts]
     for first, second in itertools.pairwise(texts):
         if first is not None and second is not None and first.rstrip("/") == "" and first and (
             _PROC.match("/" + second.lstrip("/"))
         ):
             yield PROC, node, "no /proc or /dev/fd path in a quest test"
             return
+
+
+def _path_text(node: ast.expr) -> str | None:
+    """A string piece of a path: a literal, or the one literal a ``Path("/")`` is built from."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        return const_str(node.args[0])
+    return const_str(node)
 
 
 def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
@@ -440,11 +447,15 @@ def _import_time_calls(tree: ast.Module, names: Names, target: Target) -> Iterat
         ):
             operands = list(node.args)
         for operand in operands:
-            root = operand
+            root, attr = operand, None
             while isinstance(root, ast.Subscript | ast.Attribute):
+                attr = root.attr if isinstance(root, ast.Attribute) else attr
                 root = root.value
-            if isinstance(root, ast.Name) and root.id in bound:
-                yield IMPORT_TIME_CALL, bound[root.id], why
+            name = root.id if isinstance(root, ast.Name) else None
+            if name in ("self", "cls"):  # self.WANT: a class-level binding
+                name = attr
+            if name in bound:
+                yield IMPORT_TIME_CALL, bound[name], why
                 break
 
 

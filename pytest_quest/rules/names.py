@@ -171,11 +171,9 @@ def const_str(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        try:
-            value = ast.literal_eval(node)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            return None
-        return value if isinstance(value, str) else None
+        # ast.literal_eval folds only numbers, so the pieces are folded here
+        left, right = const_str(node.left), const_str(node.right)
+        return left + right if left is not None and right is not None else None
     return None
 
 
