@@ -1,25 +1,47 @@
-"""The cheat corpus through the real gate: no cheat may PASS, each fails on its own rule.
+"""The cheat corpus through the real gate: no cheat may PASS, each fails on its own rule,
+and none gets out: the real project, the ledger, site-packages and a canary file outside the
+project are byte-identical after every attempt, and the caller's environment appears nowhere.
 
-Every file in ``tests/cheats/`` names its quest (``# quest: path::qualname``)
-and what the gate must answer (``# expect: <rule-id>`` or ``# expect: PASS``).
-Good tests are there too, so the rules are shown to stay quiet on strong
-tests (and strong tests survive the later stages).
+Every file in ``tests/cheats/`` names its quest (``# quest: path::qualname``) and what the
+gate must answer (``# expect: <rule-id>``, alternatives as ``a|b``, or ``# expect: PASS``).
+Good tests are there too, so the rules are shown to stay quiet on strong tests (and strong
+tests survive the later stages).
+
+A cheat marked ``# pending: <branch>`` walks around a static rule on purpose and is stopped
+only by a defence of issue 13 built on that branch (``confine``: kernel confinement;
+``harness``: sealed evidence channel, interleaved clean control runs, mutants in place before
+import). Until that defence is on this branch, its test is ``xfail(strict=True)``: it must fail
+today (the attack works), and the mark goes when the defence lands.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
-from collections.abc import Callable
+import sysconfig
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from pytest_quest.config import load_settings
 from pytest_quest.gate import CATALOG
+from pytest_quest.ledger import Ledger
+from pytest_quest.paths import default_test_path
+from pytest_quest.sandbox import _KEEP_ENV
 from pytest_quest.states import Outcome
 from pytest_quest.submit import Result
 
 CORPUS = Path(__file__).resolve().parent / "cheats"
-_HEADER = re.compile(r"^# (quest|expect): (\S+)\s*$", re.MULTILINE)
+_HEADER = re.compile(r"^# (quest|expect|pending): (\S+)\s*$", re.MULTILINE)
+#: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
+PLANTED = "zz_quest_corpus"
+#: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
+LANDED: frozenset[str] = frozenset()
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -31,25 +53,156 @@ def _header(path: Path) -> dict[str, str]:
 FILES = sorted(CORPUS.glob("*.py"))
 CHEATS = [p for p in FILES if _header(p)["expect"] != "PASS"]
 GOOD = [p for p in FILES if _header(p)["expect"] == "PASS"]
+PENDING = [p for p in CHEATS if _header(p).get("pending")]
+
+
+def _case(path: Path) -> Any:
+    pending = _header(path).get("pending")
+    if pending is None or pending in LANDED:
+        return pytest.param(path, id=path.stem)
+    return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
+        strict=True, reason=f"walks around the static rule; stopped by the {pending} defence "
+                            "of issue 13, not on this branch yet"))
 
 
 def test_corpus_size_and_rules_exist() -> None:
-    assert len(CHEATS) >= 20 and len(GOOD) >= 5
+    assert len(CHEATS) >= 64 and len(GOOD) >= 5
+    assert len(PENDING) >= 10
     known = {rule.id for rule in CATALOG}
     for path in CHEATS:
-        assert _header(path)["expect"] in known, path.name
+        header = _header(path)
+        assert set(header["expect"].split("|")) <= known, path.name
+        assert header.get("pending", "confine") in ("confine", "harness"), path.name
+
+
+# --------------------------------------------------------------- what no cheat may touch
+def _tree(root: Path, skip: set[str]) -> dict[str, str]:
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and rel not in skip and "__pycache__" not in path.parts:
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def _site_packages() -> dict[str, str]:
+    """Every file in site-packages: name -> size and mtime (a write changes one of them)."""
+    out = {}
+    for key in ("purelib", "platlib"):
+        for dirpath, dirs, files in os.walk(sysconfig.get_paths()[key]):
+            dirs.sort()
+            for name in files:
+                if name.startswith(PLANTED):
+                    continue  # judged by the cheat that plants it (the suite may run in parallel)
+                path = os.path.join(dirpath, name)
+                with_stat = os.stat(path)
+                out[path] = f"{with_stat.st_size}:{with_stat.st_mtime_ns}"
+    return out
+
+
+def _planted() -> list[Path]:
+    return sorted(p for key in ("purelib", "platlib")
+                  for p in Path(sysconfig.get_paths()[key]).glob(f"{PLANTED}*"))
+
+
+def _caller_environment() -> list[str]:
+    """``KEY=VALUE`` entries this process started with that the sandbox does not pass on."""
+    try:
+        raw = Path("/proc/self/environ").read_bytes()
+    except OSError:
+        return []
+    entries = [e.decode(errors="replace") for e in raw.split(b"\0") if b"=" in e]
+    return [e for e in entries if e.split("=", 1)[0] not in _KEEP_ENV and len(e) > 8]
+
+
+@dataclass
+class World:
+    """The project, its ledger and attempts, site-packages and the canary, before the attack."""
+
+    project: Path
+    canary: Path
+    test_rel: str
+    tree: dict[str, str]
+    site: dict[str, str]
+    canary_bytes: bytes
+    ledger: dict[str, Any]
+    attempts: list[str]
+
+    _SKIP = (".quest/ledger.json", ".quest/attempts.jsonl")
+
+    @classmethod
+    def take(cls, project: Path, canary: Path, test_rel: str) -> World:
+        quest_dir = project / ".quest"
+        attempts = quest_dir / "attempts.jsonl"
+        return cls(project, canary, test_rel, _tree(project, {test_rel, *cls._SKIP}),
+                   _site_packages(), canary.read_bytes(),
+                   json.loads((quest_dir / "ledger.json").read_text(encoding="utf-8")),
+                   attempts.read_text(encoding="utf-8").splitlines() if attempts.exists()
+                   else [])
+
+    def assert_untouched(self, judged: str, result: Result) -> None:
+        """Nothing changed but the judged quest's verdict, which is no PASS."""
+        assert _tree(self.project, {self.test_rel, *self._SKIP}) == self.tree, "project changed"
+        assert _site_packages() == self.site, "site-packages changed"
+        assert not _planted(), "a .pth file was planted in site-packages"
+        assert self.canary.read_bytes() == self.canary_bytes, "the canary outside changed"
+        quest_dir = self.project / ".quest"
+        ledger_text = (quest_dir / "ledger.json").read_text(encoding="utf-8")
+        ledger = json.loads(ledger_text)
+        before = {q["id"]: q for q in self.ledger["quests"]}
+        after = {q["id"]: q for q in ledger["quests"]}
+        assert {k: v for k, v in after.items() if k != judged} == {
+            k: v for k, v in before.items() if k != judged}, "other quests changed"
+        assert {k: v for k, v in ledger.items() if k != "quests"} == {
+            k: v for k, v in self.ledger.items() if k != "quests"}
+        assert after[judged]["state"] != "PASS"
+        attempts_text = (quest_dir / "attempts.jsonl").read_text(encoding="utf-8")
+        attempts = attempts_text.splitlines()
+        assert attempts[:-1] == self.attempts and json.loads(attempts[-1])["quest"] == judged
+        facts_text = json.dumps([f.to_dict() for f in result.verdict.facts])
+        for entry in _caller_environment():
+            for text in (facts_text, ledger_text, attempts_text):
+                assert entry not in text, "the caller's environment leaked into the record"
+
+
+@pytest.fixture
+def attempt(project: Path, submit_test: Callable[..., Result],
+            monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], Result]]:
+    """Submit a corpus file from the project root, as a user would, and check containment.
+
+    The caller's cwd is the project (escapes reach it as ``/proc/<ppid>/cwd``); the canary
+    sits next to the project, outside it.
+    """
+    monkeypatch.chdir(project)
+    canary = project.parent / "canary.txt"
+    canary.write_text("the canary sings\n", encoding="utf-8")
+
+    def run(path: Path) -> Result:
+        header = _header(path)
+        quest = Ledger.load(Ledger.for_root(project).path).get(header["quest"])
+        test_rel = default_test_path(quest, load_settings(project))
+        world = World.take(project, canary, test_rel)
+        result = submit_test(header["quest"], path.read_text(encoding="utf-8"))
+        world.assert_untouched(header["quest"], result)
+        return result
+
+    try:
+        yield run
+    finally:
+        for planted in _planted():  # an escape on a machine without confinement: undo it
+            planted.unlink()
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", CHEATS, ids=[p.stem for p in CHEATS])
-def test_cheat_fails_on_its_rule(path: Path, submit_test: Callable[..., Result]) -> None:
+@pytest.mark.parametrize("path", [_case(p) for p in CHEATS])
+def test_cheat_fails_on_its_rule(path: Path, attempt: Callable[[Path], Result]) -> None:
     header = _header(path)
-    result = submit_test(header["quest"], path.read_text(encoding="utf-8"))
-    verdict = result.verdict
+    verdict = attempt(path).verdict
     fired = [f.rule for f in verdict.facts]
+    expected = header["expect"].split("|")
     assert verdict.outcome is Outcome.FAIL, (path.name, verdict.facts)
-    assert header["expect"] == verdict.root_cause or header["expect"] in fired, (path.name, fired)
-    fact = next(f for f in verdict.facts if f.rule == header["expect"])
+    assert verdict.root_cause in expected or set(expected) & set(fired), (path.name, fired)
+    fact = next(f for f in verdict.facts if f.rule in expected)
     assert fact.where and fact.expected and fact.actual
 
 

@@ -894,3 +894,12 @@ def test_membership_tautology_quiet(check: str) -> None:
 
 def test_new_rules_quiet_on_the_good_test() -> None:
     assert facts(GOOD) == []
+
+
+@pytest.mark.parametrize("code", [
+    "import pytest\nname = ''.join(['sk', 'ip'])\nskip = vars(pytest).get(name)",
+    "name = ''.join(['_ex', 'it'])\nfn = os.__dict__.get(name)",
+    "mod = sys.modules.get(''.join(['_pytest', '.main']))",
+])
+def test_reflective_access_fires_for_mapping_get(code: str) -> None:
+    _fired("static-reflective-access", _in_test(code))

@@ -196,7 +196,7 @@ def _hits(tree: ast.Module, names: Names, target: Target) -> Iterator[_Hit]:
             elif node.attr in ("__code__", "co_code") and _is_target(node.value, names, target):
                 yield READS_TARGET, node, f"the test does not read {node.attr} of the target"
         elif isinstance(node, ast.Subscript):
-            why = _computed_item(node, names)
+            why = _computed_item(node.value, node.slice, names)
             if why:
                 yield REFLECTIVE, node, why
         elif isinstance(node, ast.Call):
@@ -266,10 +266,11 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
         _project_prefix(node.args[0], target)
     ):
         yield REFLECTIVE, node, "imports by a module name written in the test"
-    if func in ("sys.modules.get", "sys.modules.pop") and node.args and not _constant_or_own(
-        node.args[0]
-    ):
-        yield REFLECTIVE, node, "sys.modules indexed by a name written in the test"
+    if last in ("get", "pop", "setdefault") and node.args and isinstance(node.func,
+                                                                        ast.Attribute):
+        why = _computed_item(node.func.value, node.args[0], names)
+        if why:
+            yield REFLECTIVE, node, why
     if func in ("sys.modules.values", "sys.modules.items", "sys.modules.keys",
                 "sys.modules.copy") or (bare in ("list", "dict", "tuple", "set", "sorted")
                                         and node.args and names.resolve(node.args[0])
@@ -315,11 +316,11 @@ def _flags_write(node: ast.expr, names: Names) -> bool:
     return False
 
 
-def _computed_item(node: ast.Subscript, names: Names) -> str | None:
-    """``globals()[x]``, ``vars(os)[x]``, ``os.__dict__[x]``, ``sys.modules[x]`` with a
-    computed ``x``; ``vars(config)["pluginmanager"]`` and frame attributes by key."""
-    key = const_str(node.slice)
-    mapping = node.value
+def _computed_item(mapping: ast.expr, key_node: ast.expr, names: Names) -> str | None:
+    """``globals()[x]``, ``vars(os)[x]``, ``os.__dict__[x]``, ``sys.modules[x]`` (or their
+    ``.get(x)``) with a computed ``x``; ``vars(config)["pluginmanager"]`` and frame
+    attributes by key."""
+    key = const_str(key_node)
     func = ""
     if isinstance(mapping, ast.Call):
         func = (names.resolve(mapping.func) or "").removeprefix("builtins.")
@@ -330,7 +331,7 @@ def _computed_item(node: ast.Subscript, names: Names) -> str | None:
             return f"no {key} in a quest test"
         return None
     if names.resolve(mapping) == "sys.modules":
-        return None if _constant_or_own(node.slice) else (
+        return None if _constant_or_own(key_node) else (
             "sys.modules indexed by a name written in the test")
     if func == "globals" or (func == "vars" and not mapping.args):
         return f"{func}() indexed by a name written in the test"

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-tracing-tamper
+# expect: static-native-code
 import ctypes
 from hotel.pricing import nightly_rate
 
