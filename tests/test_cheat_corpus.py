@@ -101,8 +101,8 @@ def _site_packages() -> dict[str, str]:
 
 
 def _planted() -> list[Path]:
-    return sorted(p for key in ("purelib", "platlib")
-                  for p in Path(sysconfig.get_paths()[key]).glob(f"{PLANTED}*"))
+    return sorted({p for key in ("purelib", "platlib")  # often one folder
+                   for p in Path(sysconfig.get_paths()[key]).glob(f"{PLANTED}*")})
 
 
 def _caller_environment() -> list[str]:
