@@ -48,11 +48,14 @@ def test_runs():
 """
 
 #: Kills every mutant by noticing that the code object changed, not the behaviour.
+# The code object is read under a name computed at run time: the literal `nightly_rate.__code__`
+# is static-reads-target-code, and this test is about what the mutation stage sees behind it.
 DETECTOR = STRONG + """
-ORIGINAL = nightly_rate.__code__
+CODE = "".join(["__co", "de__"])
+ORIGINAL = getattr(nightly_rate, CODE)
 
 def test_code_is_original():
-    assert nightly_rate.__code__ is ORIGINAL
+    assert getattr(nightly_rate, CODE) is ORIGINAL
 """
 
 
@@ -106,7 +109,8 @@ def test_machinery_detector_fails(submit_test: Callable[..., Result]) -> None:
 
 def test_code_equality_detector_fails_too(submit_test: Callable[..., Result]) -> None:
     source = DETECTOR.replace(
-        "nightly_rate.__code__ is ORIGINAL", "nightly_rate.__code__.co_code == ORIGINAL.co_code"
+        "getattr(nightly_rate, CODE) is ORIGINAL",
+        "getattr(nightly_rate, CODE).co_code == ORIGINAL.co_code"
     )
     result = submit_test(QUEST, source)
     assert result.verdict.root_cause == "mutation-machinery-detected"

@@ -788,6 +788,7 @@ def test_native_code_quiet() -> None:
 
 @pytest.mark.parametrize("code", [
     "code = nightly_rate.__code__",
+    "code = getattr(nightly_rate, '__co' + 'de__')",
     "raw = pricing.nightly_rate.__code__.co_code",
     "import inspect\nsrc = inspect.getsource(nightly_rate)",
     "import inspect\nsrc = inspect.getsource(pricing)",

@@ -262,6 +262,10 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
             yield REFLECTIVE, node, f"getattr on {base} by a name written in the test"
     if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in _FRAME_ATTRS:
         yield REFLECTIVE, node, f"no {const_str(node.args[1])} in a quest test"
+    if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in (
+        "__code__", "co_code"
+    ) and _is_target(node.args[0], names, target):
+        yield READS_TARGET, node, "the test does not read __code__ of the target"
     if func in _IMPORTERS and node.args and const_str(node.args[0]) is None and not (
         _project_prefix(node.args[0], target)
     ):
