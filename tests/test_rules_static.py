@@ -801,6 +801,8 @@ def test_native_code_quiet() -> None:
     "import runpy\nns = runpy.run_path('hotel/pricing.py')",
     "import runpy\nns = runpy.run_module('hotel.pricing')",
     "import linecache\nline = linecache.getline(pricing.__file__, 3)",
+    "text = open(pricing.__spec__.origin).read()",
+    "import inspect\ntext = open(inspect.getsourcefile(nightly_rate)).read()",
 ])
 def test_reads_target_code_fires(code: str) -> None:
     _fired("static-reads-target-code", _in_test(code))
@@ -825,6 +827,7 @@ def test_reads_target_code_quiet(code: str) -> None:
     _HEAD + "@pytest.mark.parametrize('args, want', [((100.0, 'high', 7), nightly_rate(100.0, 'high', 7))])\ndef test_x(args, want):\n    assert nightly_rate(*args) == want\n",
     _HEAD + "class TestX:\n    WANT = pricing.nightly_rate(1.0, 'low', 1)\n\n    def test_x(self):\n        assert nightly_rate(1.0, 'low', 1) == self.WANT\n",
     _HEAD + "def test_x(want=nightly_rate(1.0, 'low', 1)):\n    assert want == nightly_rate(1.0, 'low', 1)\n",
+    _HEAD + "import unittest\nWANT = nightly_rate(1.0, 'low', 1)\nclass TestX(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(nightly_rate(1.0, 'low', 1), WANT)\n",
 ])
 def test_import_time_call_fires(source: str) -> None:
     _fired("static-import-time-call", source)
@@ -849,6 +852,7 @@ def test_import_time_call_quiet(source: str) -> None:
     _HEAD + "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\ndef test_x():\n" + _ASSERT,
     _HEAD + "import unittest\ndef test_x(monkeypatch):\n    monkeypatch.setattr(unittest.TestCase, 'assertEqual', lambda *a: None)\n" + _ASSERT,
     _HEAD + "from unittest import mock\ndef test_x():\n    with mock.patch('unittest.TestCase.assertTrue'):\n        pass\n" + _ASSERT,
+    _HEAD + "import unittest\nclass TestX(unittest.TestCase):\n    def test_x(self):\n        setattr(self, 'assertEqual', print)\n        self.assertEqual(nightly_rate(1.0, 'low', 1), 0)\n",
 ])
 def test_noop_assert_method_fires(source: str) -> None:
     _fired("static-noop-assert-method", source)
