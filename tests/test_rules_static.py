@@ -908,3 +908,22 @@ def test_new_rules_quiet_on_the_good_test() -> None:
 ])
 def test_reflective_access_fires_for_mapping_get(code: str) -> None:
     _fired("static-reflective-access", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "data = open('.quest/ledger.json').read()",
+    "log = os.path.join('..', 'private', 'events.jsonl')",
+    "FORGE = 'import os\\nos.replace(\"../private/ev.tmp\", \"../private/events.jsonl\")'",
+    "path = tmp_path.parent / 'attempts.jsonl'",
+])
+def test_gate_files_fires(code: str) -> None:
+    _fired("static-gate-files", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "(tmp_path / 'private' / 'events.json').write_text('{}')",
+    "name = 'my.quest.ledger'",
+    "q = 'questions/ledger.txt'",
+])
+def test_gate_files_quiet(code: str) -> None:
+    assert "static-gate-files" not in rules(_in_test(code))

@@ -27,8 +27,8 @@ from pytest_quest.rules.names import Names, const_str, expand, folded_strings, i
 from pytest_quest.submission import Submission
 
 __all__ = [
-    "BANNED", "FD_WRITE", "IMPORT_TIME_CALL", "NATIVE", "PROC", "READS_TARGET", "REFLECTIVE",
-    "SITE", "Target", "check_escapes",
+    "BANNED", "FD_WRITE", "GATE_FILES", "IMPORT_TIME_CALL", "NATIVE", "PROC", "READS_TARGET",
+    "REFLECTIVE", "SITE", "Target", "check_escapes",
 ]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
@@ -84,6 +84,14 @@ READS_TARGET = CATALOG.add(
     "with every bug in it.",
     supersedes=_COVERAGE,
 )
+GATE_FILES = CATALOG.add(
+    "static-gate-files", FAIL, "static",
+    "The test names none of the gate's own files: the ledger and attempts log (.quest/, "
+    "ledger.json, attempts.jsonl), the run's event log (events.jsonl) or the sandbox's private "
+    "folder (../private): a run that rewrites them forges its own verdict.",
+    "Leave pytest-quest's files alone; test the function.",
+    supersedes=_COVERAGE,
+)
 IMPORT_TIME_CALL = CATALOG.add(
     "static-import-time-call", FAIL, "static",
     "The function under test is called only inside tests and fixtures, never while the test "
@@ -134,6 +142,8 @@ _WRITE_FLAGS = frozenset({"os.O_WRONLY", "os.O_RDWR", "os.O_APPEND", "os.O_TRUNC
                           "posix.O_WRONLY", "posix.O_RDWR", "posix.O_APPEND", "posix.O_TRUNC",
                           "posix.O_CREAT"})
 _PROC = re.compile(r"^/+(proc|dev/fd)(/|$)")
+_GATE_FILE = re.compile(r"(^|[/\\])(\.quest([/\\]|$)|ledger\.json$|attempts\.jsonl$|events\.jsonl$"
+                        r"|\.\.[/\\]private([/\\]|$))")
 _IMPORTERS = frozenset({"__import__", "builtins.__import__", "importlib.import_module",
                         "importlib.__import__", "importlib.util.find_spec"})
 _CODE_READERS = frozenset({
@@ -222,6 +232,11 @@ def _string(node: ast.AST, text: str) -> Iterator[_Hit]:
     low = text.strip().lower()
     if low.endswith(".pth") or "site-packages" in low or "dist-packages" in low:
         yield SITE, node, "no .pth file or site-packages path in a quest test"
+    for line in text.splitlines() or [text]:
+        for piece in re.split(r"[\s'\"(),;=]+", line):
+            if _GATE_FILE.search(piece):
+                yield GATE_FILES, node, "the gate's own files are not named in a quest test"
+                return
 
 
 def _joined_path(node: ast.AST, parts: list[ast.expr]) -> Iterator[_Hit]:
