@@ -34,10 +34,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import time
@@ -311,8 +313,38 @@ def corpus(python: str | None) -> dict[str, Any]:
     settings = load_settings(project).with_overrides(python=python)
     scan(settings)  # with its baseline, as tests/conftest.py does
     ledger_bytes = Ledger.for_root(project).path.read_bytes()
+    pristine = project.with_name(project.name + "-pristine")
+    shutil.rmtree(pristine, ignore_errors=True)
+    shutil.copytree(project, pristine)
+    # Escape attempts reach the caller's cwd (/proc/<ppid>/cwd): let that be the scratch copy,
+    # as for a user, never this repository; .pth files they plant without confinement go again.
+    here = os.getcwd()
+    os.chdir(project)
+    try:
+        records = _corpus_records(settings, ledger_bytes, pristine)
+    finally:
+        os.chdir(here)
+        for key in ("purelib", "platlib"):
+            for planted in Path(sysconfig.get_paths()[key]).glob("zz_quest_corpus*"):
+                planted.unlink(missing_ok=True)
+    return {"records": records}
+
+
+def _restore(project: Path, pristine: Path) -> None:
+    """Put the scratch project back as scanned: an escape that got out changed it."""
+    shutil.copytree(pristine, project, dirs_exist_ok=True)
+    for path in sorted(project.rglob("*"), reverse=True):
+        if not (pristine / path.relative_to(project)).exists():
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+
+
+def _corpus_records(settings: Any, ledger_bytes: bytes, pristine: Path) -> list[dict[str, Any]]:
     records = []
     for path in sorted(CORPUS.glob("*.py")):
+        _restore(settings.root, pristine)
         header = dict(_HEADER.findall(path.read_text(encoding="utf-8")))
         if not {"quest", "expect"} <= header.keys():
             continue
@@ -329,7 +361,7 @@ def corpus(python: str | None) -> dict[str, Any]:
         records.append(record)
         log(f"  {path.name:30} expect {header['expect']:28} got {record['outcome']:6} "
             f"{record.get('root_cause') or ''}")
-    return {"records": records}
+    return records
 
 
 # --- 6. the report ---------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: mutation-score
 # Walks around static-noop-assert-method: the no-op assertEqual is put on a class built with a
-# computed method name. Behind the static rule, the mutation stage sees that the tests let most mutants
-# survive.
+# computed method name. Behind the static rule, the mutation stage sees that the tests let
+# most mutants survive.
 import pytest
 from hotel.pricing import nightly_rate
 
