@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-flaky|mutation-machinery-detected
+# expect: mutation-score|run-flaky|mutation-machinery-detected
 # pending: harness
 # Issue 13, run-distinguishers: the clock. Every run notes when it started; the runs that start
 # after the fifth start time (the mutants, in today's fixed order) fail.

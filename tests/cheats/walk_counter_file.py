@@ -1,12 +1,13 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-flaky|mutation-machinery-detected
+# expect: mutation-score|run-flaky|mutation-machinery-detected
 # pending: harness
 # Issue 13, run-distinguishers: the runs come in a fixed order (measured run, 2 reruns, the
 # mutation baseline, the null mutant, then the mutants), and a counter file in the temp dir
 # outlives each run. Passing the first five rounds and failing every later one "kills" every
-# mutant with a test that checks only that the rate is positive. Clean control runs interleaved
-# in random order with the mutants fail then too.
+# mutant with a test that checks only that the rate is positive. Once the runs look alike
+# (clean controls interleaved in random order, a fresh temp dir per run), the counter tells
+# nothing, and the weak test is what the mutants show it to be (mutation-score).
 import os
 import tempfile
 import pytest

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-flaky|mutation-machinery-detected
+# expect: mutation-score|run-flaky|mutation-machinery-detected
 # pending: harness
 # Issue 13, run-distinguishers: the measured run and the reruns share the pytest process; the
 # mutation stage forks one child per run (baseline, null mutant, mutants). The third process

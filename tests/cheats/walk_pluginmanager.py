@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-report-tampered
+# expect: run-report-tampered|coverage-lines
 # pending: harness
 # Walks around static-pytest-hooks and static-reflective-access: the plugin manager is read from
 # the config under a name joined at run time; the harness session among its plugins gets a
