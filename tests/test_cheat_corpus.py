@@ -10,8 +10,11 @@ tests survive the later stages).
 A cheat marked ``# pending: <branch>`` walks around a static rule on purpose and is stopped
 only by a defence of issue 13 built on that branch (``confine``: kernel confinement;
 ``harness``: sealed evidence channel, interleaved clean control runs, mutants in place before
-import). Until that defence is on this branch, its test is ``xfail(strict=True)``: it must fail
-today (the attack works), and the mark goes when the defence lands.
+import). Until that defence is on this branch (``LANDED``), its test is ``xfail(strict=True)``:
+it must fail today (the attack works), and the mark goes when the defence lands.
+``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
+for it (measured in a trial merge: the harness's judge process hides the caller behind a
+process of its own, so ``/proc/<ppid>`` is not the caller any more).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from pytest_quest.states import Outcome
 from pytest_quest.submit import Result
 
 CORPUS = Path(__file__).resolve().parent / "cheats"
-_HEADER = re.compile(r"^# (quest|expect|pending): (\S+)\s*$", re.MULTILINE)
+_HEADER = re.compile(r"^# (quest|expect|pending|also-stopped-by): (\S+)\s*$", re.MULTILINE)
 #: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
@@ -57,8 +60,9 @@ PENDING = [p for p in CHEATS if _header(p).get("pending")]
 
 
 def _case(path: Path) -> Any:
-    pending = _header(path).get("pending")
-    if pending is None or pending in LANDED:
+    header = _header(path)
+    pending = header.get("pending")
+    if pending is None or {pending, header.get("also-stopped-by")} & LANDED:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
         strict=True, reason=f"walks around the static rule; stopped by the {pending} defence "

@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code
 # pending: confine
+# also-stopped-by: harness
 # Walks around static-native-code and static-reflective-access: the import is code built at run
 # time and run by exec, then libc writes the canary next to the caller's project (no audit event
 # for a libc write).

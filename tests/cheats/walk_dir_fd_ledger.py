@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code
 # pending: confine
+# also-stopped-by: harness
 # Walks around static-fd-write, static-proc-access and static-gate-files: the dir_fd keyword
 # goes in through **, the /proc path, the ledger's path and the write flags are built at run
 # time. It marks every quest PASS in the caller's real ledger and adds a line to the real

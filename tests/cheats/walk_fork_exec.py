@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code
 # pending: confine
+# also-stopped-by: harness
 # Walks around static-native-code: _posixsubprocess comes in through exec of code built at run
 # time; the shell it starts (no audit event) appends to the caller's real source.
 import os

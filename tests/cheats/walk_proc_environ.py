@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code
 # pending: confine
+# also-stopped-by: harness
 # Walks around static-proc-access: the path is joined at run time. The caller's environment
 # lands in the failure message, hence in the facts, the ledger and the attempts log. Confined,
 # the caller's process is invisible: the open fails, and nothing leaks.
