@@ -827,6 +827,7 @@ def test_reads_target_code_quiet(code: str) -> None:
     _HEAD + "@pytest.mark.parametrize('args, want', [((100.0, 'high', 7), nightly_rate(100.0, 'high', 7))])\ndef test_x(args, want):\n    assert nightly_rate(*args) == want\n",
     _HEAD + "class TestX:\n    WANT = pricing.nightly_rate(1.0, 'low', 1)\n\n    def test_x(self):\n        assert nightly_rate(1.0, 'low', 1) == self.WANT\n",
     _HEAD + "def test_x(want=nightly_rate(1.0, 'low', 1)):\n    assert want == nightly_rate(1.0, 'low', 1)\n",
+    _HEAD + "CASES = [(1.0, 'low', 1)]\nEXPECTED = [nightly_rate(*c) for c in CASES]\n\ndef test_x():\n    for case, want in zip(CASES, EXPECTED):\n        assert nightly_rate(*case) == want\n",
     _HEAD + "import unittest\nWANT = nightly_rate(1.0, 'low', 1)\nclass TestX(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(nightly_rate(1.0, 'low', 1), WANT)\n",
 ])
 def test_import_time_call_fires(source: str) -> None:

@@ -458,6 +458,7 @@ def _import_time_calls(tree: ast.Module, names: Names, target: Target) -> Iterat
         stack += [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)]
     if not bound:
         return
+    _follow_loops(tree, bound)
     for node in ast.walk(tree):
         operands: list[ast.expr] = []
         if isinstance(node, ast.Compare):
@@ -477,6 +478,23 @@ def _import_time_calls(tree: ast.Module, names: Names, target: Target) -> Iterat
             if name in bound:
                 yield IMPORT_TIME_CALL, bound[name], why
                 break
+
+
+def _follow_loops(tree: ast.Module, bound: dict[str, ast.AST]) -> None:
+    """``for case, want in zip(CASES, EXPECTED)``: the loop's names carry the oracle on."""
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension)]
+    changed = True
+    while changed:
+        changed = False
+        for loop in loops:
+            origin = next((bound[n.id] for n in ast.walk(loop.iter)
+                           if isinstance(n, ast.Name) and n.id in bound), None)
+            if origin is None:
+                continue
+            for leaf in ast.walk(loop.target):
+                if isinstance(leaf, ast.Name) and leaf.id not in bound:
+                    bound[leaf.id] = origin
+                    changed = True
 
 
 def _target_call(node: ast.AST, names: Names, target: Target) -> ast.Call | None:
