@@ -1,12 +1,12 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-report-tampered|coverage-lines
-# pending: harness
 # Walks around static-gate-files and static-fd-write: reporting_event_log.py done in-process, the
 # folder's and the files' names joined at run time, the dir_fd keyword passed through **. The
-# audit hook sees only relative names inside the sandbox; the kernel lets the run write its own
-# private folder. Only an evidence channel the run cannot write (a pipe the parent reads) holds:
-# then the forged stream is ignored and the real facts stand (a partial test: coverage-lines).
+# audit hook sees only relative names inside the sandbox. It PASSed on main until the confined
+# run stopped seeing its private folder (a fresh one per run, the spec handed over as a memfd);
+# the sealed evidence channel of the harness is the second wall. The forged stream goes
+# nowhere and the real facts stand (a partial test: coverage-lines).
 import json
 import os
 from hotel.pricing import nightly_rate
