@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
+from pytest_quest.paths import module_name
 from pytest_quest.rules import escapes
 from pytest_quest.rules.assertions import check_assertions, patched_asserts
 from pytest_quest.rules.names import (
@@ -33,7 +34,6 @@ from pytest_quest.rules.names import (
     quote,
     truthiness,
 )
-from pytest_quest.paths import module_name
 from pytest_quest.submission import Submission
 
 __all__ = ["PARSES", "SOURCES_MODIFIED", "check", "check_after_run", "sources_check"]
