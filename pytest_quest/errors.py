@@ -12,8 +12,11 @@ __all__ = [
     "ConfigError",
     "CorruptLedger",
     "EnvironmentFault",
+    "LedgerBusy",
+    "NoLedger",
     "QuestError",
     "QuestLocked",
+    "RescanNeeded",
     "UnknownQuest",
     "UsageError",
 ]
@@ -37,8 +40,20 @@ class UnknownQuest(UsageError):
     """The quest id is not in the ledger."""
 
 
+class NoLedger(UsageError):
+    """There is no ledger yet: the project was never scanned (not a damaged file)."""
+
+
 class CorruptLedger(QuestError):
     """The ledger file exists but cannot be read; it is never overwritten."""
+
+
+class LedgerBusy(QuestError):
+    """Another pytest-quest process holds the ledger's lock for too long."""
+
+
+class RescanNeeded(UsageError):
+    """Protected files changed since the scan: a maintainer's change, not the test's. No try."""
 
 
 class QuestLocked(QuestError):

@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pytest_quest.errors import CorruptLedger, UnknownQuest
+from pytest_quest import schema
+from pytest_quest.errors import CorruptLedger, LedgerBusy, NoLedger, UnknownQuest
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt
 from pytest_quest.states import State
@@ -28,11 +29,13 @@ __all__ = [
     "SCHEMA_VERSION",
     "Ledger",
     "append_attempt",
+    "closest",
     "now_iso",
     "parse_time",
     "read_attempts",
     "read_document",
     "transaction",
+    "unknown_message",
 ]
 
 SCHEMA_VERSION = 1
@@ -64,6 +67,9 @@ class Ledger:
     scans: list[dict[str, Any]] = field(default_factory=list)
     #: The settings the last scan used (sources, test_dir, branch).
     settings: dict[str, Any] = field(default_factory=dict)
+    #: Functions the last scan found but offers no quest for: ``{"id", "reason"}``
+    #: (cannot be covered here, or excluded by ``exclude_quests``).
+    skipped: list[dict[str, str]] = field(default_factory=list)
 
     # ----------------------------------------------------------------- paths
     @property
@@ -86,13 +92,18 @@ class Ledger:
 
     @classmethod
     def load(cls, path: Path, missing_ok: bool = False) -> Ledger:
-        """Read ``path``; raise :class:`CorruptLedger` on anything we cannot trust."""
+        """Read ``path``; refuse anything we cannot trust in full.
+
+        No file is :class:`NoLedger` (the project was never scanned); a file
+        that is not a valid ledger in every record (see :mod:`pytest_quest.schema`)
+        is :class:`CorruptLedger`, and nothing ever rewrites it.
+        """
         path = Path(path)
         data = read_document(path, missing_ok)
         if data is None:
             return cls(path=path)
         try:
-            quests = {q["id"]: Quest.from_dict(q) for q in data.get("quests", [])}
+            quests = {q["id"]: Quest.from_dict(q) for q in data["quests"]}
         except (ValueError, KeyError, TypeError) as exc:
             raise _corrupt(path, exc) from None
         return cls(
@@ -101,6 +112,7 @@ class Ledger:
             snapshot=dict(data.get("snapshot", {})),
             scans=list(data.get("scans", [])),
             settings=dict(data.get("settings", {})),
+            skipped=list(data.get("skipped", [])),
         )
 
     def to_json(self) -> str:
@@ -112,6 +124,8 @@ class Ledger:
             "snapshot": dict(sorted(self.snapshot.items())),
             "quests": [self.quests[k].to_dict() for k in self.ordered_ids()],
         }
+        if self.skipped:
+            data["skipped"] = sorted(self.skipped, key=lambda e: e["id"])
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     def save(self) -> None:
@@ -134,7 +148,7 @@ class Ledger:
         try:
             return self.quests[quest_id]
         except KeyError:
-            raise UnknownQuest(f"unknown quest {quest_id!r}: see `pytest-quest status`") from None
+            raise UnknownQuest(unknown_message(quest_id, self.quests)) from None
 
     def put(self, quest: Quest) -> None:
         self.quests[quest.id] = quest
@@ -154,39 +168,61 @@ class Ledger:
 
 
 def read_document(path: Path, missing_ok: bool = False) -> dict[str, Any] | None:
-    """The ledger file as parsed JSON, its schema checked; ``None`` when missing and allowed.
+    """The ledger file as parsed JSON, checked in full; ``None`` when missing and allowed.
 
     Commands that need one quest out of thousands (``next``) read this and
-    build a :class:`Quest` only for the one they hand out.
+    build a :class:`Quest` only for the one they hand out. The whole document
+    is validated (:mod:`pytest_quest.schema`) either way: every command refuses
+    a damaged ledger with the same message, none crashes on one.
     """
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data = schema.loads(handle.read())
     except FileNotFoundError:
         if missing_ok:
             return None
-        raise CorruptLedger(
+        raise NoLedger(
             f"no ledger at {path}: run `pytest-quest scan` in the project root first"
         ) from None
-    except OSError as exc:
-        raise CorruptLedger(f"cannot read ledger {path}: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise CorruptLedger(f"cannot read ledger {path}: {reason}") from None
     except ValueError as exc:
         raise _corrupt(path, exc) from None
-    if not isinstance(data, dict):
-        raise _corrupt(path, "top level is not an object")
-    version = data.get("schema")
-    if version != SCHEMA_VERSION:
-        raise _corrupt(path, f"schema {version!r}, this pytest-quest reads {SCHEMA_VERSION}")
-    if not isinstance(data.get("quests", []), list):
-        raise _corrupt(path, "quests is not a list")
+    if isinstance(data, dict) and data.get("schema") != SCHEMA_VERSION:
+        raise _corrupt(path, f"schema {data.get('schema')!r}, this pytest-quest reads "
+                             f"{SCHEMA_VERSION}")
+    try:
+        schema.validate(data)
+    except ValueError as exc:
+        raise _corrupt(path, exc) from None
     return data
 
 
 def _corrupt(path: Path, reason: object) -> CorruptLedger:
     return CorruptLedger(
-        f"ledger {path} is corrupt ({reason}); it was left untouched: "
-        "restore it from git or remove it and rescan"
+        f"ledger {path} is corrupt ({reason}); it was left as it was: "
+        "restore it from git (`git checkout -- .quest/ledger.json`) or fix that value"
     )
+
+
+def closest(quest_id: str, ids: Iterable[str], n: int = 3) -> list[str]:
+    """The ids nearest to a mistyped ``quest_id``: same function name first, then spelling."""
+    import difflib
+
+    known = sorted(ids)
+    name = quest_id.rsplit("::", 1)[-1]
+    same = [k for k in known if k.rsplit("::", 1)[-1] == name]
+    near = difflib.get_close_matches(quest_id, known, n=n, cutoff=0.6)
+    return list(dict.fromkeys([*same, *near]))[:n]
+
+
+def unknown_message(quest_id: str, ids: Iterable[str]) -> str:
+    """``unknown quest 'x': did you mean ...?``, or where to find every id."""
+    close = closest(quest_id, ids)
+    hint = (f"did you mean {' or '.join(close)}?" if close
+            else "`pytest-quest status --all` lists every id")
+    return f"unknown quest {quest_id!r}: {hint}"
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -240,7 +276,7 @@ def transaction(path: Path, missing_ok: bool = False) -> Iterator[Ledger]:
     try:
         lock.acquire()
     except Timeout:
-        raise CorruptLedger(
+        raise LedgerBusy(
             f"ledger {path} is locked by another pytest-quest process for over {LOCK_TIMEOUT:.0f} s"
         ) from None
     try:

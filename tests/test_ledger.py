@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_quest.errors import CorruptLedger, UnknownQuest
+from pytest_quest.errors import CorruptLedger, NoLedger, UnknownQuest
 from pytest_quest.ledger import (
     Ledger,
     append_attempt,
@@ -41,9 +41,11 @@ def test_save_is_deterministic_and_sorted(tmp_path: Path) -> None:
     assert (tmp_path / ".quest" / ".gitignore").read_text().count("*.lock") == 1
 
 
-def test_missing_ledger_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(CorruptLedger, match="pytest-quest scan"):
+def test_missing_ledger_is_a_clear_error_not_a_corrupt_one(tmp_path: Path) -> None:
+    with pytest.raises(NoLedger, match="pytest-quest scan") as caught:
         Ledger.load(tmp_path / ".quest" / "ledger.json")
+    assert not isinstance(caught.value, CorruptLedger)
+    assert caught.value.exit_code == 2
 
 
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"schema": 99, "quests": []}',
