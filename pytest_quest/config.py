@@ -6,6 +6,7 @@ Precedence: command-line flag > ``pyproject.toml`` > the defaults below.
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -14,7 +15,15 @@ from typing import Any
 
 from pytest_quest.errors import ConfigError
 
-__all__ = ["IGNORED_DIRS", "ISOLATION", "Settings", "detect_sources", "find_root", "load_settings"]
+__all__ = [
+    "IGNORED_DIRS",
+    "ISOLATION",
+    "Settings",
+    "detect_sources",
+    "find_root",
+    "is_tooling",
+    "load_settings",
+]
 
 #: Folders never scanned, snapshotted or copied into a sandbox.
 IGNORED_DIRS = frozenset(
@@ -27,9 +36,14 @@ IGNORED_DIRS = frozenset(
 #: Values of the ``isolation`` setting (see docs/security.md).
 ISOLATION = ("auto", "strict")
 _NOT_SOURCES = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example",
-                          "benchmarks", "scripts", "tools", "build", "dist"})
+                          "benchmark", "benchmarks", "bench", "scripts", "tools", "build",
+                          "dist", "site", "ci", "changelog.d", "requirements"})
+#: Top-level modules that run the project (packaging, tasks, docs) rather than belong to it.
 _NOT_SOURCE_MODULES = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py",
-                                 "tasks.py", "manage.py"})
+                                 "tasks.py", "manage.py", "dodo.py", "versioneer.py",
+                                 "pavement.py", "toxfile.py", "conf.py", "benchmark.py",
+                                 "benchmarks.py", "bench.py", "profile_it.py"})
+_TOOLING = re.compile(r"^(bench(mark)?s?_.*|.*_bench(mark)?s?|test_.*|.*_test)\.py$")
 
 
 @dataclass(frozen=True)
@@ -41,6 +55,8 @@ class Settings:
     test_dir: str = "tests/quest"
     #: Folders never copied into a sandbox nor protected (large data the tests do not read).
     exclude: tuple[str, ...] = ()
+    #: Quest ids or globs (``hotel/legacy/*``, ``*::__repr__``) that are never quests.
+    exclude_quests: tuple[str, ...] = ()
     max_tries: int = 3
     timeout: float = 60.0
     baseline_timeout: float = 900.0
@@ -97,6 +113,20 @@ def _clean_rel(value: str, root: Path) -> str:
     return text or "."
 
 
+def is_tooling(rel: str) -> bool:
+    """A top-level folder or module of the project that is not its code.
+
+    Docs, benchmarks, examples, packaging (``setup.py``), task runners
+    (``noxfile.py``, ``tasks.py``) and benchmark scripts (``benchmark.py``,
+    ``bench_parse.py``) run the project; their functions are not quests.
+    Only the first part of ``rel`` is judged: ``pkg/tasks.py`` is code.
+    """
+    first, _, rest = rel.partition("/")
+    if rest:
+        return first in _NOT_SOURCES
+    return first in _NOT_SOURCES or first in _NOT_SOURCE_MODULES or bool(_TOOLING.match(first))
+
+
 def detect_sources(root: Path) -> tuple[str, ...]:
     """Guess the source folders: ``src/``'s packages, else top-level packages and modules."""
     src = root / "src"
@@ -105,13 +135,10 @@ def detect_sources(root: Path) -> tuple[str, ...]:
     found = []
     for child in sorted(root.iterdir()):
         name = child.name
-        if name.startswith(".") or name in IGNORED_DIRS or name in _NOT_SOURCES:
+        if name.startswith(".") or name in IGNORED_DIRS or is_tooling(name):
             continue
         if (child.is_dir() and (child / "__init__.py").is_file()) or (
-            child.suffix == ".py"
-            and child.is_file()
-            and name not in _NOT_SOURCE_MODULES
-            and not name.startswith("test_")
+            child.suffix == ".py" and child.is_file()
         ):
             found.append(name)
     return tuple(found)

@@ -7,6 +7,7 @@ a sandbox copy, and locks what it already covers fully (evidence "baseline").
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,7 @@ from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
 from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, snapshot
 from pytest_quest.sandbox import run as run_sandbox
-from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file
+from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
 from pytest_quest.states import State
 
 __all__ = ["ScanReport", "find_functions", "run_suite", "scan"]
@@ -38,6 +39,8 @@ class ScanReport:
     locked: list[str] = field(default_factory=list)
     errors: list[ScanError] = field(default_factory=list)
     baseline: dict[str, Any] = field(default_factory=dict)
+    #: Functions found but offered as no quest, with the reason (``status --skipped``).
+    skipped: list[Found] = field(default_factory=list)
 
     def to_dict(self, ledger: Ledger) -> dict[str, Any]:
         return {
@@ -50,22 +53,45 @@ class ScanReport:
             "locked_by_baseline": len(self.locked),
             "baseline": self.baseline,
             "errors": [{"path": e.path, "message": e.message} for e in self.errors],
+            "skipped": [{"id": f.id, "reason": f.skip} for f in self.skipped],
         }
 
 
-def find_functions(settings: Settings) -> tuple[list[Found], list[ScanError], int]:
-    """Every quest the sources hold now, the files that failed to parse, and the file count."""
+def find_functions(
+    settings: Settings, skipped: list[Found] | None = None
+) -> tuple[list[Found], list[ScanError], int]:
+    """Every quest the sources hold now, the files that failed to parse, and the file count.
+
+    Functions that are no quest (no test can cover them here, or
+    ``exclude_quests`` names them) go to ``skipped`` with their reason.
+    """
     found: list[Found] = []
     errors: list[ScanError] = []
     files = 0
+    target = target_of(settings.python)
     for rel in iter_source_files(settings.root, settings.sources, settings.test_dir):
         files += 1
-        result = scan_file(settings.root, rel)
+        result = scan_file(settings.root, rel, target)
         if isinstance(result, ScanError):
             errors.append(result)
-        else:
-            found.extend(result)
+            continue
+        for item in result:
+            pattern = _excluded(item.id, settings.exclude_quests)
+            if pattern is not None:
+                item = item.with_skip(f"excluded by [tool.pytest-quest] exclude_quests {pattern!r}")
+            if not item.skip:
+                found.append(item)
+            elif skipped is not None:
+                skipped.append(item)
     return found, errors, files
+
+
+def _excluded(quest_id: str, patterns: tuple[str, ...]) -> str | None:
+    """The first ``exclude_quests`` pattern matching ``quest_id`` (an id or a glob)."""
+    for pattern in patterns:
+        if quest_id == pattern or fnmatch.fnmatchcase(quest_id, pattern):
+            return pattern
+    return None
 
 
 def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> None:
@@ -167,15 +193,21 @@ def scan(
 ) -> tuple[ScanReport, Ledger]:
     """Scan the sources into the ledger; optionally lock what the existing suite covers."""
     progress("finding functions")
-    found, errors, files = find_functions(settings)
-    report = ScanReport(files=files, total=len(found), errors=errors)
+    skipped: list[Found] = []
+    found, errors, files = find_functions(settings, skipped)
+    report = ScanReport(files=files, total=len(found), errors=errors, skipped=skipped)
     result = None
     if baseline and found:
         progress("running the existing suite once with coverage")
         result = run_suite(settings)
     now = now_iso()
     with transaction(Ledger.for_root(settings.root).path, missing_ok=True) as ledger:
-        _merge(ledger, found, now, report)
+        # A locked function that became uncoverable stays PASS (the ratchet reports the
+        # exclusion); any other state of a skipped function retires.
+        kept = [f for f in skipped if f.id in ledger.quests
+                and ledger.quests[f.id].state is State.PASS]
+        _merge(ledger, found + kept, now, report)
+        ledger.skipped = [{"id": f.id, "reason": f.skip} for f in skipped]
         ledger.snapshot = snapshot(settings)
         ledger.settings = settings.to_dict()
         if result is not None:

@@ -55,6 +55,9 @@ def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, ro
         term.print(line)
         if base.get("note"):
             term.print(f"  [review]{base['note']}[/review]")
+    if report.skipped:
+        term.print(f"  skipped {len(report.skipped)} functions no test can cover here or "
+                   "exclude_quests names: `pytest-quest status --skipped` says why")
     for error in report.errors:
         term.print(f"  [fail]could not parse[/fail] {error.path}: {error.message}")
     term.print(f"Remaining: [bold]{ledger.remaining}[/bold] of {ledger.total}. "

@@ -2,7 +2,9 @@
 
 The REVIEW queue leads because it is the only part of the ledger that waits
 on a human; everything else moves by itself. ``--json`` prints
-:func:`pytest_quest.export.summary`, the same numbers the HTML report shows.
+:func:`pytest_quest.export.summary`, the same numbers the HTML report shows,
+plus who locked the PASS quests (the baseline, the gate, a reviewer), the
+reviewers' notes and the functions the scan skipped.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import click
 from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 
-__all__ = ["command", "render"]
+__all__ = ["annotate", "command", "render"]
+
+#: The reviewers' latest notes shown by the human view (``--json`` has them all).
+NOTES_SHOWN = 10
 
 #: The queue is shown in full by ``pytest-quest review``; status only surfaces its head.
 REVIEW_SHOWN = 10
@@ -23,11 +28,39 @@ REVIEW_SHOWN = 10
 _STYLE = {"PASS": "pass", "TODO": "todo", "REVIEW": "review", "DONE": "done", "RETIRED": "retired"}
 
 
+def annotate(data: dict[str, Any], ledger: Any) -> dict[str, Any]:
+    """Add what only the ledger knows to a summary: who locked each PASS, notes, skipped.
+
+    ``locked_by`` tells a baseline lock (the existing suite already covered the
+    function; no gate judged a test) from a gate PASS and a reviewer's approval.
+    """
+    from pytest_quest.states import State
+
+    locked_by = {"baseline": 0, "gate": 0, "review": 0}
+    notes = []
+    for quest in ledger.ordered():
+        if quest.state is State.PASS:
+            source = (quest.evidence or {}).get("source")
+            kind = {"baseline": "baseline", "review": "review"}.get(source, "gate")
+            locked_by[kind] += 1
+        if quest.decision:
+            notes.append({"id": quest.id, "state": quest.state.value, **quest.decision})
+    notes.sort(key=lambda n: (str(n.get("time", "")), n["id"]), reverse=True)
+    data["locked_by"] = locked_by
+    data["notes"] = notes
+    data["skipped"] = sorted(ledger.skipped, key=lambda e: e["id"])
+    return data
+
+
 @click.command("status")
+@click.option("--all", "all_ids", is_flag=True,
+              help="List every quest id with its state, tries and who locked it.")
+@click.option("--skipped", "show_skipped", is_flag=True,
+              help="List the functions the scan offers no quest for, and why.")
 @root_option
 @json_option
-def command(root: Path | None, as_json: bool) -> None:
-    """Counts per state, progress, the REVIEW queue and a table per source file."""
+def command(all_ids: bool, show_skipped: bool, root: Path | None, as_json: bool) -> None:
+    """Counts per state, progress, the REVIEW queue, reviewers' notes and a table per file."""
     from pytest_quest.config import find_root
     from pytest_quest.export import dumps, summary
     from pytest_quest.ledger import Ledger
@@ -38,9 +71,37 @@ def command(root: Path | None, as_json: bool) -> None:
     todo = {k for k, q in ledger.quests.items() if q.state.value == "TODO"}
     leases = open_leases(ledger.directory, todo)  # who is working on what right now
     if as_json:
-        term.write(dumps({**summary(ledger), "leases": leases}))
+        term.write(dumps({**annotate(summary(ledger), ledger), "leases": leases}))
         return
-    render(term, {**summary(ledger, all_quests=False), "leases": leases})
+    if all_ids:
+        _render_all(term, ledger)
+        return
+    if show_skipped:
+        _render_skipped(term, ledger.skipped)
+        return
+    render(term, {**annotate(summary(ledger, all_quests=False), ledger), "leases": leases})
+
+
+def _render_all(term: Terminal, ledger: Any) -> None:
+    """Every quest id, one per line, in ledger order (RETIRED too: they are ids)."""
+    rows = []
+    for quest in ledger.ordered():
+        state = quest.state.value
+        source = (quest.evidence or {}).get("source") if state == "PASS" else None
+        locked = {"baseline": "baseline", "review": "review"}.get(source or "", "gate")
+        rows.append((quest.id, (state, _STYLE[state]), quest.tries,
+                     locked if state == "PASS" else ""))
+    term.grid(("Quest", "State", "Tries", "Locked by"), rows, right=(2,))
+
+
+def _render_skipped(term: Terminal, skipped: list[dict[str, str]]) -> None:
+    if not skipped:
+        term.print("The last scan skipped no function.")
+        return
+    term.print(f"[bold]{len(skipped)}[/bold] functions found but offered as no quest:")
+    for entry in sorted(skipped, key=lambda e: e["id"]):
+        term.print(f"  [bold]{term.escape(entry['id'])}[/bold]")
+        term.print(f"    [muted]{term.escape(entry['reason'])}[/muted]")
 
 
 def render(term: Terminal, data: dict[str, Any]) -> None:
@@ -51,6 +112,10 @@ def render(term: Terminal, data: dict[str, Any]) -> None:
     term.print(f"[bold]{total}[/bold] quests, [todo]{remaining}[/todo] remaining")
     term.print("  ".join(f"[{_STYLE[s]}]{s}[/{_STYLE[s]}] {n}" for s, n in counts.items()))
     term.print(f"{term.bar(passed, total)}  PASS {passed} of {total}")
+    locked_by = data.get("locked_by")
+    if passed and locked_by:
+        term.print(f"  [muted]PASS locked by: the gate {locked_by['gate']}, the existing suite "
+                   f"(baseline) {locked_by['baseline']}, a reviewer {locked_by['review']}[/muted]")
     if not total:
         term.info("No quests: run `pytest-quest scan` in the project root.")
         return
@@ -82,8 +147,20 @@ def render(term: Terminal, data: dict[str, Any]) -> None:
         for f in data["files"]
     ]
     term.grid(("File", "Quests", "PASS", "TODO", "REVIEW", "DONE"), rows, right=(1, 2, 3, 4, 5))
+    notes = data.get("notes") or []
+    if notes:
+        term.print("")
+        term.print(f"[review]Reviewers' notes ({len(notes)})[/review], newest first:")
+        for note in notes[:NOTES_SHOWN]:
+            term.print(f"  [bold]{term.escape(note['id'])}[/bold] {note.get('action', '')} by "
+                       f"{term.escape(note.get('by', ''))} -> {note['state']}")
+            term.data(f"    note: {note.get('note', '')}")
     if counts["RETIRED"]:
         term.info(f"{counts['RETIRED']} retired quests (functions removed) are not counted.")
+    skipped = data.get("skipped") or []
+    if skipped:
+        term.info(f"{len(skipped)} functions offered as no quest (no test can cover them here, "
+                  "or exclude_quests): `pytest-quest status --skipped` says why.")
 
 
 def _leases(term: Terminal, leases: dict[str, dict[str, str]]) -> None:
