@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -9,17 +10,50 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
 from pytest_quest.quest import Quest
 
-__all__ = ["default_test_path", "import_roots", "module_name", "project_relative"]
+__all__ = ["MAX_STEM", "default_test_path", "import_roots", "module_name", "project_relative",
+           "quest_file_name"]
+
+
+#: Longest file stem before the tail is cut and the hash keeps names apart.
+MAX_STEM = 60
 
 
 def default_test_path(quest: Quest, settings: Settings) -> str:
     """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``.
 
-    Underscores are kept as they are (``_double`` and ``double`` must not share a file).
+    Short and readable: a leading ``src/`` and a trailing ``__init__`` are left
+    out of the module part, and leading or trailing underscores of each name
+    (``_CustomTextWrap.__len__``) are dropped. Whenever a name loses anything
+    that way, six hex digits of the quest id's sha256 follow, so ``_double``
+    and ``double`` never share a file and the name depends on the id alone
+    (stable across scans, whatever else the project holds).
+    ``tabulate/__init__.py::_CustomTextWrap.__len__`` ->
+    ``test_tabulate__CustomTextWrap_len_<hash>.py``.
     """
-    module = quest.path.removesuffix(".py").replace("/", "_")
-    name = re.sub(r"[^0-9A-Za-z_]+", "_", quest.qualname)
-    return f"{settings.test_dir.rstrip('/')}/test_{module}__{name}.py"
+    return f"{settings.test_dir.rstrip('/')}/{quest_file_name(quest.id)}"
+
+
+def quest_file_name(quest_id: str) -> str:
+    """The file name of :func:`default_test_path` (a function of the id alone)."""
+    path, _, qualname = quest_id.partition("::")
+    module_parts = path.removesuffix(".py").split("/")
+    if module_parts[0] == "src" and len(module_parts) > 1:
+        module_parts = module_parts[1:]
+    if module_parts[-1] == "__init__" and len(module_parts) > 1:
+        module_parts = module_parts[:-1]
+    lossy = "@" in qualname
+    names = []
+    for part in qualname.replace("@", ".at").split("."):
+        clean = re.sub(r"[^0-9A-Za-z_]+", "_", part).strip("_")
+        lossy = lossy or clean != part
+        names.append(clean or "_")
+    module = "_".join(module_parts)
+    stem = f"test_{module}__{'_'.join(names)}"
+    if len(stem) > MAX_STEM:
+        stem, lossy = stem[:MAX_STEM].rstrip("_"), True
+    if lossy:
+        stem += "_" + hashlib.sha256(quest_id.encode("utf-8")).hexdigest()[:6]
+    return stem + ".py"
 
 
 def project_relative(path: str | Path, settings: Settings) -> str:

@@ -245,7 +245,8 @@ def test_function_deleted_at_import_goes_to_review(project: Path) -> None:
     run(project, "scan", "--no-baseline")
     quest = "hotel/pricing.py::_double"
     write(project, "from hotel.pricing import DOUBLE\n\n\ndef test_double():\n"
-                   "    assert DOUBLE == 4\n", rel="tests/quest/test_hotel_pricing___double.py")
+                   "    assert DOUBLE == 4\n",
+          rel="tests/quest/test_hotel_pricing__double_ee8aeb.py")
     code, out = run(project, "submit", quest, "--json")
     data = json.loads(out)
     assert code == 3, data

@@ -1,4 +1,7 @@
-"""Where a quest's test file goes, and how user-given paths map into the project."""
+"""Where a quest's test file goes, and how user-given paths map into the project.
+
+Bug 11: generated test file names are short, readable, distinct and stable.
+"""
 
 from __future__ import annotations
 
@@ -8,31 +11,46 @@ import pytest
 
 from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
-from pytest_quest.paths import default_test_path, project_relative
+from pytest_quest.paths import MAX_STEM, default_test_path, project_relative, quest_file_name
 from pytest_quest.quest import Quest
 
 
-def _quest(path: str, qualname: str) -> Quest:
-    return Quest(id=f"{path}::{qualname}", path=path, qualname=qualname)
-
-
-@pytest.mark.parametrize(("path", "qualname", "expected"), [
-    ("hotel/pricing.py", "nightly_rate", "tests/quest/test_hotel_pricing__nightly_rate.py"),
-    ("hotel/rooms.py", "Room.rate", "tests/quest/test_hotel_rooms__Room_rate.py"),
-    ("hotel/rooms.py", "Room.capacity.setter",
-     "tests/quest/test_hotel_rooms__Room_capacity_setter.py"),
-    ("m.py", "f@12", "tests/quest/test_m__f_12.py"),
+@pytest.mark.parametrize(("quest_id", "name"), [
+    ("hotel/pricing.py::nightly_rate", "test_hotel_pricing__nightly_rate.py"),
+    ("hotel/rooms.py::Room.rate", "test_hotel_rooms__Room_rate.py"),
+    ("src/geo/shapes.py::Shape.name", "test_geo_shapes__Shape_name.py"),
+    ("tabulate/__init__.py::_CustomTextWrap.__len__",
+     "test_tabulate__CustomTextWrap_len_1c9d43.py"),
+    ("m.py::Room.size.setter", "test_m__Room_size_setter.py"),
 ])
-def test_default_test_path(path: str, qualname: str, expected: str, tmp_path: Path) -> None:
-    settings = Settings(root=tmp_path, sources=(".",), test_dir="tests/quest/")
-    assert default_test_path(_quest(path, qualname), settings) == expected
+def test_names_read_like_the_quest(quest_id: str, name: str) -> None:
+    assert quest_file_name(quest_id) == name
 
 
-def test_underscores_are_kept_so_names_never_collide(tmp_path: Path) -> None:
-    settings = Settings(root=tmp_path, sources=(".",))
-    private = default_test_path(_quest("m.py", "_double"), settings)
-    public = default_test_path(_quest("m.py", "double"), settings)
-    assert private != public
+def test_names_that_lose_characters_stay_distinct() -> None:
+    ids = ["m.py::double", "m.py::_double", "m.py::__double__", "m.py::f@12", "m.py::f.at12",
+           "pkg/__init__.py::f", "pkg/f.py::f"]
+    # ``pkg/__init__.py`` and a ``pkg.py`` beside it cannot both be imported as ``pkg``,
+    # so dropping ``__init__`` costs no distinctness a real project has.
+    names = [quest_file_name(i) for i in ids]
+    assert len(set(names)) == len(names)
+    assert names[0] == "test_m__double.py" and names[1].startswith("test_m__double_")
+
+
+def test_long_names_are_cut_and_kept_apart() -> None:
+    base = "a/b/c/very_long_module_name_here.py::SomeQuiteLongClassName.some_long_method_"
+    one, two = quest_file_name(base + "one"), quest_file_name(base + "two")
+    assert one != two
+    assert len(one) <= MAX_STEM + len("_123456.py")
+
+
+def test_default_path_is_in_the_quest_folder(tmp_path: Path) -> None:
+    quest = Quest(id="hotel/pricing.py::nightly_rate", path="hotel/pricing.py",
+                  qualname="nightly_rate")
+    settings = Settings(root=tmp_path, test_dir="qa/quest/")
+    assert default_test_path(quest, settings) == "qa/quest/test_hotel_pricing__nightly_rate.py"
+    with pytest.raises(UsageError, match="outside the project"):
+        project_relative(tmp_path.parent / "x.py", settings)
 
 
 def test_relative_paths_are_read_from_the_current_folder_inside_the_project(

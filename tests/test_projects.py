@@ -64,7 +64,7 @@ def test_src_layout_without_tests(tmp_path: Path) -> None:
     assert nxt["example_from"] is None and "from geo.shapes import Shape" in nxt["example"]
 
     quest = "src/geo/shapes.py::Shape.name"
-    _tree(tmp_path, {"tests/quest/test_src_geo_shapes__Shape_name.py": SHAPES_TEST})
+    _tree(tmp_path, {"tests/quest/test_geo_shapes__Shape_name.py": SHAPES_TEST})
     code, result = _cli(tmp_path, "submit", quest)
     assert code == 0, result
     assert result["verdict"] == "PASS"
