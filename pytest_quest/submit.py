@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_quest import ratchet
+from pytest_quest import preflight, ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict
@@ -45,6 +45,12 @@ class Result:
     evidence: Evidence | None = None
     #: What confined the run that judged it, for every verdict ("not-run": decided before it).
     isolation: str = NOT_RUN
+    #: The tail of the run's stdout/stderr (project paths, not the sandbox's).
+    output: str = ""
+    #: Where ``--keep-sandbox`` left the copy.
+    sandbox: str | None = None
+    #: ``--dry-run``: judged, nothing recorded.
+    dry_run: bool = False
 
     def to_dict(self, max_tries: int) -> dict[str, Any]:
         return {
@@ -60,6 +66,9 @@ class Result:
             "seconds": round(self.seconds, 3),
             "evidence": self.evidence.to_dict() if self.evidence else None,
             "isolation": self.isolation,
+            "output": self.output,
+            "sandbox": self.sandbox,
+            "dry_run": self.dry_run,
         }
 
 
@@ -98,21 +107,31 @@ def submit(
     test: str | Path | None = None,
     claims: tuple[Claim, ...] = (),
     agent: str | None = None,
+    keep_sandbox: bool = False,
+    dry_run: bool = False,
 ) -> Result:
     """Judge ``test`` for ``quest_id``.
 
     Raises a :class:`QuestError` for bad input or a broken environment; then
-    nothing is recorded and no try is spent.
+    nothing is recorded and no try is spent. So do faults that are not the
+    test's (see :mod:`pytest_quest.preflight`), and a byte-identical file that
+    already FAILed gets its recorded verdict back without a run or a try.
+    ``dry_run`` judges without recording; ``keep_sandbox`` leaves the copy.
     """
     ledger = Ledger.load(Ledger.for_root(settings.root).path)
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     test_rel = project_relative(test, settings) if test else default_test_path(quest, settings)
+    preflight.check_location(test_rel, settings)
     test_file = settings.root / test_rel
     if not test_file.is_file():
         raise UsageError(f"test file {test_rel} does not exist: write the test there first")
     data = test_file.read_bytes()
+    preflight.check_sources(ledger, settings)
+    repeated = preflight.repeated_verdict(ledger, quest, test_rel, data)
+    if repeated is not None:
+        return Result(quest, repeated, test_rel, 0.0)
     locked = locked_tests(ledger)
     sub = Submission(
         settings=settings,
@@ -127,10 +146,19 @@ def submit(
     started = now_iso()
     with ExitStack() as resources:
         evaluation = evaluate(submission_stages(), replace(sub, resources=resources))
+        if keep_sandbox:
+            resources.pop_all()  # the copy outlives the command; its path is printed
     sub, verdict = evaluation.context, evaluation.verdict
     seconds = sub.run.seconds if sub.run else 0.0
     evidence = _evidence(sub, agent) if verdict.outcome is Outcome.PASS else None
-    return _record(settings, quest_id, sub, verdict, evidence, started, agent, seconds)
+    verdict = replace(verdict, facts=preflight.project_paths(verdict.facts, sub.sandbox))
+    output = preflight.output_tail(sub.run, sub.sandbox)
+    kept = str(sub.sandbox.base) if keep_sandbox and sub.sandbox is not None else None
+    if dry_run:
+        return Result(quest, verdict, test_rel, seconds, evidence, _isolation(sub),
+                      output=output, sandbox=kept, dry_run=True)
+    result = _record(settings, quest_id, sub, verdict, evidence, started, agent, seconds, output)
+    return replace(result, sandbox=kept)
 
 
 def _spec(sub: Submission) -> dict[str, Any]:
@@ -194,6 +222,7 @@ def _record(
     started: str,
     agent: str | None,
     seconds: float,
+    output: str = "",
 ) -> Result:
     with transaction(Ledger.for_root(settings.root).path) as ledger:
         current = ledger.get(quest_id)
@@ -202,10 +231,13 @@ def _record(
             # `next` shows the agent exactly the lines its last test missed; the views mark them.
             updated = updated.with_(missing=sub.measured.missing)
         ledger.put(updated)
-        append_attempt(ledger, Attempt.submitted(
+        attempt = Attempt.submitted(
             quest=quest_id, time=started, agent=agent, test=sub.test_rel,
             sha256=sha256(sub.test_bytes), verdict=verdict.outcome.value,
             state=updated.state.value, tries=updated.tries, facts=verdict.facts,
             remaining=ledger.remaining, isolation=_isolation(sub),
-        ))
-    return Result(updated, verdict, sub.test_rel, seconds, evidence, _isolation(sub))
+        )
+        # The run's output tail, for diagnosing a failed run later (`show`).
+        append_attempt(ledger, replace(attempt, other={"output": output}))
+    return Result(updated, verdict, sub.test_rel, seconds, evidence, _isolation(sub),
+                  output=output)

@@ -94,9 +94,9 @@ def test_partial_then_full_then_locked(project: Path) -> None:
 
 
 def test_three_fails_end_in_done(project: Path) -> None:
-    write(project, PARTIAL)
     states = []
-    for _ in range(3):
+    for n in range(3):
+        write(project, PARTIAL + f"\n# try {n}\n")  # a changed file: a byte-identical one is free
         code, data = submit_json(project)
         assert code == 1
         states.append((data["state"], data["tries"]))
@@ -105,14 +105,25 @@ def test_three_fails_end_in_done(project: Path) -> None:
     assert code == 4
 
 
-def test_edited_source_fails_on_scope(project: Path) -> None:
+def test_edited_source_is_rescan_needed_not_a_try(project: Path) -> None:
     pricing = project / "hotel" / "pricing.py"
     pricing.write_text(pricing.read_text().replace("base * 1.25", "base * 1.5"))
     write(project, FULL)
     code, data = submit_json(project)
+    assert code == 2
+    assert data["kind"] == "RescanNeeded"
+    assert "hotel/pricing.py (changed)" in data["error"] and "pytest-quest scan" in data["error"]
+    assert Ledger.load(Ledger.for_root(project).path).get(QUEST).tries == 0
+
+
+def test_edited_existing_test_still_fails_on_scope(project: Path) -> None:
+    conftest = project / "tests" / "conftest.py"
+    conftest.write_text(conftest.read_text() + "\n# edited\n")
+    write(project, FULL)
+    code, data = submit_json(project)
     assert code == 1
     facts = [f for f in data["facts"] if f["rule"] == "scope-protected-files"]
-    assert [f["where"] for f in facts] == ["hotel/pricing.py"]
+    assert [f["where"] for f in facts] == ["tests/conftest.py"]
 
 
 def test_new_conftest_outside_quest_folder_fails_on_scope(project: Path) -> None:

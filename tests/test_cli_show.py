@@ -73,7 +73,7 @@ def test_review_decision_is_shown(tmp_path: Path) -> None:
         decision={"action": "close", "by": "Ada", "note": "generated [code]", "time": "t"}))
     ledger.save()
     human = invoke(tmp_path, "show", "pkg/mod_0000.py::func_9").stdout
-    assert "Human decision" in human and "generated [code]" in human
+    assert "Reviewer's decision" in human and "generated [code]" in human
 
 
 def test_source_file_gone_is_reported_not_a_crash(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import click
 from pytest_quest.config import Settings, find_root, load_settings
 from pytest_quest.ledger import Ledger
 
-__all__ = ["json_option", "load_project", "root_option", "settings_from"]
+__all__ = ["complete_quest_id", "json_option", "load_project", "root_option", "settings_from"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,3 +64,25 @@ def _recorded(root: Path) -> dict[str, Any]:
         return {}
     settings = data.get("settings") if isinstance(data, dict) else None
     return settings if isinstance(settings, dict) else {}
+
+
+def complete_quest_id(ctx: click.Context, param: click.Parameter,
+                      incomplete: str) -> list[Any]:
+    """Shell completion for QUEST_ID arguments: the ledger's ids that start with ``incomplete``.
+
+    Completion must never print an error into the user's prompt, so a missing
+    or damaged ledger completes nothing. The ids are read straight from the
+    JSON (no validation): completion runs on every Tab press.
+    """
+    import json
+
+    from click.shell_completion import CompletionItem
+
+    root = ctx.params.get("root")
+    try:
+        with open(Ledger.for_root(find_root(root)).path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        ids = [q["id"] for q in data["quests"] if q.get("state") != "RETIRED"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [CompletionItem(i) for i in sorted(ids) if i.startswith(incomplete)]

@@ -12,10 +12,20 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, load_project, root_option
+from pytest_quest.cli.options import complete_quest_id, json_option, load_project, root_option
 from pytest_quest.cli.terminal import Terminal
 
-__all__ = ["command", "details", "read_span"]
+__all__ = ["LOCKED_BY", "OLDER_OUTPUT_LINES", "command", "details", "read_span"]
+
+#: How each kind of PASS came about, in words: a baseline lock is not a gate PASS.
+LOCKED_BY = {
+    "baseline": "the existing suite (baseline at scan): it already covered every line; "
+                "no gate judged a quest test",
+    "submit": "the gate: a submitted test passed every stage",
+    "review": "a reviewer's approval of a REVIEW verdict",
+}
+#: Lines of output shown for attempts before the newest one.
+OLDER_OUTPUT_LINES = 5
 
 
 def read_span(root: Path, rel: str, lines: tuple[int, int] | list[int]) -> dict[str, Any]:
@@ -54,7 +64,7 @@ def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
 
 
 @click.command("show")
-@click.argument("quest_id")
+@click.argument("quest_id", shell_complete=complete_quest_id)
 @root_option
 @json_option
 def command(quest_id: str, root: Path | None, as_json: bool) -> None:
@@ -108,13 +118,22 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
         if record.get("test"):
             term.data(f"       test {record['test']}  sha256 {sha}")
         _facts(term, record.get("facts") or [], "       ")
+        output = str(record.get("output") or "")
+        if output:
+            # Every attempt's tail is in --json; the terminal shows the newest in full.
+            lines = output.splitlines()
+            shown = lines if index == len(attempts) else lines[-OLDER_OUTPUT_LINES:]
+            cut = "" if len(shown) == len(lines) else f", last {len(shown)} lines"
+            term.print(f"       [muted]output (tail{cut}):[/muted]")
+            term.data("\n".join(f"       | {line}" for line in shown))
     if data["state"] == "PASS" and data.get("evidence"):
         from pytest_quest.measure import format_lines
         from pytest_quest.records import Evidence
 
         evidence = Evidence.from_dict(data["evidence"])
         term.print("[pass]Evidence[/pass]")
-        term.data(f"  source:  {evidence.source}  ({evidence.time})")
+        source = str(evidence.source)
+        term.data(f"  locked by: {LOCKED_BY.get(source, source)}  ({evidence.time})")
         if evidence.test:
             term.data(f"  test:    {evidence.test}  sha256 {evidence.sha256 or ''}")
         covered = evidence.covered_lines
@@ -131,6 +150,6 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
             term.data(f"  tool:    {evidence.tool}")
     decision = data.get("decision")
     if decision:
-        term.print(f"[review]Human decision[/review]: {decision.get('action')} by "
+        term.print(f"[review]Reviewer's decision[/review]: {decision.get('action')} by "
                    f"{term.escape(decision.get('by', ''))} at {decision.get('time', '')}")
         term.data(f"  note: {decision.get('note', '')}")

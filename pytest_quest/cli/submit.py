@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option, settings_from
+from pytest_quest.cli.options import complete_quest_id, json_option, root_option, settings_from
 from pytest_quest.cli.terminal import Terminal
 
 _EXIT = {"PASS": 0, "FAIL": 1, "REVIEW": 3}
@@ -17,17 +17,24 @@ _CLAIM = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$", re.S)
 
 
 @click.command("submit")
-@click.argument("quest_id")
+@click.argument("quest_id", shell_complete=complete_quest_id)
 @click.option("--test", "test", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The test file (default: the test_path `next` gave).")
 @click.option("--unreachable", "claims", multiple=True, metavar='LINE:"REASON"',
               help="Claim a line cannot be reached; sends the quest to a human (REVIEW).")
 @click.option("--agent", default=None, metavar="NAME", help="Who submits (recorded).")
 @click.option("--timeout", type=float, default=None, help="Seconds for the test run.")
+@click.option("--dry-run", is_flag=True,
+              help="Judge without recording: no try spent, no PASS locked, nothing logged.")
+@click.option("--keep-sandbox", is_flag=True,
+              help="Keep the throwaway copy the test ran in and print its path.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also print the tail of the run's stdout/stderr.")
 @root_option
 @json_option
 def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: str | None,
-            timeout: float | None, root: Path | None, as_json: bool) -> None:
+            timeout: float | None, dry_run: bool, keep_sandbox: bool, verbose: bool,
+            root: Path | None, as_json: bool) -> None:
     """Judge TEST for QUEST_ID. Exit 0 PASS, 1 FAIL, 3 REVIEW, 2 usage error, 4 locked."""
     from pytest_quest.errors import UsageError
     from pytest_quest.pool import settle
@@ -44,7 +51,8 @@ def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: st
     settings = settings_from(root, timeout=timeout)
     if not as_json:
         term.info(f"judging {test or 'the default test path'} for {quest_id} ...")
-    result = submit(settings, quest_id, test, tuple(parsed), agent)
+    result = submit(settings, quest_id, test, tuple(parsed), agent,
+                    keep_sandbox=keep_sandbox, dry_run=dry_run)
     settle(settings.root / ".quest", quest_id, agent, result.quest.state.value,
            settings.lease_seconds)
     verdict = result.verdict.outcome.value
@@ -52,6 +60,16 @@ def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: st
         term.json(result.to_dict(settings.max_tries))
     else:
         _render(term, result, settings.max_tries)
+        if verbose:
+            term.print("[muted]Output of the run (tail):[/muted]" if result.output
+                       else "[muted]The run printed nothing (or did not run).[/muted]")
+            if result.output:
+                term.data(result.output)
+        if result.sandbox:
+            term.print(f"Sandbox kept at {term.escape(result.sandbox)} (the copy is in "
+                       "project/); remove it when done.")
+        if result.dry_run:
+            term.print("[review]Dry run: nothing was recorded, no try spent.[/review]")
     raise SystemExit(_EXIT[verdict])
 
 

@@ -1,0 +1,154 @@
+"""What ``submit`` settles before and after the gate so tries pay only for the test's faults.
+
+A try is the agent's budget for its own mistakes. Three things used to spend
+it that were not the test's doing, and are settled here instead:
+
+- a ``--test`` path outside the quest folder is a usage error (exit 2), not a
+  ``scope-test-location`` FAIL;
+- a source a maintainer changed after the scan is "rescan needed" (exit 2):
+  the gate would judge the test against code the ledger never saw;
+- a byte-identical file that already FAILed (same path, since the last scan)
+  gets the recorded verdict back: nothing runs, nothing is spent.
+
+And after the run, what the agent reads is made about the project: facts
+and the output tail name ``tests/quest/test_x.py:9``, not the throwaway
+sandbox copy that no longer exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+from typing import Any
+
+from pytest_quest.config import Settings
+from pytest_quest.errors import RescanNeeded, UsageError
+from pytest_quest.facts import Fact, Verdict
+from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.quest import Quest
+from pytest_quest.scanner import is_test_file
+from pytest_quest.states import Outcome
+
+__all__ = [
+    "OUTPUT_LINES",
+    "changed_sources",
+    "check_location",
+    "check_sources",
+    "output_tail",
+    "project_paths",
+    "repeated_verdict",
+]
+
+#: Lines of the run's stdout/stderr kept in the attempts log (and shown by ``show``).
+OUTPUT_LINES = 40
+_OUTPUT_CHARS = 6000
+
+
+def check_location(test_rel: str, settings: Settings) -> None:
+    """A test outside the quest folder is the caller's mistake, never a try."""
+    folder = PurePosixPath(settings.test_dir.rstrip("/"))
+    if folder not in PurePosixPath(test_rel).parents:
+        raise UsageError(
+            f"{test_rel} is outside the quest folder {folder}/: write the test to the "
+            "test_path `pytest-quest next` gives (nothing was judged, no try spent)"
+        )
+
+
+def _is_source(rel: str, settings: Settings) -> bool:
+    if not rel.endswith(".py") or is_test_file(rel):
+        return False
+    for source in settings.sources:
+        folder = source.strip("/")
+        if folder in ("", ".") or rel == folder or rel.startswith(folder + "/"):
+            return True
+    return False
+
+
+def changed_sources(ledger: Ledger, settings: Settings) -> list[tuple[str, str]]:
+    """Source files of the scan snapshot that changed or vanished since: ``(path, how)``.
+
+    Only sources: a changed test, conftest or config is still the scope rule's
+    to judge (that is where an agent's tampering shows).
+    """
+    from pytest_quest.sandbox import file_sha256
+
+    out = []
+    for rel, digest in sorted(ledger.snapshot.items()):
+        if not _is_source(rel, settings):
+            continue
+        now = file_sha256(settings.root / rel)
+        if now != digest:
+            out.append((rel, "deleted" if now is None else "changed"))
+    return out
+
+
+def check_sources(ledger: Ledger, settings: Settings) -> None:
+    """Refuse to judge against sources the ledger never saw: a rescan is needed first."""
+    changed = changed_sources(ledger, settings)
+    if changed:
+        named = ", ".join(f"{rel} ({how})" for rel, how in changed[:5])
+        more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        raise RescanNeeded(
+            f"sources changed since the scan: {named}{more}. Rescan needed: a maintainer runs "
+            "`pytest-quest scan` (or restores the files); nothing was judged, no try spent"
+        )
+
+
+def repeated_verdict(ledger: Ledger, quest: Quest, test_rel: str, data: bytes) -> Verdict | None:
+    """The recorded FAIL of this very file (same path and bytes, since the last scan), if any.
+
+    The gate is deterministic, so judging the same bytes against the same
+    sources again can only repeat itself; the agent gets the facts again and
+    keeps its try.
+    """
+    from pytest_quest.sandbox import sha256
+
+    digest = sha256(data)
+    since = str(ledger.scans[-1].get("time", "")) if ledger.scans else ""
+    for record in reversed(read_attempts(ledger, quest.id)):
+        if record.get("kind", "submit") != "submit" or str(record.get("time", "")) < since:
+            continue
+        if record.get("sha256") != digest or record.get("test") != test_rel:
+            continue
+        if record.get("verdict") != Outcome.FAIL.value:
+            return None
+        facts = tuple(Fact.from_dict(f) for f in record.get("facts") or [])
+        hint = (f"this exact file already FAILed at {record.get('time')}: the verdict above is "
+                "the recorded one; no try was spent. Change the test before submitting again.")
+        return Verdict(Outcome.FAIL, facts, facts[0].rule if facts else None, hint)
+    return None
+
+
+def _unbox(text: str, prefixes: tuple[str, ...]) -> str:
+    for prefix in prefixes:
+        text = text.replace(prefix, "")
+    return text
+
+
+def _prefixes(box: Any) -> tuple[str, ...]:
+    if box is None:
+        return ()
+    import os
+
+    paths = {str(box.path), os.path.realpath(box.path)}
+    return tuple(sorted((p.rstrip("/") + "/" for p in paths), key=len, reverse=True))
+
+
+def project_paths(facts: Iterable[Fact], box: Any) -> tuple[Fact, ...]:
+    """Facts with the sandbox copy's paths made project-relative (``tests/quest/x.py:9``)."""
+    prefixes = _prefixes(box)
+    if not prefixes:
+        return tuple(facts)
+    return tuple(
+        Fact(f.rule, f.level, _unbox(f.where, prefixes), _unbox(f.expected, prefixes),
+             _unbox(f.actual, prefixes))
+        for f in facts
+    )
+
+
+def output_tail(run: Any, box: Any) -> str:
+    """The last lines of the run's stdout/stderr, as the project's paths, for the attempts log."""
+    if run is None or not getattr(run, "output", ""):
+        return ""
+    lines = _unbox(run.output, _prefixes(box)).rstrip().splitlines()[-OUTPUT_LINES:]
+    return "\n".join(lines)[-_OUTPUT_CHARS:]
