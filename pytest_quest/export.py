@@ -24,6 +24,7 @@ from pytest_quest.ledger import Ledger
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
 from pytest_quest.states import State
+from pytest_quest.words import plural
 
 __all__ = [
     "CSV_COLUMNS",
@@ -58,10 +59,10 @@ def coverage_text(quest: Quest) -> str:
     """One short human phrase for the coverage column (page, CSV, table)."""
     if quest.state is State.PASS:
         covered = quest.evidence.covered_lines if quest.evidence else ()
-        return f"full ({len(covered)} lines)" if covered else "full"
+        return f"full ({plural(len(covered), 'line')})" if covered else "full"
     missing = quest.missing
     if missing:
-        return f"missing {len(missing)} lines"
+        return f"missing {plural(len(missing), 'line')}"
     return ""
 
 

@@ -90,6 +90,8 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
     """
     if quest.state is State.TODO:
         raise UsageError(f"{quest.id} is TODO: only REVIEW quests can be decided")
+    if quest.state is State.PASS and decision.action is Action.APPROVE:
+        raise QuestLocked(f"{quest.id} is already PASS: there is nothing to approve")
     if quest.state is not State.REVIEW:
         raise QuestLocked(f"{quest.id} is {quest.state.value}: only REVIEW quests can be decided")
     if not decision.note.strip():

@@ -17,6 +17,7 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
 from pytest_quest.measure import measure
+from pytest_quest.progress import watch
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
 from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, snapshot
@@ -118,11 +119,12 @@ def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> 
             report.retired.append(quest_id)
 
 
-def run_suite(settings: Settings, measure_all: bool = True) -> RunResult:
+def run_suite(settings: Settings, measure_all: bool = True,
+              progress: Callable[[str], None] = lambda message: None) -> RunResult:
     """Run the project's own suite (and locked quest tests) once with coverage, in a sandbox.
 
     Tests that fail are deselected and the suite is run once more, so only
-    passing tests can lock a function.
+    passing tests can lock a function. ``progress`` hears how far it got.
     """
     base_args = pytest_args("-q", "--tb=no")
     spec: dict[str, Any] = {
@@ -136,13 +138,16 @@ def run_suite(settings: Settings, measure_all: bool = True) -> RunResult:
     }
     box = Sandbox.create(settings, include_quest_tests=True)
     try:
-        result = run_sandbox(box, settings, spec, settings.baseline_timeout)
+        with watch(box.private / "events.jsonl", progress, "running the existing suite"):
+            result = run_sandbox(box, settings, spec, settings.baseline_timeout)
         failed = sorted({
             e["nodeid"] for e in result.of("report") if e["outcome"] == "failed" and e["nodeid"]
         })
         if failed and result.finished:
             spec["pytest_args"] = base_args + [f"--deselect={n}" for n in failed]
-            result = run_sandbox(box, settings, spec, settings.baseline_timeout)
+            with watch(box.private / "events.jsonl", progress,
+                       f"running the suite again without {len(failed)} failing tests"):
+                result = run_sandbox(box, settings, spec, settings.baseline_timeout)
             result.events.append({"event": "deselected", "nodeids": failed})
     finally:
         box.cleanup()
@@ -160,8 +165,11 @@ def run_suite(settings: Settings, measure_all: bool = True) -> RunResult:
 def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: str,
                    report: ScanReport) -> None:
     files = result.coverage_files or {}
-    passed = sum(1 for e in result.of("report") if e["when"] == "call" and e["outcome"] == "passed")
-    failed = sum(1 for e in result.of("report") if e["outcome"] == "failed")
+    # Tests, not reports: each subtest reports under its test's node id.
+    failing = {e["nodeid"] for e in result.of("report") if e["outcome"] == "failed"}
+    passing = {e["nodeid"] for e in result.of("report")
+               if e["when"] == "call" and e["outcome"] == "passed"} - failing
+    passed, failed = len(passing), len(failing)
     deselected = result.first("deselected")
     report.baseline = {
         "tests_passed": passed,
@@ -199,7 +207,7 @@ def scan(
     result = None
     if baseline and found:
         progress("running the existing suite once with coverage")
-        result = run_suite(settings)
+        result = run_suite(settings, progress=progress)
     now = now_iso()
     with transaction(Ledger.for_root(settings.root).path, missing_ok=True) as ledger:
         # A locked function that became uncoverable stays PASS (the ratchet reports the

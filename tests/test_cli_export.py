@@ -34,7 +34,7 @@ def test_csv_has_a_header_and_one_row_per_quest(tmp_path: Path) -> None:
     assert tuple(rows[0]) == CSV_COLUMNS
     assert [r["id"] for r in rows] == ledger.ordered_ids()
     todo = next(r for r in rows if r["facts"])
-    assert "[coverage-lines]" in todo["facts"] and todo["coverage"] == "missing 1 lines"
+    assert "[coverage-lines]" in todo["facts"] and todo["coverage"] == "missing 1 line"
     passed = next(r for r in rows if r["state"] == "PASS")
     assert passed["covered_lines"] and passed["mutation"].startswith("score 0.8")
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option
+from pytest_quest.cli.options import complete_quest_id, json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 from pytest_quest.errors import UsageError
 
@@ -78,7 +78,7 @@ def queue(ledger: Any, quest_id: str | None = None) -> list[dict[str, Any]]:
 
 
 @click.command("review")
-@click.argument("quest_id", required=False)
+@click.argument("quest_id", required=False, shell_complete=complete_quest_id)
 @click.option("--approve", is_flag=True, help="Lock the quest as PASS (a human decision).")
 @click.option("--reject", is_flag=True, help="Send it back to TODO; the note becomes a fact.")
 @click.option("--close", is_flag=True, help="With --reject: send it to DONE instead of TODO.")
@@ -102,8 +102,6 @@ def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note
         raise UsageError("name the quest to decide: pytest-quest review QUEST_ID --approve ...")
     if not deciding and (note is not None or by is not None):
         raise UsageError("--note and --by go with --approve or --reject")
-    if deciding and not (note or "").strip():
-        raise UsageError("a review decision needs a reason: pass --note TEXT")
     base = find_root(root)  # review needs only the ledger, not the settings
     path = Ledger.for_root(base).path
     if not deciding:
@@ -140,13 +138,14 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
     from pytest_quest.sandbox import file_sha256
     from pytest_quest.states import State
 
-    if not by.strip():
-        raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
     now = now_iso()
     decision = Decision(Action(action), by.strip(), note.strip(), now)
     with transaction(path) as ledger:
         quest = ledger.get(quest_id)
         evidence = None
+        # What the quest is comes first: a PASS quest is "already PASS", whatever the flags.
+        if quest.state is State.REVIEW and not decision.note:
+            raise UsageError("a review decision needs a reason: pass --note TEXT")
         if decision.action is Action.APPROVE and quest.state is State.REVIEW:
             submission = last_submission(read_attempts(ledger, quest_id))
             current = None

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
 
 from pytest_quest.cli.options import json_option, root_option, settings_from
 from pytest_quest.cli.terminal import Terminal
+from pytest_quest.words import plural
+
+#: Seconds between progress lines when stderr is a log, not a terminal.
+LOG_EVERY = 10.0
 
 
 @click.command("scan")
@@ -32,10 +37,17 @@ def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, ro
 
         raise UsageError(f"no Python sources found under {settings.root}: pass --source DIR")
     with term.status("scanning") as live:
+        last = [0.0, ""]
+
         def progress(message: str) -> None:
             if live is not None:
                 live.update(message)
-            else:
+                return
+            # A log (not a terminal): a line when the step changes, else every 10 s.
+            step = message.split(":", 1)[0]
+            now = time.monotonic()
+            if step != last[1] or now - last[0] >= LOG_EVERY:
+                last[:] = [now, step]
                 term.info(message)
 
         report, ledger = scan(settings, baseline=not no_baseline, progress=progress)
@@ -43,20 +55,20 @@ def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, ro
     if as_json:
         term.json(data)
         return
-    term.print(f"Scanned {data['files']} files under {', '.join(settings.sources)}: "
-               f"{data['total']} quests.")
+    term.print(f"Scanned {plural(data['files'], 'file')} under {', '.join(settings.sources)}: "
+               f"{plural(data['total'], 'quest')}.")
     term.print(f"  added {data['added']}, retired {data['retired']}, "
                f"locked by the existing suite {data['locked_by_baseline']}")
     if report.baseline:
         base = report.baseline
-        line = (f"  baseline: {base['tests_passed']} tests passed in {base['seconds']} s")
+        line = f"  baseline: {plural(base['tests_passed'], 'test')} passed in {base['seconds']} s"
         if base.get("deselected"):
-            line += f", {base['deselected']} failing tests left out"
+            line += f", {plural(base['deselected'], 'failing test')} left out"
         term.print(line)
         if base.get("note"):
             term.print(f"  [review]{base['note']}[/review]")
     if report.skipped:
-        term.print(f"  skipped {len(report.skipped)} functions no test can cover here or "
+        term.print(f"  skipped {plural(len(report.skipped), 'function')} no test can cover here or "
                    "exclude_quests names: `pytest-quest status --skipped` says why")
     for error in report.errors:
         term.print(f"  [fail]could not parse[/fail] {error.path}: {error.message}")

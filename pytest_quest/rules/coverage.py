@@ -13,6 +13,7 @@ from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
 from pytest_quest.measure import format_branch, format_lines
 from pytest_quest.submission import Submission
+from pytest_quest.words import plural
 
 __all__ = ["check"]
 
@@ -53,15 +54,15 @@ def check(sub: Submission) -> Iterator[Fact]:
         yield LINES.fact(
             f"{path}:{','.join(map(str, missing))}",
             "executed by the submitted test",
-            f"not executed: lines {format_lines(missing)} "
-            f"({len(missing)} of {len(result.statements)} lines)",
+            f"not executed: {'line' if len(missing) == 1 else 'lines'} {format_lines(missing)} "
+            f"({len(missing)} of {plural(len(result.statements), 'line')})",
         )
     lost = [b for b in result.missing_branches if b[0] not in claimed]
     if lost:
         arcs = ", ".join(format_branch(a, b) for a, b in lost)
         yield BRANCHES.fact(
             f"{path}:{arcs}", "every branch taken by the submitted test",
-            f"not taken ({len(lost)} of {result.branches} branches)",
+            f"not taken ({len(lost)} of {plural(result.branches, 'branch')})",
         )
     for line, reason in sorted(claimed.items()):
         yield CLAIM.fact(

@@ -80,7 +80,7 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "threshold": threshold,
         "timeouts": sum(1 for e in [*extreme, *classic] if e.get("outcome") == "timeout"),
         "equivalent_dropped": event.get("equivalent", 0),
-        "survivors": [_survivor(e) for e in classic if e.get("outcome") not in _DEAD],
+        "survivors": [_survivor(e) for e in _by_line(classic) if e.get("outcome") not in _DEAD],
         "mode": event.get("mode"),
         "seconds": event.get("seconds"),
     }
@@ -89,6 +89,15 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         numbers["note"] = ("no extreme mutant: the body is already trivial (each one compiled "
                            "to the function itself)")
     return numbers
+
+
+def _by_line(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mutants in source order (line, then description): survivors read top to bottom."""
+    def key(entry: dict[str, Any]) -> tuple[int, str]:
+        line = entry.get("line")
+        return (line if isinstance(line, int) else 0, str(entry.get("description", "")))
+
+    return sorted(entries, key=key)
 
 
 def _survivor(entry: dict[str, Any]) -> str:
@@ -166,7 +175,7 @@ def _score(event: dict[str, Any], numbers: dict[str, Any], path: str,
         )
         return
     yield SCORE.fact(path, expected, f"{killed}/{total} killed ({killed / total:.0%})")
-    for entry in classic:
+    for entry in _by_line(classic):
         if entry.get("outcome") not in _DEAD:
             yield SCORE.fact(f"{path}:{entry.get('line')}", "a test fails on this mutant",
                              _survivor(entry))
