@@ -131,7 +131,19 @@ def _start_with_decorators(lines: list[str], def_line: int) -> int:
 
 
 def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
+    """A test cut from the project's own suite that would pass the static rules as a quest test.
+
+    The example is what the agent copies, so it must work where the agent's
+    file goes: every import resolves from the quest folder (no
+    ``from common import skip`` that only works beside the original file), no
+    name, helper or fixture is left behind in the original module, and the
+    gate's static stage accepts it (a benchmark test with no assertion does
+    not). A test that calls the target wins; then one from a file importing its
+    module; with none, a small template.
+    """
     module = module_name(quest.path, settings)
+    name = quest.qualname.split("@")[0].split(".")[0]
+    context = _ExampleContext(settings)
     best: tuple[int, str, str] | None = None
     for test_file in _project_tests(settings):
         try:
@@ -139,30 +151,158 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError):
             continue
+        rel = test_file.relative_to(settings.root).as_posix()
         imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
         mentions = any(
             (isinstance(n, ast.ImportFrom) and n.module and n.module.startswith(module))
             or (isinstance(n, ast.Import) and any(a.name.startswith(module) for a in n.names))
             for n in imports
         )
-        tests = [
-            n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")
-        ]
-        if not tests:
-            continue
+        local = _module_names(tree) - {bound for n in imports for bound in _bound(n)}
         lines = text.splitlines()
-        snippet = "\n".join(
-            "\n".join(lines[n.lineno - 1 : n.end_lineno]) for n in imports
-        ) + "\n\n\n" + "\n".join(lines[tests[0].lineno - 1 : tests[0].end_lineno])
-        rank = 0 if mentions else 1
-        rel = test_file.relative_to(settings.root).as_posix()
-        if best is None or rank < best[0]:
-            best = (rank, snippet.strip() + "\n", rel)
-        if rank == 0:
+        for test in (n for n in tree.body
+                     if isinstance(n, ast.FunctionDef) and n.name.startswith("test")):
+            used = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+            rank = 0 if name in used else (1 if mentions else 2)
+            if best is not None and rank >= best[0]:
+                continue
+            snippet = context.snippet(test, imports, local, used, lines, test_file)
+            if snippet is not None and context.passes_static(quest, snippet):
+                best = (rank, snippet, rel)
+        if best is not None and best[0] == 0:
             break
     if best is not None:
         return best[1], best[2]
     return _template(quest, module), None
+
+
+def _bound(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The names an import statement binds."""
+    return [(a.asname or a.name).split(".")[0] for a in node.names]
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """Names a test module defines at its top level (functions, classes, assignments)."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.update(_bound(node))
+    return out
+
+
+#: Fixtures pytest itself provides (a quest test may use them anywhere).
+_BUILTIN_FIXTURES = frozenset({
+    "tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "monkeypatch", "capsys",
+    "capsysbinary", "capfd", "capfdbinary", "caplog", "recwarn", "request", "pytestconfig",
+    "cache", "record_property", "record_testsuite_property", "record_xml_attribute",
+    "doctest_namespace", "subtests",
+})
+
+
+class _ExampleContext:
+    """What an example may rely on from the quest folder: importable modules, conftest fixtures."""
+
+    def __init__(self, settings: Settings) -> None:
+        import importlib.util
+        import sys
+
+        self.settings = settings
+        self._find_spec = importlib.util.find_spec
+        self._stdlib = sys.stdlib_module_names
+        self._importable: dict[str, bool] = {}
+        self.fixtures = _conftest_fixtures(settings)
+
+    def importable(self, top: str, test_file: Path) -> bool:
+        """Can the quest folder's test import ``top``? Not a module beside the original test."""
+        key = f"{test_file.parent}:{top}"
+        if key not in self._importable:
+            self._importable[key] = self._resolve(top, test_file)
+        return self._importable[key]
+
+    def _resolve(self, top: str, test_file: Path) -> bool:
+        from pytest_quest.sandbox import import_roots
+
+        root = self.settings.root
+        for base in import_roots(self.settings):
+            folder = root if base == "." else root / base
+            if (folder / f"{top}.py").is_file() or (folder / top).is_dir():
+                return True
+        if (test_file.parent / f"{top}.py").is_file() or (test_file.parent / top).is_dir():
+            return False  # found only beside the original test (rootdir-relative import)
+        if top in self._stdlib:
+            return True
+        try:
+            return self._find_spec(top) is not None
+        except (ImportError, ValueError):
+            return False
+
+    def snippet(self, test: ast.FunctionDef, imports: list[ast.Import | ast.ImportFrom],
+                local: set[str], used: set[str], lines: list[str], test_file: Path) -> str | None:
+        """Imports the test uses plus the test itself, or None when it needs what stays behind."""
+        for decorator in test.decorator_list:
+            used |= {n.id for n in ast.walk(decorator) if isinstance(n, ast.Name)}
+        if used & local:
+            return None  # a helper, constant or fixture of the original module
+        params = [a.arg for a in (*test.args.posonlyargs, *test.args.args, *test.args.kwonlyargs)]
+        parametrized = {n.value for d in test.decorator_list for n in ast.walk(d)
+                        if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        for param in params:
+            names = {p.strip() for text in parametrized for p in text.split(",")}
+            if param not in _BUILTIN_FIXTURES and param not in self.fixtures and (
+                param not in names
+            ):
+                return None  # a fixture the quest folder may not see (a plugin's, a module's)
+        kept = []
+        for node in imports:
+            if not set(_bound(node)) & used:
+                continue
+            if isinstance(node, ast.ImportFrom) and (node.level or not node.module):
+                return None  # relative to the original test's package
+            tops = [node.module.split(".")[0]] if isinstance(node, ast.ImportFrom) else [
+                a.name.split(".")[0] for a in node.names]
+            if not all(self.importable(top, test_file) for top in tops):
+                return None
+            kept.append("\n".join(lines[node.lineno - 1 : node.end_lineno]))
+        first = min([test.lineno, *(d.lineno for d in test.decorator_list)])
+        body = "\n".join(lines[first - 1 : test.end_lineno])
+        head = "\n".join(kept)
+        return (f"{head}\n\n\n{body}\n" if head else f"{body}\n").lstrip("\n")
+
+    def passes_static(self, quest: Quest, snippet: str) -> bool:
+        """Would the gate's static stage accept ``snippet`` as this quest's test file?"""
+        from pytest_quest.facts import FAIL
+        from pytest_quest.rules import STAGES
+        from pytest_quest.submission import Submission
+
+        sub = Submission(settings=self.settings, quest=quest,
+                         test_rel=default_test_path(quest, self.settings),
+                         test_bytes=snippet.encode("utf-8"), snapshot={})
+        stage = next(s for s in STAGES if s.name == "static")
+        return not any(f.level == FAIL for f in stage.check(sub))
+
+
+def _conftest_fixtures(settings: Settings) -> frozenset[str]:
+    """Fixtures defined in the conftests a test in the quest folder sees (root down to it)."""
+    found: set[str] = set()
+    folder = settings.root
+    for part in ("", *settings.test_dir.strip("/").split("/")):
+        folder = folder / part if part else folder
+        try:
+            tree = ast.parse((folder / "conftest.py").read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                "fixture" in ast.unparse(d) for d in node.decorator_list
+            ):
+                found.add(node.name)
+    return frozenset(found)
 
 
 def _project_tests(settings: Settings) -> list[Path]:
