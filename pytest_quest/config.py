@@ -18,8 +18,10 @@ from pytest_quest.errors import ConfigError
 __all__ = [
     "IGNORED_DIRS",
     "ISOLATION",
+    "ORIGINS",
     "Settings",
     "detect_sources",
+    "explain_settings",
     "find_root",
     "is_tooling",
     "load_settings",
@@ -158,6 +160,21 @@ def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = No
     ``scan --source lib --branch`` keeps applying to ``next``, ``submit`` and
     the ratchet without repeating the flags. ``pyproject.toml`` still wins.
     """
+    return explain_settings(root, recorded)[0]
+
+
+#: Where a setting's value came from, as ``pytest-quest config`` names it.
+ORIGINS = ("default", "auto-detected", "pyproject", "recorded by scan", "flag")
+
+
+def explain_settings(
+    root: Path | None = None, recorded: dict[str, Any] | None = None, **flags: Any
+) -> tuple[Settings, dict[str, str]]:
+    """The settings and, per key, where its value came from (one of :data:`ORIGINS`).
+
+    ``flags`` are command-line values (``None``: not given), applied as
+    :meth:`Settings.with_overrides` does.
+    """
     root = find_root(root)
     table: dict[str, Any] = {}
     pyproject = root / "pyproject.toml"
@@ -168,20 +185,24 @@ def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = No
             raise ConfigError(f"{pyproject}: {exc}") from None
         table = data.get("tool", {}).get("pytest-quest", {}) or {}
     values: dict[str, Any] = {}
+    origins = {name: "default" for name in _TYPES if name != "root"}
     for key, raw in table.items():
         name = key.replace("-", "_")
         if name not in _TYPES or name == "root":
             raise ConfigError(f"{pyproject}: unknown key [tool.pytest-quest] {key}")
         values[name] = _coerce(name, raw, pyproject)
+        origins[name] = "pyproject"
     for name, raw in (recorded or {}).items():
         if name in RECORDED and name not in values:
             value = list(raw) if name == "sources" and isinstance(raw, list | tuple) else raw
             with contextlib.suppress(ConfigError):  # a hand-edited value: ignore it
                 values[name] = _coerce(name, value, root / ".quest" / "ledger.json")
+                origins[name] = "recorded by scan"
     if values.get("sources"):
         values["sources"] = tuple(_clean_rel(s, root) for s in values["sources"])
     else:
         values["sources"] = detect_sources(root)
+        origins["sources"] = "auto-detected"
     if "test_dir" in values:
         values["test_dir"] = _clean_rel(values["test_dir"], root)
     if "exclude" in values:
@@ -189,7 +210,12 @@ def load_settings(root: Path | None = None, recorded: dict[str, Any] | None = No
     if values.get("isolation", "auto") not in ISOLATION:
         raise ConfigError(f"{pyproject}: [tool.pytest-quest] isolation = "
                           f"{values['isolation']!r} is not one of {', '.join(ISOLATION)}")
-    return Settings(root=root, **values)
+    settings = Settings(root=root, **values)
+    given = {k: v for k, v in flags.items() if v is not None}
+    if given:
+        settings = settings.with_overrides(**given)
+        origins.update(dict.fromkeys(given, "flag"))
+    return settings, origins
 
 
 def _coerce(name: str, raw: Any, where: Path) -> Any:

@@ -226,7 +226,7 @@ def pick(quests: Iterable[dict[str, Any]], held: dict[str, dict[str, str]], agen
 
     ``quests`` are the ledger's raw records and ``held`` the live leases. The
     agent's own live lease comes first; else the first TODO quest in the
-    ledger's order (file, first line, id) that is in ``shard``, not in
+    ledger's order (file, first line, id; deferred quests last) that is in ``shard``, not in
     ``exclude`` and not leased to someone else. One pass, no sorting: ``next``
     on 14,000 quests pays for reading the file, not for choosing.
     """
@@ -235,7 +235,7 @@ def pick(quests: Iterable[dict[str, Any]], held: dict[str, dict[str, str]], agen
     leased = 0
     own: dict[str, Any] | None = None
     best: dict[str, Any] | None = None
-    best_key: tuple[str, int, str] | None = None
+    best_key: tuple[str, str, int, str] | None = None
     for raw in quests:
         state = raw.get("state", _TODO)
         counts[state] = counts.get(state, 0) + 1
@@ -251,7 +251,9 @@ def pick(quests: Iterable[dict[str, Any]], held: dict[str, dict[str, str]], agen
             continue
         if quest_id in skip or (shard is not None and quest_id not in shard):
             continue
-        key = (raw.get("path", ""), (raw.get("lines") or (0,))[0], quest_id)
+        # Quests put off with `pytest-quest skip` go last, longest deferred first.
+        deferred = str((raw.get("extra") or {}).get("deferred") or "")
+        key = (deferred, raw.get("path", ""), (raw.get("lines") or (0,))[0], quest_id)
         if best_key is None or key < best_key:
             best, best_key = raw, key
     if own is not None and own["id"] not in skip and (shard is None or own["id"] in shard):

@@ -35,6 +35,8 @@ COMMANDS = {
     "doctor": "doctor",
     "loop": "loop",
     "mcp": "mcp",
+    "skip": "skip",
+    "config": "config",
 }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pytest_quest.cli.options import json_option, root_option
+from pytest_quest.cli.options import complete_quest_id, json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 
 
@@ -16,14 +16,22 @@ from pytest_quest.cli.terminal import Terminal
                    "different quests; the same agent gets its live quest back.")
 @click.option("--shard", default=None, metavar="K/N",
               help="Only quests of shard K of N (a stable hash of the id): N machines, no overlap.")
+@click.option("--id", "quest_id", default=None, metavar="QUEST", shell_complete=complete_quest_id,
+              help="Take this TODO quest instead of the next one in the queue.")
 @root_option
 @json_option
-def command(agent: str | None, shard: str | None, root: Path | None, as_json: bool) -> None:
+def command(agent: str | None, shard: str | None, quest_id: str | None, root: Path | None,
+            as_json: bool) -> None:
     """Show one TODO quest: its source, uncovered lines, last facts, where to write the test."""
     from pytest_quest.handout import hand_out
     from pytest_quest.pool import Shard
 
-    out = hand_out(root, agent or None, Shard.parse(shard) if shard else None)
+    if quest_id:
+        from pytest_quest.queue import take
+
+        out = take(root, quest_id, agent or None)
+    else:
+        out = hand_out(root, agent or None, Shard.parse(shard) if shard else None)
     term = Terminal()
     if as_json:
         term.json(out.to_dict())

@@ -11,7 +11,14 @@ import click
 from pytest_quest.config import Settings, find_root, load_settings
 from pytest_quest.ledger import Ledger
 
-__all__ = ["complete_quest_id", "json_option", "load_project", "root_option", "settings_from"]
+__all__ = [
+    "complete_quest_id",
+    "json_option",
+    "load_project",
+    "recorded_settings",
+    "root_option",
+    "settings_from",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,7 +45,7 @@ def settings_from(root: Path | None, recorded: dict[str, Any] | None = None,
     """
     base = find_root(root)
     if recorded is None:
-        recorded = _recorded(base)
+        recorded = recorded_settings(base)
     return load_settings(base, recorded).with_overrides(**overrides)
 
 
@@ -49,7 +56,7 @@ def load_project(root: Path | None) -> tuple[Settings, Ledger]:
     return settings_from(base, ledger.settings), ledger
 
 
-def _recorded(root: Path) -> dict[str, Any]:
+def recorded_settings(root: Path) -> dict[str, Any]:
     """The ``settings`` the last scan wrote into the ledger (empty when there is none).
 
     A ledger that cannot be read is not this function's business: the command
