@@ -229,11 +229,19 @@ def test_no_quest_left_is_null(project: Path) -> None:
 
 
 @pytest.mark.slow
-def test_demo_runs_end_to_end() -> None:
+def test_demo_tells_one_story_about_one_quest() -> None:
     result = CliRunner().invoke(cli, ["demo"])
     assert result.exit_code == 0, result.output
-    assert "FAIL hotel/pricing.py::nightly_rate" in result.stdout
-    assert "PASS hotel/pricing.py::nightly_rate -> PASS" in result.stdout
+    out = result.stdout
+    shown = out.index("quest hotel/pricing.py::nightly_rate")  # next shows the quest it solves
+    failed = out.index("FAIL hotel/pricing.py::nightly_rate")
+    assert shown < failed
+    assert "hotel/pricing.py:7,9,11,15" in out[failed:]
+    # next again: the same quest with the source, exactly the failed lines still to execute
+    again = out.index("quest hotel/pricing.py::nightly_rate", failed)
+    assert "Lines your test must execute: 7, 9, 11, 15" in out[again:]
+    assert "raise ValueError" in out[again:]
+    assert out.index("PASS hotel/pricing.py::nightly_rate -> PASS") > again
 
 
 

@@ -1,8 +1,12 @@
 """``pytest-quest demo``: a short scripted session on the bundled example project.
 
-It plays what an agent does: scan, next, a partial test that FAILs with
-facts, a complete test that PASSes, then status. Everything happens in a
-temporary copy; nothing of yours is touched.
+It plays what an agent does, on one quest from start to end: scan, ``next``
+hands out ``nightly_rate`` with its numbered source, a partial test FAILs
+with facts naming the lines it missed, ``next`` shows those very lines
+marked in the source, a complete test PASSes and is locked, then status.
+The example project ships inside the package, so this works from any
+installed wheel; everything happens in a temporary copy and nothing of
+yours is touched.
 """
 
 from __future__ import annotations
@@ -54,14 +58,15 @@ def test_nights_must_be_positive():
 
 
 def example_project() -> Path:
-    """The bundled example: beside the package in a checkout, or shipped inside it."""
+    """The bundled example: beside the package in a checkout, or shipped inside it (a wheel)."""
     here = Path(__file__).resolve().parent.parent
     for candidate in (here.parent / "example_project", here / "example_project"):
         if (candidate / "hotel").is_dir():
             return candidate
-    from pytest_quest.errors import UsageError
+    from pytest_quest.errors import EnvironmentFault
 
-    raise UsageError("the bundled example_project was not found next to pytest_quest")
+    raise EnvironmentFault(f"the bundled example_project is missing from {here}: reinstall "
+                           "pytest-quest")
 
 
 @click.command("demo")
@@ -69,11 +74,12 @@ def example_project() -> Path:
 def command(keep: bool) -> None:
     """Play a short scripted agent session on a temporary copy of example_project."""
     from pytest_quest.cli import cli
+    from pytest_quest.paths import quest_file_name
 
     term = Terminal()
     workdir = Path(tempfile.mkdtemp(prefix="pytest-quest-demo-"))
     project = workdir / "example_project"
-    skip = shutil.ignore_patterns(".quest", "__pycache__", ".pytest_cache", "quest")
+    skip = shutil.ignore_patterns(".quest", "__pycache__", ".pytest_cache", "quest", "*.pyc")
     shutil.copytree(example_project(), project, ignore=skip)
     root = ["--root", str(project)]
 
@@ -89,22 +95,25 @@ def command(keep: bool) -> None:
     try:
         term.print(f"Demo project: a copy of example_project in {project}")
         step("1. scan: one quest per function; the existing suite locks what it covers", ["scan"])
-        step("2. next: the agent gets one quest", ["next"])
-        test_path = project / "tests" / "quest" / "test_hotel_pricing__nightly_rate.py"
+        step("2. next: the agent takes nightly_rate; ❱ marks the lines to execute",
+             ["next", "--id", QUEST])
+        test_path = project / "tests" / "quest" / quest_file_name(QUEST)
         test_path.parent.mkdir(parents=True, exist_ok=True)
         test_path.write_text(PARTIAL, encoding="utf-8")
-        term.rule("3. the agent writes a partial test for nightly_rate")
+        term.rule("3. the agent writes a partial test (standard season only)")
         term.syntax(PARTIAL)
         code = step("4. submit: the gate answers with facts", ["submit", QUEST])
-        term.print(f"[muted]exit code {code}[/muted]")
+        term.print(f"[muted]exit code {code}: FAIL, one try spent[/muted]")
+        step("5. next again: the lines the facts name are the ones marked",
+             ["next", "--id", QUEST])
         test_path.write_text(COMPLETE, encoding="utf-8")
-        term.rule("5. the agent covers every branch and boundary")
+        term.rule("6. the agent covers every branch and boundary")
         term.syntax(COMPLETE)
-        code = step("6. submit again: PASS is locked forever", ["submit", QUEST])
+        code = step("7. submit again: PASS is locked forever", ["submit", QUEST])
         term.print(f"[muted]exit code {code}[/muted]")
-        code = step("7. a locked quest takes no more submissions", ["submit", QUEST])
+        code = step("8. a locked quest takes no more submissions", ["submit", QUEST])
         term.print(f"[muted]exit code {code} (locked)[/muted]")
-        step("8. status: remaining only goes down", ["status"])
+        step("9. status: remaining only goes down", ["status"])
     finally:
         if keep:
             term.print(f"Kept the demo project at {project}")
