@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_quest.export import summary
 from pytest_quest.ledger import Ledger, now_iso, read_attempts
+from pytest_quest.provenance import annotate
 from pytest_quest.records import Attempt
 from pytest_quest.states import State
 
@@ -216,6 +217,21 @@ def _facts_html(facts: list[dict[str, Any]], limit: int = 3) -> str:
     return "<br>".join(escape(line) for line in lines)
 
 
+def _locked(quest: dict[str, Any]) -> str:
+    """`` (baseline)`` / `` (review)`` after PASS: a baseline lock is no gate PASS."""
+    who = quest.get("locked_by")
+    return f' <small class="locked-by">({escape(who)})</small>' if who in (
+        "baseline", "review") else ""
+
+
+def _note(quest: dict[str, Any]) -> str:
+    decision = quest.get("decision") or {}
+    if not decision.get("note"):
+        return ""
+    text = f"{decision.get('action', '')} by {decision.get('by', '')}: {decision['note']}"
+    return f'<br><span class="note">reviewer: {escape(text)}</span>'
+
+
 def render(data: dict[str, Any], points: list[Point], title: str, generated: str) -> str:
     """The page for a :func:`~pytest_quest.export.summary` document and a burn-down series."""
     counts: dict[str, int] = data["counts"]
@@ -242,6 +258,11 @@ def render(data: dict[str, Any], points: list[Point], title: str, generated: str
     out.append(f'<div class="bar" title="{passed} of {total} PASS"><div id="progress" '
                f'style="width:{share:.1f}%"></div></div><p class="muted">{passed} of {total} '
                f"quests PASS ({share:.1f}%).</p>")
+    if passed and data.get("locked_by"):
+        by = data["locked_by"]
+        out.append(f'<p class="muted" id="locked-by">PASS locked by the gate {by["gate"]}, by '
+                   f'the existing suite (baseline, no quest test judged) {by["baseline"]}, by a '
+                   f'reviewer {by["review"]}.</p>')
     out.append("<h2>Burn-down</h2>")
     out.append(svg_chart(points))
     rises = [p for p in points if p.rise]
@@ -293,9 +314,9 @@ def render(data: dict[str, Any], points: list[Point], title: str, generated: str
         out.append(
             f'<tr class="quest" data-id="{escape(quest["id"])}" data-state="{state}" '
             f'data-file="{path}"><td><code>{escape(quest["qualname"])}</code></td>'
-            f'<td class="state s-{state}">{state}</td><td class="n">{quest["tries"]}</td>'
-            f'<td>{escape(quest["coverage"])}</td>'
-            f'<td class="facts">{_facts_html(quest["facts"])}</td></tr>'
+            f'<td class="state s-{state}">{state}{_locked(quest)}</td>'
+            f'<td class="n">{quest["tries"]}</td><td>{escape(quest["coverage"])}</td>'
+            f'<td class="facts">{_facts_html(quest["facts"])}{_note(quest)}</td></tr>'
         )
     out.append("</table>")
     if not quests:
@@ -310,4 +331,4 @@ def render_ledger(ledger: Ledger, title: str | None = None, now: str | None = No
     now = now or now_iso()
     points = burndown(ledger.scans, read_attempts(ledger), ledger.remaining, now)
     name = title or f"pytest-quest report: {ledger.root.name}"
-    return render(summary(ledger), points, name, now)
+    return render(annotate(summary(ledger), ledger), points, name, now)

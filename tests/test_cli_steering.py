@@ -89,6 +89,15 @@ def test_status_tells_baseline_from_gate_and_shows_notes(project: Path) -> None:
     assert "locked by: the gate" in shown
     baseline = invoke(project, "show", "hotel/pricing.py::apply_discount").stdout
     assert "locked by: the existing suite (baseline at scan)" in baseline
+    page = project / "report.html"
+    assert invoke(project, "export", "--format", "html", "-o", str(page)).exit_code == 0
+    html = page.read_text()
+    assert "PASS locked by the gate 1, by the existing suite (baseline, no quest test judged) 5"\
+        in html
+    row = html[html.index('data-id="hotel/pricing.py::apply_discount"'):]
+    assert row[:row.index("</tr>")].count('class="locked-by">(baseline)') == 1
+    gate_row = html[html.index(f'data-id="{QUEST}"'):]
+    assert "locked-by" not in gate_row[:gate_row.index("</tr>")]
 
 
 def test_status_shows_reviewers_notes(project: Path) -> None:
@@ -110,6 +119,9 @@ def test_status_shows_reviewers_notes(project: Path) -> None:
         QUEST, "reject", "ann", "line 7 is reachable")
     human = invoke(project, "status").stdout
     assert "Reviewers' notes (1)" in human and "note: line 7 is reachable" in human
+    page = project / "report.html"
+    invoke(project, "export", "--format", "html", "-o", str(page))
+    assert "reviewer: reject by ann: line 7 is reachable" in page.read_text()
 
 
 def test_shell_completion_completes_quest_ids(project: Path) -> None:

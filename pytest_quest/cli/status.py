@@ -17,7 +17,7 @@ import click
 from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
 
-__all__ = ["annotate", "command", "render"]
+__all__ = ["command", "render"]
 
 #: The reviewers' latest notes shown by the human view (``--json`` has them all).
 NOTES_SHOWN = 10
@@ -26,30 +26,6 @@ NOTES_SHOWN = 10
 REVIEW_SHOWN = 10
 
 _STYLE = {"PASS": "pass", "TODO": "todo", "REVIEW": "review", "DONE": "done", "RETIRED": "retired"}
-
-
-def annotate(data: dict[str, Any], ledger: Any) -> dict[str, Any]:
-    """Add what only the ledger knows to a summary: who locked each PASS, notes, skipped.
-
-    ``locked_by`` tells a baseline lock (the existing suite already covered the
-    function; no gate judged a test) from a gate PASS and a reviewer's approval.
-    """
-    from pytest_quest.states import State
-
-    locked_by = {"baseline": 0, "gate": 0, "review": 0}
-    notes = []
-    for quest in ledger.ordered():
-        if quest.state is State.PASS:
-            source = (quest.evidence or {}).get("source")
-            kind = {"baseline": "baseline", "review": "review"}.get(source, "gate")
-            locked_by[kind] += 1
-        if quest.decision:
-            notes.append({"id": quest.id, "state": quest.state.value, **quest.decision})
-    notes.sort(key=lambda n: (str(n.get("time", "")), n["id"]), reverse=True)
-    data["locked_by"] = locked_by
-    data["notes"] = notes
-    data["skipped"] = sorted(ledger.skipped, key=lambda e: e["id"])
-    return data
 
 
 @click.command("status")
@@ -65,6 +41,7 @@ def command(all_ids: bool, show_skipped: bool, root: Path | None, as_json: bool)
     from pytest_quest.export import dumps, summary
     from pytest_quest.ledger import Ledger
     from pytest_quest.pool import open_leases
+    from pytest_quest.provenance import annotate
 
     term = Terminal()
     ledger = Ledger.load(Ledger.for_root(find_root(root)).path)
@@ -84,13 +61,12 @@ def command(all_ids: bool, show_skipped: bool, root: Path | None, as_json: bool)
 
 def _render_all(term: Terminal, ledger: Any) -> None:
     """Every quest id, one per line, in ledger order (RETIRED too: they are ids)."""
+    from pytest_quest.provenance import locked_by
+
     rows = []
     for quest in ledger.ordered():
         state = quest.state.value
-        source = (quest.evidence or {}).get("source") if state == "PASS" else None
-        locked = {"baseline": "baseline", "review": "review"}.get(source or "", "gate")
-        rows.append((quest.id, (state, _STYLE[state]), quest.tries,
-                     locked if state == "PASS" else ""))
+        rows.append((quest.id, (state, _STYLE[state]), quest.tries, locked_by(quest) or ""))
     term.grid(("Quest", "State", "Tries", "Locked by"), rows, right=(2,))
 
 
