@@ -175,3 +175,14 @@ def test_config_says_when_sources_were_guessed(tmp_path: Path) -> None:
     data = json.loads(invoke(tmp_path, "config", "--json").stdout)
     table = {r["key"]: (r["value"], r["source"]) for r in data["settings"]}
     assert table["sources"] == (["pkg"], "auto-detected")
+
+
+def test_the_readme_config_table_lists_every_setting() -> None:
+    import re
+    from dataclasses import fields
+
+    from pytest_quest.config import Settings
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", readme, re.M))
+    assert listed == {f.name for f in fields(Settings)} - {"root"}
