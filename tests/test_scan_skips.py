@@ -157,3 +157,23 @@ def test_scanning_the_whole_root_still_leaves_tooling_out(tmp_path: Path) -> Non
     _, ledger = scan(load_settings(root).with_overrides(sources=["."]), baseline=False)
     paths = {q.path for q in ledger.quests.values()}
     assert paths == {"lib/core.py"}
+
+
+def test_guards_are_judged_for_the_configured_python(tmp_path: Path) -> None:
+    from pytest_quest.scanner import target_of
+
+    fake = tmp_path / "python-win"
+    fake.write_text("#!/bin/sh\necho '[[3, 14, 1], \"win32\", \"nt\"]'\n")
+    fake.chmod(0o755)
+    assert target_of(str(fake)) == Target((3, 14, 1), "win32", "nt")
+    assert target_of(str(tmp_path / "no-such-python")) == Target.here()
+    assert target_of(sys.executable) == Target.here()
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "m.py").write_text("import sys\nif sys.platform == 'win32':\n"
+                               "    def only_windows():\n        return 1\n")
+    (root / "pyproject.toml").write_text(f'[tool.pytest-quest]\nsources = ["m.py"]\n'
+                                         f'python = "{fake}"\n')
+    _, ledger = scan(load_settings(root), baseline=False)
+    assert list(ledger.quests) == ["m.py::only_windows"]
