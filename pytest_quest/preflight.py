@@ -5,8 +5,9 @@ it that were not the test's doing, and are settled here instead:
 
 - a ``--test`` path outside the quest folder is a usage error (exit 2), not a
   ``scope-test-location`` FAIL;
-- a source a maintainer changed after the scan is "rescan needed" (exit 2):
-  the gate would judge the test against code the ledger never saw;
+- a source a maintainer changed, removed or added after the scan is "rescan
+  needed" (exit 2): the gate would judge the test against code the ledger
+  never saw;
 - a byte-identical file that already FAILed (same path, since the last scan)
   gets the recorded verdict back: nothing runs, nothing is spent.
 
@@ -65,12 +66,13 @@ def _is_source(rel: str, settings: Settings) -> bool:
 
 
 def changed_sources(ledger: Ledger, settings: Settings) -> list[tuple[str, str]]:
-    """Source files of the scan snapshot that changed or vanished since: ``(path, how)``.
+    """Source files that changed, vanished or appeared since the scan: ``(path, how)``.
 
-    Only sources: a changed test, conftest or config is still the scope rule's
-    to judge (that is where an agent's tampering shows).
+    Only sources: a changed or new test, conftest or config is still the scope
+    rule's to judge (that is where an agent's tampering shows).
     """
     from pytest_quest.sandbox import file_sha256
+    from pytest_quest.scanner import iter_source_files
 
     out = []
     for rel, digest in sorted(ledger.snapshot.items()):
@@ -79,7 +81,10 @@ def changed_sources(ledger: Ledger, settings: Settings) -> list[tuple[str, str]]
         now = file_sha256(settings.root / rel)
         if now != digest:
             out.append((rel, "deleted" if now is None else "changed"))
-    return out
+    for rel in iter_source_files(settings.root, settings.sources, settings.test_dir):
+        if rel not in ledger.snapshot and _is_source(rel, settings):
+            out.append((rel, "new"))
+    return sorted(out)
 
 
 def check_sources(ledger: Ledger, settings: Settings) -> None:

@@ -115,6 +115,12 @@ def test_edited_source_is_rescan_needed_not_a_try(project: Path) -> None:
     assert "hotel/pricing.py (changed)" in data["error"] and "pytest-quest scan" in data["error"]
     assert Ledger.load(Ledger.for_root(project).path).get(QUEST).tries == 0
 
+    pricing.write_text(pricing.read_text().replace("base * 1.5", "base * 1.25"))  # restored
+    write(project, "def helper():\n    return 1\n", rel="hotel/extra.py")  # a new module
+    code, data = submit_json(project)
+    assert (code, data["kind"]) == (2, "RescanNeeded")
+    assert "hotel/extra.py (new)" in data["error"]
+
 
 def test_edited_existing_test_still_fails_on_scope(project: Path) -> None:
     conftest = project / "tests" / "conftest.py"
