@@ -181,7 +181,8 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
                 # Conditional definitions (``if sys.platform...: def f``) are still functions;
                 # those made only on another interpreter cannot run here.
                 truth = _truth(node.test, target)
-                condition = ast.unparse(node.test)
+                condition = " ".join(
+                    (ast.get_source_segment(text, node.test) or ast.unparse(node.test)).split())
                 here = target.describe()
                 only = (f"defined only when `{condition}`, false on {here}"
                         if condition not in _CHECKING else
@@ -234,13 +235,37 @@ def _mark_excluded(found: list[Found], text: str, lines: list[str]) -> list[Foun
                  for line in lines[first - 1 : last]) or header.rstrip().endswith("..."):
             why = "its body is `...`: nothing to run"
         else:
-            why = ("every line is excluded from coverage (`# pragma: no cover` on an enclosing "
-                   "block)")
+            why = _enclosing_pragma(lines, start) or (
+                "every line is excluded from coverage (`# pragma: no cover` on an enclosing "
+                "block)")
         out.append(item.with_skip(why))
     return out
 
 
 _CHECKING = ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+def _enclosing_pragma(lines: list[str], start: int) -> str:
+    """``under line 188 `except ImportError:  # pragma: no cover``` for the nearest marked header.
+
+    Walks up from line ``start`` through the headers of the blocks holding it
+    (each less indented than the last), ``else:`` lines included, which the
+    AST does not keep.
+    """
+    def indent(text: str) -> int:
+        return len(text) - len(text.lstrip())
+
+    level = indent(lines[start - 1])
+    for number in range(start - 1, 0, -1):
+        text = lines[number - 1]
+        if not text.strip() or text.lstrip().startswith("#") or indent(text) >= level:
+            continue
+        level = indent(text)
+        if _PRAGMA.search(text):
+            return f"under line {number} `{text.strip()}`"
+        if level == 0:
+            break
+    return ""
+
+
 _VERSION = ("sys.version_info", "version_info")
 _PLATFORM = ("sys.platform", "platform")
 _OS_NAME = ("os.name",)
@@ -299,6 +324,9 @@ def _value(node: ast.expr, target: Target) -> object:
     if isinstance(node, ast.Attribute) and ast.unparse(node.value) in _VERSION:
         names = ("major", "minor", "micro")
         return target.version[names.index(node.attr)] if node.attr in names else None
+    if text in ("sys.hexversion", "hexversion"):
+        major, minor, micro = (*target.version, 0, 0, 0)[:3]
+        return (major << 24) | (minor << 16) | (micro << 8) | 0xF0  # a final release
     if text in _PLATFORM:
         return target.platform
     if text in _OS_NAME:

@@ -177,3 +177,28 @@ def test_guards_are_judged_for_the_configured_python(tmp_path: Path) -> None:
                                          f'python = "{fake}"\n')
     _, ledger = scan(load_settings(root), baseline=False)
     assert list(ledger.quests) == ["m.py::only_windows"]
+
+
+def test_the_reason_names_the_marked_block_that_holds_a_function() -> None:
+    source = textwrap.dedent('''
+        from sys import hexversion
+        try:
+            from math import sumprod as fsumprod
+        except ImportError:  # pragma: no cover
+
+            def fsumprod(p, q):
+                return sum(a * b for a, b in zip(p, q))
+
+
+        if hexversion >= 0x30D00A2:
+            def batched(iterable, n):
+                return iterable
+        else:
+            def batched_old(iterable, n):
+                return iterable
+    ''')
+    found = {f.qualname: f.skip for f in scan_source(source, "m.py", Target((3, 12, 1), "linux",
+                                                                          "posix"))}
+    assert found["fsumprod"] == "under line 5 `except ImportError:  # pragma: no cover`"
+    assert found["batched"].startswith("defined only when `hexversion >= 0x30D00A2`, false on")
+    assert found["batched_old"] == ""
