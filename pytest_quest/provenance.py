@@ -30,13 +30,16 @@ def locked_by(quest: Quest) -> str | None:
 
 
 def annotate(data: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
-    """Add ``locked_by`` counts, reviewers' ``notes`` (newest first) and ``skipped`` to a summary.
+    """Add ``locked_by`` counts, reviewers' ``notes`` (newest first), ``skipped`` and ``deferred``.
 
     Each row of ``data["quests"]`` that is a PASS also gets its ``locked_by``.
     """
     counts = dict.fromkeys(LOCKERS, 0)
     notes = []
+    deferred = 0
     for quest in ledger.quests.values():
+        if quest.state is State.TODO and quest.extra.get("deferred"):
+            deferred += 1
         who = locked_by(quest)
         if who is not None:
             counts[who] += 1
@@ -51,4 +54,5 @@ def annotate(data: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     data["locked_by"] = counts
     data["notes"] = notes
     data["skipped"] = sorted(ledger.skipped, key=lambda e: e["id"])
+    data["deferred"] = deferred
     return data

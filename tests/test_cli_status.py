@@ -154,7 +154,8 @@ def test_empty_ledger(tmp_path: Path) -> None:
     data = status_json(tmp_path)
     assert data == {"total": 0, "remaining": 0, "counts": {s.value: 0 for s in State},
                     "review": [], "files": [], "quests": [], "leases": {}, "notes": [],
-                    "skipped": [], "locked_by": {"baseline": 0, "gate": 0, "review": 0}}
+                    "skipped": [], "deferred": 0,
+                    "locked_by": {"baseline": 0, "gate": 0, "review": 0}}
     result = invoke(tmp_path, "status")
     assert result.exit_code == 0
     assert "0 quests" in result.stdout and "pytest-quest scan" in result.stderr

@@ -61,6 +61,8 @@ def test_skip_defers_without_a_try(project: Path) -> None:
     assert ledger.get(first).tries == 0
     human = invoke(project, "skip", QUEST)
     assert "deferred" in human.stdout and "none spent" in human.stdout
+    assert json.loads(invoke(project, "status", "--json").stdout)["deferred"] == 3
+    assert "3 TODO quests put off with `pytest-quest skip`" in invoke(project, "status").stderr
     assert invoke(project, "skip", "hotel/pricing.py::apply_discount").exit_code == 4
 
 

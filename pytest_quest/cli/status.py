@@ -16,6 +16,7 @@ import click
 
 from pytest_quest.cli.options import json_option, root_option
 from pytest_quest.cli.terminal import Terminal
+from pytest_quest.words import plural
 
 __all__ = ["command", "render"]
 
@@ -133,6 +134,9 @@ def render(term: Terminal, data: dict[str, Any]) -> None:
             term.data(f"    note: {note.get('note', '')}")
     if counts["RETIRED"]:
         term.info(f"{counts['RETIRED']} retired quests (functions removed) are not counted.")
+    if data.get("deferred"):
+        term.info(f"{plural(data['deferred'], 'TODO quest')} put off with `pytest-quest skip`: "
+                  "`next` offers them after the others.")
     skipped = data.get("skipped") or []
     if skipped:
         term.info(f"{len(skipped)} functions offered as no quest (no test can cover them here, "
