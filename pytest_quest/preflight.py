@@ -27,6 +27,7 @@ from pytest_quest.errors import RescanNeeded, UsageError
 from pytest_quest.facts import Fact, Verdict
 from pytest_quest.ledger import Ledger, read_attempts
 from pytest_quest.quest import Quest
+from pytest_quest.records import AttemptKind
 from pytest_quest.scanner import is_test_file
 from pytest_quest.states import Outcome
 
@@ -111,14 +112,14 @@ def repeated_verdict(ledger: Ledger, quest: Quest, test_rel: str, data: bytes) -
     digest = sha256(data)
     since = str(ledger.scans[-1].get("time", "")) if ledger.scans else ""
     for record in reversed(read_attempts(ledger, quest.id)):
-        if record.get("kind", "submit") != "submit" or str(record.get("time", "")) < since:
+        if record.kind != AttemptKind.SUBMIT.value or record.time < since:
             continue
-        if record.get("sha256") != digest or record.get("test") != test_rel:
+        if record.sha256 != digest or record.test != test_rel:
             continue
-        if record.get("verdict") != Outcome.FAIL.value:
+        if record.verdict != Outcome.FAIL.value:
             return None
-        facts = tuple(Fact.from_dict(f) for f in record.get("facts") or [])
-        hint = (f"this exact file already FAILed at {record.get('time')}: the verdict above is "
+        facts = record.facts
+        hint = (f"this exact file already FAILed at {record.time}: the verdict above is "
                 "the recorded one; no try was spent. Change the test before submitting again.")
         return Verdict(Outcome.FAIL, facts, facts[0].rule if facts else None, hint)
     return None

@@ -277,14 +277,13 @@ class _ExampleContext:
     def passes_static(self, quest: Quest, snippet: str) -> bool:
         """Would the gate's static stage accept ``snippet`` as this quest's test file?"""
         from pytest_quest.facts import FAIL
-        from pytest_quest.rules import STAGES
-        from pytest_quest.submission import Submission
+        from pytest_quest.rules import static
+        from pytest_quest.submission import Submission, parse
 
-        sub = Submission(settings=self.settings, quest=quest,
-                         test_rel=default_test_path(quest, self.settings),
-                         test_bytes=snippet.encode("utf-8"), snapshot={})
-        stage = next(s for s in STAGES if s.name == "static")
-        return not any(f.level == FAIL for f in stage.check(sub))
+        sub = parse(Submission(settings=self.settings, quest=quest,
+                               test_rel=default_test_path(quest, self.settings),
+                               test_bytes=snippet.encode("utf-8"), snapshot={}))
+        return not any(f.level == FAIL for f in static.check(sub))
 
 
 def _conftest_fixtures(settings: Settings) -> frozenset[str]:

@@ -25,7 +25,7 @@ def locked_by(quest: Quest) -> str | None:
     """``"gate"``, ``"baseline"`` or ``"review"`` for a PASS quest; None otherwise."""
     if quest.state is not State.PASS:
         return None
-    source = (quest.evidence or {}).get("source")
+    source = quest.evidence.source if quest.evidence is not None else None
     return source if source in ("baseline", "review") else "gate"
 
 

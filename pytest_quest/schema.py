@@ -101,10 +101,11 @@ def _quest(item: Any, where: str) -> str:
         _expect(isinstance(lease.get("agent"), str), f"{where}.lease.agent", "text",
                 lease.get("agent"))
         _time(lease.get("until"), f"{where}.lease.until")
-    missing = (item.get("extra") or {}).get("missing")
-    if missing is not None:
-        _expect(isinstance(missing, list) and all(_is_int(x) for x in missing),
-                f"{where}.extra.missing", "a list of line numbers", missing)
+    for place, missing in (("missing", item.get("missing")),
+                           ("extra.missing", (item.get("extra") or {}).get("missing"))):
+        if missing is not None:
+            _expect(isinstance(missing, list) and all(_is_int(x) for x in missing),
+                    f"{where}.{place}", "a list of line numbers", missing)
     return item["id"]
 
 
@@ -146,8 +147,12 @@ def _sound(item: Any) -> bool:
         return False
     if item.get("lease") is not None:
         return False  # rare: checked in full by _quest (its time is parsed)
-    missing = (item.get("extra") or {}).get("missing")
-    return missing is None or (type(missing) is list and all(type(x) is int for x in missing))
+    for missing in (item.get("missing"), (item.get("extra") or {}).get("missing")):
+        if missing is not None and not (
+            type(missing) is list and all(type(x) is int for x in missing)
+        ):
+            return False
+    return True
 
 
 def validate(data: Any) -> None:

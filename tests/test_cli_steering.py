@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
@@ -57,8 +58,9 @@ def test_skip_defers_without_a_try(project: Path) -> None:
     ledger = Ledger.load(Ledger.for_root(project).path)
     todo = [q.id for q in ledger.queue() if q.state.value == "TODO"]
     assert todo[-2:] == [first, second]  # longest deferred first, at the back
-    assert [r["kind"] for r in read_attempts(ledger, first)] == ["skip"]
+    assert [r.kind for r in read_attempts(ledger, first)] == ["skip"]
     assert ledger.get(first).tries == 0
+    assert "skip: put off, no try spent" in invoke(project, "show", first).stdout
     human = invoke(project, "skip", QUEST)
     assert "deferred" in human.stdout and "none spent" in human.stdout
     assert json.loads(invoke(project, "status", "--json").stdout)["deferred"] == 3
@@ -77,7 +79,7 @@ def test_status_all_lists_every_id_and_who_locked_it(project: Path) -> None:
 
 
 def test_status_tells_baseline_from_gate_and_shows_notes(project: Path) -> None:
-    from tests.test_submit_smoke import FULL
+    from tests.test_submit import FULL
 
     path = project / "tests/quest/test_hotel_pricing__nightly_rate.py"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +107,7 @@ def test_status_tells_baseline_from_gate_and_shows_notes(project: Path) -> None:
 def test_status_shows_reviewers_notes(project: Path) -> None:
     with_claim = project / "tests/quest/test_hotel_pricing__nightly_rate.py"
     with_claim.parent.mkdir(parents=True, exist_ok=True)
-    from tests.test_submit_smoke import PARTIAL
+    from tests.test_submit import PARTIAL
 
     with_claim.write_text(PARTIAL)
     code = invoke(project, "submit", QUEST, "--unreachable", '7:"never"',
@@ -141,6 +143,7 @@ def test_shell_completion_completes_quest_ids(project: Path) -> None:
     assert ids and all(i.startswith("hotel/rooms") for i in ids)
 
 
+@pytest.mark.slow
 def test_completion_on_a_damaged_ledger_completes_nothing(tmp_path: Path) -> None:
     (tmp_path / ".quest").mkdir()
     (tmp_path / ".quest" / "ledger.json").write_text("{ damaged")

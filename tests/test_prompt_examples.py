@@ -12,6 +12,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
@@ -71,6 +72,7 @@ def _project(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_the_example_is_one_that_works_from_the_quest_folder(tmp_path: Path) -> None:
     root = _project(tmp_path / "proj")
     scan(load_settings(root), baseline=False)

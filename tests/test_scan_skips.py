@@ -14,6 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
@@ -81,6 +82,7 @@ def _project(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_uncoverable_functions_are_skipped_with_a_reason_status_lists(tmp_path: Path) -> None:
     root = _project(tmp_path / "proj")
     report, ledger = scan(load_settings(root))
@@ -111,6 +113,7 @@ def test_uncoverable_functions_are_skipped_with_a_reason_status_lists(tmp_path: 
                                                       "lib/core.py::future"]
 
 
+@pytest.mark.slow
 def test_a_function_that_becomes_uncoverable_retires_unless_locked(tmp_path: Path) -> None:
     root = _project(tmp_path / "proj")
     scan(load_settings(root), baseline=True)
@@ -159,6 +162,7 @@ def test_scanning_the_whole_root_still_leaves_tooling_out(tmp_path: Path) -> Non
     assert paths == {"lib/core.py"}
 
 
+@pytest.mark.slow
 def test_guards_are_judged_for_the_configured_python(tmp_path: Path) -> None:
     from pytest_quest.scanner import target_of
 

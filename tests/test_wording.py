@@ -14,15 +14,17 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
 from pytest_quest.config import load_settings
+from pytest_quest.measure import measure
 from pytest_quest.progress import count_tests
 from pytest_quest.scan import scan
 from pytest_quest.words import plural
-from tests.test_mutation_stage import NULL_OK
-from tests.test_mutation_stage import _sub as mutation_sub
+from tests.test_rules_mutation import NULL_OK
+from tests.test_rules_mutation import _sub as mutation_sub
 
 
 def invoke(root: Path, *args: str) -> Any:
@@ -46,6 +48,7 @@ def test_an_unknown_id_offers_the_closest(project: Path) -> None:
     assert "`pytest-quest status --all` lists every id" in nothing.stderr
 
 
+@pytest.mark.slow
 def test_the_baseline_counts_tests_not_subtests(tmp_path: Path) -> None:
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "__init__.py").write_text("")
@@ -76,10 +79,10 @@ def test_counted_nouns_agree() -> None:
     from pytest_quest.rules import coverage
 
     def sub(executed: list[int], missing: list[int]) -> Any:
-        files = {"m.py": {"executed_lines": executed, "missing_lines": missing}}
-        return SimpleNamespace(run=SimpleNamespace(coverage_files=files), claims=(),
+        entry = {"executed_lines": executed, "missing_lines": missing}
+        return SimpleNamespace(run=SimpleNamespace(), claims=(),
                                quest=SimpleNamespace(path="m.py", body=(2, 5)),
-                               settings=SimpleNamespace(branch=False))
+                               measured=measure(entry, (2, 5)))
 
     (one,) = coverage.check(sub([2, 3, 4], [5]))
     assert one.actual == "not executed: line 5 (1 of 4 lines)"
@@ -98,9 +101,8 @@ def test_mutation_survivors_are_sorted_by_line() -> None:
     event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}], "classic": classic}
     facts = list(mutation.check(mutation_sub(event, threshold=0.9)))
     assert [f.where for f in facts] == ["m.py", "m.py:4", "m.py:7", "m.py:9"]
-    passing = mutation_sub(event, threshold=0.4)
-    assert list(mutation.check(passing)) == []
-    assert passing.extra["mutation"]["survivors"] == [
+    assert list(mutation.check(mutation_sub(event, threshold=0.4))) == []
+    assert mutation.summary(event, 0.4)["survivors"] == [
         "line 4: m4 survived", "line 7: m7 survived", "line 9: m9 survived"]
 
 
@@ -124,6 +126,7 @@ def test_progress_is_read_from_the_events_as_they_stream(tmp_path: Path) -> None
     assert count_tests(events) == (2, 3)
 
 
+@pytest.mark.slow
 def test_a_long_baseline_reports_progress(tmp_path: Path) -> None:
     (tmp_path / "slow.py").write_text("def f(x):\n    return x\n")
     (tmp_path / "tests").mkdir()

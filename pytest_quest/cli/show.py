@@ -109,6 +109,10 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
                        f"[/bold] by {term.escape(record.get('by', ''))} -> {record.get('state')}")
             term.data(f"       note: {record.get('note', '')}")
             continue
+        if kind == "skip":
+            who = f" by {term.escape(record['agent'])}" if record.get("agent") else ""
+            term.print(f"{index:>3}. {record.get('time', '')}  skip{who}: put off, no try spent")
+            continue
         verdict = str(record.get("verdict", record.get("state", "")))
         vstyle = {"PASS": "pass", "FAIL": "fail", "REVIEW": "review"}.get(verdict, "muted")
         sha = str(record.get("sha256") or "")[:12]

@@ -29,17 +29,17 @@ def command(quest_id: str, agent: str | None, root: Path | None, as_json: bool) 
     from pytest_quest.config import find_root
     from pytest_quest.ledger import Ledger, append_attempt, transaction
     from pytest_quest.pool import release
-    from pytest_quest.queue import DEFERRED, defer
+    from pytest_quest.queue import DEFERRED, SKIP, defer
+    from pytest_quest.records import Attempt
 
     term = Terminal()
     with transaction(Ledger.for_root(find_root(root)).path) as ledger:
         quest = defer(ledger, quest_id)
         remaining = ledger.remaining
-        append_attempt(ledger, {
-            "kind": "skip", "quest": quest.id, "time": quest.extra[DEFERRED], "agent": agent,
-            "state": quest.state.value, "tries": quest.tries, "facts": [],
-            "remaining": remaining,
-        })
+        append_attempt(ledger, Attempt(
+            kind=SKIP, quest=quest.id, time=quest.extra[DEFERRED], agent=agent,
+            state=quest.state.value, tries=quest.tries, remaining=remaining,
+        ))
     if agent:
         release(ledger.directory, quest.id, agent)  # its lease ends: the quest is put off
     data = {"quest": quest.id, "state": quest.state.value, "tries": quest.tries,

@@ -55,7 +55,8 @@ DAMAGED = {
     "evidence not an object": (_ledger(_quest(evidence=[1])), "quests[0].evidence"),
     "snapshot not an object": (_ledger(snapshot=[]), "snapshot"),
     "snapshot digest a number": (_ledger(snapshot={"m.py": 3}), "snapshot['m.py']"),
-    "missing lines not ints": (_ledger(_quest(extra={"missing": ["7"]})), "extra.missing"),
+    "missing lines not ints": (_ledger(_quest(missing=["7"])), "quests[0].missing"),
+    "old missing lines not ints": (_ledger(_quest(extra={"missing": ["7"]})), "extra.missing"),
 }
 
 
@@ -70,7 +71,7 @@ def test_every_damage_is_named_with_its_place(name: str) -> None:
 def test_a_sound_ledger_passes() -> None:
     full = _quest(2, facts=[{"rule": "r", "level": "fail", "where": "w", "expected": "e",
                              "actual": "a"}], lease={"agent": "a", "until": "2026-01-01T00:00:00Z"},
-                  evidence={"source": "baseline"}, extra={"missing": [21]})
+                  evidence={"source": "baseline"}, extra={"missing": [21]}, missing=[21])
     validate(_ledger(_quest(1), full, skipped=[{"id": "m.py::g", "reason": "pragma"}]))
 
 

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from pytest_quest.cli import cli
 from pytest_quest.ledger import Ledger, read_attempts
-from tests.test_submit_smoke import FULL, PARTIAL
+from pytest_quest.records import Attempt
+from tests.test_submit import FULL, PARTIAL
 
 QUEST = "hotel/pricing.py::nightly_rate"
 TEST = "tests/quest/test_hotel_pricing__nightly_rate.py"
@@ -41,9 +42,9 @@ def tries(project: Path) -> int:
     return Ledger.load(Ledger.for_root(project).path).get(QUEST).tries
 
 
-def submits(project: Path) -> list[dict]:
+def submits(project: Path) -> list[Attempt]:
     ledger = Ledger.load(Ledger.for_root(project).path)
-    return [r for r in read_attempts(ledger, QUEST) if r.get("kind", "submit") == "submit"]
+    return [r for r in read_attempts(ledger, QUEST) if r.kind == "submit"]
 
 
 def test_a_byte_identical_failed_file_gets_its_verdict_back_for_free(project: Path) -> None:
@@ -93,8 +94,8 @@ def test_facts_and_output_name_project_paths_and_show_prints_the_tail(project: P
     assert data["sandbox"] is None  # removed unless --keep-sandbox
     assert "the agent's debug line" in data["output"]
     (record,) = submits(project)
-    assert "the agent's debug line" in record["output"]
-    assert "pytest-quest-" not in record["output"]
+    assert "the agent's debug line" in record.other["output"]
+    assert "pytest-quest-" not in record.other["output"]
 
     code, out, _ = cli_run(project, "show", QUEST)
     assert code == 0
