@@ -1,10 +1,12 @@
 """Progress of a long harness run, read from the events it streams.
 
 A large library's baseline takes over a minute and used to print nothing.
-The harness flushes one JSON line per event as it goes, so a reader thread
-can count the tests reported so far against the number collected, without
-touching the run itself. When the events cannot be read (not written yet, or
-written elsewhere), the elapsed time alone is still reported.
+The harness flushes one JSON line per event as it goes, into a fresh
+``channel-*`` folder beside the sandbox, so a reader thread can count the
+tests reported so far against the number collected, without touching the
+run itself. The file is read as the sandbox reads it (:mod:`pytest_quest.safeio`:
+a regular file reached without a symlink, never a FIFO that would block), and
+when it cannot be read the elapsed time alone is still reported.
 """
 
 from __future__ import annotations
@@ -16,17 +18,34 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["count_tests", "watch"]
+__all__ = ["count_tests", "latest_events", "watch"]
 
 
-def count_tests(events_path: Path) -> tuple[int, int | None]:
+#: Read at most this much of an events file per look (the counts need only the lines).
+_LIMIT = 64 * 1024 * 1024
+
+
+def latest_events(base: Path) -> Path | None:
+    """The events file of the newest run under a sandbox's ``base`` (None before the first)."""
+    found = [p for p in base.glob("channel-*/events.jsonl") if not p.is_symlink()]
+    if not found:
+        return None
+    return max(found, key=lambda p: p.parent.stat().st_mtime_ns)
+
+
+def count_tests(events_path: Path | None) -> tuple[int, int | None]:
     """``(tests finished, tests collected or None)`` from an events file written so far."""
+    from pytest_quest.safeio import UnsafeFileError, read_regular
+
     done: set[str] = set()
     total = None
-    try:
-        text = events_path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    if events_path is None:
         return 0, None
+    try:
+        data, _ = read_regular(events_path, _LIMIT)
+    except (OSError, UnsafeFileError):
+        return 0, None
+    text = data.decode("utf-8", errors="replace")
     for line in text.splitlines():
         if '"report"' not in line and '"collected"' not in line:
             continue
@@ -47,15 +66,18 @@ def count_tests(events_path: Path) -> tuple[int, int | None]:
 
 
 @contextmanager
-def watch(events_path: Path, report: Callable[[str], None], what: str,
+def watch(base: Path, report: Callable[[str], None], what: str,
           interval: float = 1.0) -> Iterator[None]:
-    """Call ``report`` every ``interval`` seconds with ``what``'s progress while the block runs."""
+    """Call ``report`` every ``interval`` s with ``what``'s progress while the block runs.
+
+    ``base`` is the sandbox's base folder; the run's events are found under it.
+    """
     stop = threading.Event()
     started = time.monotonic()
 
     def loop() -> None:
         while not stop.wait(interval):
-            done, total = count_tests(events_path)
+            done, total = count_tests(latest_events(base))
             elapsed = time.monotonic() - started
             if total:
                 report(f"{what}: {done} of {total} tests, {elapsed:.0f} s")

@@ -138,14 +138,14 @@ def run_suite(settings: Settings, measure_all: bool = True,
     }
     box = Sandbox.create(settings, include_quest_tests=True)
     try:
-        with watch(box.private / "events.jsonl", progress, "running the existing suite"):
+        with watch(box.base, progress, "running the existing suite"):
             result = run_sandbox(box, settings, spec, settings.baseline_timeout)
         failed = sorted({
             e["nodeid"] for e in result.of("report") if e["outcome"] == "failed" and e["nodeid"]
         })
         if failed and result.finished:
             spec["pytest_args"] = base_args + [f"--deselect={n}" for n in failed]
-            with watch(box.private / "events.jsonl", progress,
+            with watch(box.base, progress,
                        f"running the suite again without {len(failed)} failing tests"):
                 result = run_sandbox(box, settings, spec, settings.baseline_timeout)
             result.events.append({"event": "deselected", "nodeids": failed})
