@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
-from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.ledger import Ledger, read_attempts, read_document
+from pytest_quest.pool import Leases, pick
 
 QUEST = "hotel/pricing.py::nightly_rate"
 
@@ -38,9 +39,11 @@ def test_next_id_takes_a_named_quest_and_leases_it(project: Path) -> None:
     result = invoke(project, "next", "--id", QUEST, "--json", "--agent", "ann")
     data = json.loads(result.stdout)
     assert (result.exit_code, data["quest"], data["agent"]) == (0, QUEST, "ann")
-    assert Ledger.load(Ledger.for_root(project).path).get(QUEST).lease["agent"] == "ann"
+    assert Leases(project / ".quest").live()[QUEST]["agent"] == "ann"
     taken = invoke(project, "next", "--id", QUEST, "--agent", "bob")
     assert taken.exit_code == 2 and "leased to ann" in taken.stderr
+    invoke(project, "skip", QUEST, "--agent", "ann")  # putting it off ends ann's lease
+    assert QUEST not in Leases(project / ".quest").live()
     locked = invoke(project, "next", "--id", "hotel/pricing.py::apply_discount")
     assert locked.exit_code == 4 and "is PASS" in locked.stderr
     unknown = invoke(project, "next", "--id", "hotel/pricing.py::nightly")
@@ -55,9 +58,14 @@ def test_skip_defers_without_a_try(project: Path) -> None:
     second = next_id(project)
     assert second != first
     invoke(project, "skip", second)
+    # Offered last, longest deferred first: every other quest, then first, then second.
+    raw = read_document(Ledger.for_root(project).path)["quests"]
+    offered: list[str] = []
+    while (chosen := pick(raw, {}, None, exclude=offered).chosen) is not None:
+        offered.append(chosen["id"])
+    assert offered[-2:] == [first, second]
+    assert len(offered) == sum(1 for q in raw if q["state"] == "TODO")
     ledger = Ledger.load(Ledger.for_root(project).path)
-    todo = [q.id for q in ledger.queue() if q.state.value == "TODO"]
-    assert todo[-2:] == [first, second]  # longest deferred first, at the back
     assert [r.kind for r in read_attempts(ledger, first)] == ["skip"]
     assert ledger.get(first).tries == 0
     assert "skip: put off, no try spent" in invoke(project, "show", first).stdout
