@@ -110,10 +110,12 @@ def build_server(root: Path, agent: str | None = None) -> Any:
         from pytest_quest.export import summary
         from pytest_quest.ledger import Ledger
         from pytest_quest.pool import open_leases
+        from pytest_quest.provenance import annotate
 
         ledger = Ledger.load(Ledger.for_root(root).path)
         todo = {k for k, q in ledger.quests.items() if q.state.value == "TODO"}
-        return {**summary(ledger), "leases": open_leases(ledger.directory, todo)}
+        return {**annotate(summary(ledger), ledger),
+                "leases": open_leases(ledger.directory, todo)}
 
     @server.tool(name="show")
     @guarded

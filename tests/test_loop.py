@@ -192,7 +192,7 @@ def test_no_ledger_no_loop(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["loop", "--agent", "true", "--json", "--root",
                                       str(tmp_path)])
     assert result.exit_code == 2
-    assert [json.loads(line)["kind"] for line in result.stdout.splitlines()] == ["CorruptLedger"]
+    assert [json.loads(line)["kind"] for line in result.stdout.splitlines()] == ["NoLedger"]
 
 
 def test_a_second_loop_with_the_same_name_is_refused(pool: Path) -> None:
