@@ -31,14 +31,18 @@ from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.measure import Measured, format_branch, format_lines, measure
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt, Evidence, EvidenceSource
+from pytest_quest.sandbox import file_sha256
 from pytest_quest.scanner import Found, ScanError, scan_file
 from pytest_quest.states import State
 
 __all__ = [
+    "TEST_CHANGED",
     "CheckReport",
     "Problem",
+    "approved_lines",
     "evaluate",
     "lock_covered",
+    "locked_test",
     "read_entries",
     "source_dirs",
 ]
@@ -51,6 +55,12 @@ NO_DATA = "ratchet-no-data"
 TEST_MISSING = "ratchet-test-missing"
 NO_EVIDENCE = "ratchet-no-evidence"
 UNPARSABLE = "ratchet-unparsable"
+TEST_CHANGED = "ratchet-test-changed"
+EXCLUSION_ADDED = "ratchet-exclusion-added"
+#: coverage.py's default exclusion: the analysis drops such a line without a trace.
+_PRAGMA = re.compile(r"#\s*(pragma|PRAGMA)[:\s]?\s*(no|NO)\s*(cover|COVER)")
+#: Evidence sources that name the test file which earned the lock.
+_TEST_SOURCES = (EvidenceSource.SUBMIT, EvidenceSource.REVIEW)
 
 
 @dataclass(frozen=True)
@@ -83,14 +93,22 @@ class CheckReport:
     coverable: dict[str, Measured] = field(default_factory=dict)
     #: Quests ``--quest-update`` actually locked.
     locked: list[str] = field(default_factory=list)
+    #: Changed locked tests ``--quest-update`` had the gate judge again and relock.
+    rechecked: list[str] = field(default_factory=list)
     #: Why nothing was locked although an update was asked for.
     skipped_update: str | None = None
     #: Set when the run gave no coverage data at all (coverage disabled...).
     error: str | None = None
+    #: A narrowed run (-k, -m, a path): locks left unjudged, and what narrowed it.
+    skipped: int = 0
+    narrowed: str | None = None
+    #: The ``--quest-base`` verdict (:meth:`pytest_quest.gitbase.HistoryCheck.to_dict`).
+    history: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.problems and self.error is None
+        history_ok = self.history is None or bool(self.history.get("ok", True))
+        return not self.problems and self.error is None and history_ok
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,8 +117,12 @@ class CheckReport:
             "problems": [p.to_dict() for p in self.problems],
             "vanished": list(self.vanished),
             "locked": list(self.locked),
+            "rechecked": list(self.rechecked),
             "skipped_update": self.skipped_update,
             "error": self.error,
+            "skipped": self.skipped,
+            "narrowed": self.narrowed,
+            "history": self.history,
         }
 
 
@@ -248,11 +270,61 @@ def _changed_note(quest: Quest, found: Found) -> str:
     return ""
 
 
+def locked_test(quest: Quest) -> str | None:
+    """The test file whose gate verdict (or approval) locked ``quest``; None for suite locks."""
+    evidence = quest.evidence
+    return evidence.test if evidence is not None and evidence.source in _TEST_SOURCES else None
+
+
+def _source_lines(root: Path, rel: str, cache: dict[str, list[str]]) -> list[str]:
+    if rel not in cache:
+        try:
+            cache[rel] = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[rel] = []
+    return cache[rel]
+
+
+def _line(lines: list[str], number: int) -> str:
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+
+def approved_lines(quest: Quest, found: Found, lines: list[str]) -> set[int]:
+    """Lines an approved review accepted as unreachable, where they are now.
+
+    A claim is kept as its offset from the ``def`` line and its text; it
+    applies only while that line still reads the same, so editing the
+    claimed line makes it a line the suite must cover again.
+    """
+    out = set()
+    for claim in quest.evidence.unreachable if quest.evidence else ():
+        if not isinstance(claim.get("offset"), int):
+            continue
+        number = found.lines[0] + claim["offset"]
+        if _line(lines, number) == str(claim.get("text", "")).strip():
+            out.add(number)
+    return out
+
+
+def _exclusions_added(quest: Quest, found: Found, lines: list[str]) -> list[int]:
+    """Lines under ``# pragma: no cover`` now that were covered when the quest was locked."""
+    evidence = quest.evidence
+    if evidence is None:
+        return []
+    covered = set(evidence.covered_lines)
+    locked_def = evidence.def_line
+    shift = found.lines[0] - (quest.lines[0] if locked_def is None else locked_def)
+    first, last = found.lines
+    return [n for n in range(first, last + 1)
+            if _PRAGMA.search(lines[n - 1] if n <= len(lines) else "") and n - shift in covered]
+
+
 def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, root: Path,
-                branch: bool) -> Problem | None:
+                branch: bool, texts: dict[str, list[str]] | None = None) -> Problem | None:
     facts: list[Fact] = []
     evidence = quest.evidence
-    test = evidence.test if evidence and evidence.source == EvidenceSource.SUBMIT else None
+    test = locked_test(quest)
+    lines = _source_lines(root, quest.path, {} if texts is None else texts)
     if evidence is None:
         facts.append(_fact(
             NO_EVIDENCE, quest.id, "a PASS carries the evidence that locked it",
@@ -262,6 +334,21 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
         facts.append(_fact(
             TEST_MISSING, str(test), f"the test file that locked {quest.id} exists",
             "the file is missing",
+        ))
+    elif test and evidence is not None and evidence.sha256:
+        now = file_sha256(root / test)
+        if now != evidence.sha256:
+            facts.append(_fact(
+                TEST_CHANGED, str(test),
+                f"the test that locked {quest.id} is the one the gate judged",
+                f"sha256 {evidence.sha256} -> {now}: judge it again with "
+                f"`pytest-quest recheck {quest.id}` (or restore it)",
+            ))
+    for number in _exclusions_added(quest, found, lines):
+        facts.append(_fact(
+            EXCLUSION_ADDED, f"{quest.path}:{number}",
+            f"no line of {quest.qualname} covered at the lock is excluded from coverage later",
+            f"'# pragma: no cover' added after the lock: {_line(lines, number)!r}",
         ))
     changed = _changed_note(quest, found)
     first, last = found.body
@@ -273,16 +360,19 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
         ))
     else:
         got = measure(entry, found.body, branch)
-        if got.missing:
+        accepted = approved_lines(quest, found, lines)
+        missing = [n for n in got.missing if n not in accepted]
+        lost = [b for b in got.missing_branches if b[0] not in accepted]
+        if missing:
             facts.append(_fact(
-                LINES, f"{quest.path}:{format_lines(got.missing)}",
+                LINES, f"{quest.path}:{format_lines(missing)}",
                 f"every line of {quest.qualname} ({first}-{last}) executed by the suite",
-                f"lines {format_lines(got.missing)} not executed" + changed,
+                f"lines {format_lines(missing)} not executed" + changed,
             ))
-        if got.missing_branches:
-            arcs = ", ".join(format_branch(s, d) for s, d in got.missing_branches)
+        if lost:
+            arcs = ", ".join(format_branch(s, d) for s, d in lost)
             facts.append(_fact(
-                BRANCHES, f"{quest.path}:{got.missing_branches[0][0]}",
+                BRANCHES, f"{quest.path}:{lost[0][0]}",
                 f"every branch of {quest.qualname} taken by the suite",
                 f"branches {arcs} not taken" + changed,
             ))
@@ -292,20 +382,29 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
 
 
 def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
-             want_todo: bool = False, root: Path | None = None) -> CheckReport:
+             want_todo: bool = False, root: Path | None = None,
+             ran: Iterable[str] | None = None) -> CheckReport:
     """The ratchet's verdict: every PASS quest against this run's coverage ``entries``.
 
     With ``want_todo`` it also lists the TODO quests this run covers fully.
     ``root`` is the project root (default: the folder holding ``.quest/``).
+    ``ran`` is given for a narrowed run: the test files it ran. Then only the
+    locks earned by one of those files are judged (a suite lock needs the
+    whole suite) and the others are counted in ``skipped``.
     Pure apart from reading the source files.
     """
     root = ledger.root if root is None else root
     report = CheckReport()
+    ran_files = None if ran is None else set(ran)
+    texts: dict[str, list[str]] = {}
     cache: dict[str, dict[str, Found] | ScanError | None] = {}
     narrow: dict[str, _Narrow] = {}
     spans: dict[str, _Spans] = {}
     for quest in ledger.ordered():
         if quest.state is State.PASS:
+            if ran_files is not None and locked_test(quest) not in ran_files:
+                report.skipped += 1
+                continue
             report.checked += 1
         elif not (want_todo and quest.state is State.TODO):
             continue
@@ -330,12 +429,13 @@ def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], br
                 narrow[quest.path] = _Narrow(full)
             entry = narrow[quest.path].body(*found.body)
         if quest.state is State.PASS:
-            problem = _check_pass(quest, found, entry, root, branch)
+            problem = _check_pass(quest, found, entry, root, branch, texts)
             if problem is not None and quick is not None:
                 # Name the change (old hash -> new) in the report: that needs the rescan.
                 rescanned = _current(root, quest.path, cache)
                 if isinstance(rescanned, dict) and quest.qualname in rescanned:
-                    problem = _check_pass(quest, rescanned[quest.qualname], entry, root, branch)
+                    problem = _check_pass(quest, rescanned[quest.qualname], entry, root, branch,
+                                          texts)
             if problem is not None:
                 report.problems.append(problem)
         elif entry is not None:
@@ -369,7 +469,7 @@ def lock_covered(ledger_path: Path, report: CheckReport, branch: bool,
             if found is None:
                 continue
             evidence = Evidence.suite(got.executed, found.source_hash, now,
-                                      got.branches if branch else None)
+                                      got.branches if branch else None, def_line=found.lines[0])
             shape = {"lines": found.lines, "body": found.body, "source_hash": found.source_hash}
             ledger.put(ratchet.lock_pass(quest.with_(**shape), evidence, now))
             locked.append(quest_id)

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from argparse import Namespace
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,17 @@ import pytest
 from pytest_quest.config import find_root
 from pytest_quest.errors import QuestError
 from pytest_quest.facts import Fact
+from pytest_quest.gitbase import HistoryCheck, auto_base, check_history
 from pytest_quest.ledger import LEDGER_DIR, Ledger
-from pytest_quest.lockcheck import CheckReport, evaluate, lock_covered, read_entries, source_dirs
+from pytest_quest.lockcheck import (
+    TEST_CHANGED,
+    CheckReport,
+    evaluate,
+    lock_covered,
+    locked_test,
+    read_entries,
+    source_dirs,
+)
 from pytest_quest.states import State
 
 __all__ = ["PLUGIN_NAME", "QuestPlugin"]
@@ -84,7 +94,30 @@ class QuestPlugin:
         else:
             self.root = find_root(invoked)
         self.branch = bool(self.ledger.settings.get("branch"))
+        # Judged here, before pytest-cov starts measuring: a base that cannot be
+        # read stops the run at once. xdist workers judge it too (a few git
+        # calls); only the controller reports it.
+        self.history = self._history(getattr(namespace, "quest_base", None))
+        self.unjudged: list[str] = []
+        #: Test files (from the rootdir) this run reported on, xdist workers' included.
+        self.ran: set[str] = set()
         self._arrange_coverage(namespace)
+
+    def _history(self, base: str | None) -> HistoryCheck:
+        """Judge the ledger against ``--quest-base`` (or the CI's base) before the suite runs.
+
+        An explicit base that cannot be read stops the run at once: a check
+        that silently compared nothing would look like a pass.
+        """
+        note = None
+        if not base:
+            base, note = auto_base(root=self.root)
+            if base is None:
+                return HistoryCheck(None, note)
+        try:
+            return check_history(self.root, self.ledger_path, base, note)
+        except QuestError as exc:
+            raise pytest.UsageError(f"pytest-quest: {exc}") from None
 
     # ------------------------------------------------------------ measuring
     def _arrange_coverage(self, namespace: Namespace) -> None:
@@ -143,6 +176,36 @@ class QuestPlugin:
         """xdist workers only measure (through pytest-cov); the controller judges."""
         self.worker = hasattr(config, "workerinput")
 
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Which test files ran: a narrowed run judges the locks they earned."""
+        if report.when == "call":
+            self.ran.add(report.nodeid.split("::", 1)[0])
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        """``--quest-update`` locks only through the suite and the locked quest tests.
+
+        A file in the quest folder that no PASS quest was locked by (a test
+        the gate FAILed, one nobody submitted) is left out of the run, as it
+        is from a rescan's baseline: the gate never judged it. A locked test
+        that changed runs, and is judged again at the end (see ``_recheck``).
+        """
+        if not self.update:
+            return
+        folder = (self.root / str(self.ledger.settings.get("test_dir") or "tests/quest")).resolve()
+        locked = {locked_test(q) for q in self.ledger.quests.values() if q.state is State.PASS}
+        keep, drop = [], []
+        for item in items:
+            path = Path(str(item.path)).resolve()
+            inside = folder == path or folder in path.parents
+            rel = path.relative_to(self.root).as_posix() if self.root in path.parents else None
+            (drop if inside and rel not in locked else keep).append(item)
+        if drop:
+            self.unjudged = sorted({Path(str(i.path)).name for i in drop})
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
         """Judge after pytest-cov combined its data (its wrapper runs inside ours)."""
@@ -159,36 +222,90 @@ class QuestPlugin:
         return result
 
     def _judge(self, session: pytest.Session) -> CheckReport:
+        history = self.history.to_dict()
         if self.error is not None:
-            return CheckReport(error=self.error)
+            return CheckReport(error=self.error, history=history)
         data_file = self._data_file()
         if data_file is None or not Path(data_file).is_file():
-            return CheckReport(error="pytest-cov recorded no coverage data for this run")
+            return CheckReport(error="pytest-cov recorded no coverage data for this run",
+                               history=history)
         wanted = {State.PASS, State.TODO} if self.update else {State.PASS}
         rels = {q.path for q in self.ledger.quests.values() if q.state in wanted}
         try:
             entries = read_entries(data_file, self.root, rels, self.branch)
         except Exception as exc:
-            return CheckReport(error=f"cannot read coverage data {data_file}: {exc}")
+            return CheckReport(error=f"cannot read coverage data {data_file}: {exc}",
+                               history=history)
+        narrowed = _narrowed(session.config, self.root)
+        ran = None
+        if narrowed is not None:
+            rootdir = session.config.rootpath
+            files = [(rootdir / f).resolve() for f in self.ran]
+            ran = {f.relative_to(self.root).as_posix() for f in files if self.root in f.parents}
         report = evaluate(self.ledger, entries, self.branch, want_todo=self.update,
-                          root=self.root)
+                          root=self.root, ran=ran)
+        report.narrowed = narrowed
+        report.history = self.history.to_dict()
         if self.update:
-            if session.testsfailed:
+            if report.narrowed is not None:
+                report.skipped_update = f"the run was narrowed ({report.narrowed})"
+            elif session.testsfailed:
                 report.skipped_update = (
                     f"{session.testsfailed} test(s) failed: a failing suite locks nothing"
                 )
             else:
                 try:
-                    lock_covered(self.ledger_path, report, self.branch, self.root)
+                    refused = self._recheck(report)
+                    if refused:
+                        report.skipped_update = (
+                            f"changed locked test(s) of {', '.join(refused)} ran and the gate "
+                            "did not accept them: nothing is locked through unjudged tests")
+                    else:
+                        lock_covered(self.ledger_path, report, self.branch, self.root)
                 except QuestError as exc:
                     report.skipped_update = str(exc)
         return report
+
+    def _recheck(self, report: CheckReport) -> list[str]:
+        """``--quest-update`` judges changed locked tests again: a gate PASS relocks them.
+
+        Returns the quests whose changed test the gate did not accept: this
+        run executed them, so it must not lock anything else through them.
+        """
+        changed = [p.quest for p in report.problems
+                   if any(f.rule == TEST_CHANGED for f in p.facts)]
+        if not changed:
+            return []
+        from pytest_quest.config import load_settings
+        from pytest_quest.recheck import recheck
+
+        settings = load_settings(self.root, self.ledger.settings)
+        relocked = {r.quest for r in recheck(settings, tuple(changed)) if r.verdict == "PASS"}
+        kept = []
+        for problem in report.problems:
+            if problem.quest in relocked:
+                facts = tuple(f for f in problem.facts if f.rule != TEST_CHANGED)
+                if not facts:
+                    continue
+                problem = replace(problem, facts=facts)
+            kept.append(problem)
+        report.problems = kept
+        report.rechecked = sorted(relocked)
+        return sorted(set(changed) - relocked)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         report = self.report
         if self.worker or report is None:
             return
         write = terminalreporter.write_line
+        _write_history(terminalreporter, report.history)
+        if report.narrowed is not None:
+            write(f"quest ratchet: narrowed run ({report.narrowed}): judged the "
+                  f"{report.checked} lock(s) whose test ran, skipped {report.skipped}",
+                  yellow=True)
+        if self.unjudged:
+            write(f"quest ratchet: left out {len(self.unjudged)} quest-folder test file(s) no "
+                  "PASS was locked by: " + ", ".join(self.unjudged), yellow=True)
         if report.error is not None:
             terminalreporter.write_sep("=", "quest ratchet: cannot verify", red=True, bold=True)
             write(f"pytest-quest: {report.error}")
@@ -205,6 +322,9 @@ class QuestPlugin:
         else:
             write(f"quest ratchet: all {report.checked} locked function(s) fully covered",
                   green=True)
+        if report.rechecked:
+            write(f"quest ratchet: the gate judged {len(report.rechecked)} changed locked "
+                  "test(s) again and relocked: " + ", ".join(report.rechecked), green=True)
         if report.locked:
             write(f"quest ratchet: locked {len(report.locked)} newly covered function(s): "
                   + ", ".join(report.locked), green=True)
@@ -219,6 +339,44 @@ class QuestPlugin:
         os.environ.update(self.saved_env)
         if self.owns_private and self.private is not None:
             shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _narrowed(config: pytest.Config, root: Path) -> str | None:
+    """What narrowed this run to part of the suite (-k, -m, --deselect, paths), or None."""
+    option = config.option
+    for flag, name in (("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"),
+                       ("lf", "--lf")):
+        if getattr(option, flag, None):
+            return name
+    if config.args_source is not pytest.Config.ArgsSource.ARGS:
+        return None
+    here = Path(config.invocation_params.dir)
+    given = {(here / a.split("::")[0]).resolve() for a in config.args}
+    whole = {(config.rootpath / t).resolve() for t in config.getini("testpaths")} or {root}
+    covers_all = all(any(g == w or g in w.parents for g in given) for w in whole)
+    if covers_all and not any("::" in a for a in config.args):
+        return None
+    return "paths: " + " ".join(config.args)
+
+
+def _write_history(terminalreporter: Any, history: dict[str, Any] | None) -> None:
+    if history is None:
+        return
+    write = terminalreporter.write_line
+    if not history.get("checked"):
+        write(f"quest ratchet: {history['note']}", yellow=True)
+        return
+    violations = history.get("violations") or []
+    if violations:
+        terminalreporter.write_sep(
+            "=", f"quest ratchet: the ledger went back against {history['base']}: "
+            f"{len(violations)} violation(s)", red=True, bold=True)
+        for fact in violations:
+            write(f"  {_fact_line(Fact.from_dict(fact))}", red=True)
+    else:
+        write(f"quest ratchet: {history['note']}: the ledger only moved forward", green=True)
+    for fact in history.get("notices") or []:
+        write(f"  notice {_fact_line(Fact.from_dict(fact))}", yellow=True)
 
 
 def _fact_line(fact: Fact) -> str:

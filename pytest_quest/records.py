@@ -60,42 +60,51 @@ class Evidence:
     decision: Mapping[str, str] | None = None
     #: What confined the run that measured it ("landlock+namespaces" ... "python-audit").
     isolation: str | None = None
+    #: The function's ``def`` line at the lock: ``covered_lines`` are read relative to it.
+    def_line: int | None = None
+    #: Unreachable-line claims an approval accepted: ``{line, offset, text, reason}`` each.
+    unreachable: tuple[Mapping[str, Any], ...] = ()
+    #: The sha256 of the locked test before ``pytest-quest recheck`` relocked a changed one.
+    rechecked_from: str | None = None
     #: Keys this version does not know (written by a newer one), kept as they were.
     other: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def baseline(cls, covered: Iterable[int], source_hash: str, time: str,
-                 isolation: str | None = None) -> Evidence:
+                 isolation: str | None = None, def_line: int | None = None) -> Evidence:
         """The project's suite covered the function fully at a scan."""
         return cls(EvidenceSource.BASELINE.value, time, source_hash=source_hash,
-                   covered_lines=tuple(covered), isolation=isolation)
+                   covered_lines=tuple(covered), isolation=isolation, def_line=def_line)
 
     @classmethod
     def suite(cls, covered: Iterable[int], source_hash: str, time: str,
-              branches: int | None = None) -> Evidence:
+              branches: int | None = None, def_line: int | None = None) -> Evidence:
         """The project's suite covered the function fully under ``--quest-update``."""
         return cls(EvidenceSource.SUITE.value, time, source_hash=source_hash,
-                   covered_lines=tuple(covered), branches=branches)
+                   covered_lines=tuple(covered), branches=branches, def_line=def_line)
 
     @classmethod
     def submitted(cls, test: str, sha256: str, covered: Iterable[int], source_hash: str,
                   time: str, branches: int | None = None, agent: str | None = None,
                   mutation: Mapping[str, Any] | None = None,
-                  isolation: str | None = None) -> Evidence:
+                  isolation: str | None = None, def_line: int | None = None) -> Evidence:
         """The gate passed an agent's test file."""
         import platform  # here, not at import: `next --json` reads records and never builds one
 
         return cls(EvidenceSource.SUBMIT.value, time, source_hash=source_hash,
                    covered_lines=tuple(covered), branches=branches, test=test, sha256=sha256,
                    python=platform.python_version(), agent=agent,
-                   mutation=dict(mutation) if mutation else None, isolation=isolation)
+                   mutation=dict(mutation) if mutation else None, isolation=isolation,
+                   def_line=def_line)
 
     @classmethod
     def approved(cls, test: str, sha256: str, source_hash: str, time: str,
-                 decision: Mapping[str, str]) -> Evidence:
-        """A maintainer approved the reviewed test file of a REVIEW quest."""
+                 decision: Mapping[str, str], unreachable: Iterable[Mapping[str, Any]] = (),
+                 def_line: int | None = None) -> Evidence:
+        """A maintainer approved the reviewed test file of a REVIEW quest (and its claims)."""
         return cls(EvidenceSource.REVIEW.value, time, source_hash=source_hash, test=test,
-                   sha256=sha256, decision=dict(decision))
+                   sha256=sha256, decision=dict(decision),
+                   unreachable=tuple(dict(c) for c in unreachable), def_line=def_line)
 
     def to_dict(self) -> dict[str, Any]:
         """The ledger form: ``source`` and ``time`` always, other keys when they carry something."""
@@ -106,7 +115,7 @@ class Evidence:
             if value is None or value == "" or value == () or value == {}:
                 continue
             if isinstance(value, tuple):
-                value = list(value)
+                value = [dict(v) if isinstance(v, Mapping) else v for v in value]
             elif isinstance(value, Mapping):
                 value = dict(value)
             out[name] = value
@@ -121,6 +130,7 @@ class Evidence:
         get = data.get
         branches, mutation, decision = get("branches"), get("mutation"), get("decision")
         test, sha, python, agent = get("test"), get("sha256"), get("python"), get("agent")
+        def_line, claims, rechecked = get("def_line"), get("unreachable"), get("rechecked_from")
         unknown = data.keys() - _EVIDENCE_KEYS
         return cls(
             source=str(get("source") or ""),
@@ -136,6 +146,10 @@ class Evidence:
             mutation=mutation if isinstance(mutation, Mapping) else None,
             decision=decision if isinstance(decision, Mapping) else None,
             isolation=None if get("isolation") is None else str(get("isolation")),
+            def_line=def_line if isinstance(def_line, int) else None,
+            unreachable=tuple(c for c in claims if isinstance(c, Mapping))
+            if isinstance(claims, list) else (),
+            rechecked_from=None if rechecked is None else str(rechecked),
             other={k: data[k] for k in unknown} if unknown else {},
         )
 
@@ -147,6 +161,7 @@ class AttemptKind(StrEnum):
     REVIEW = "review"  # a maintainer's decision
     SUITE_LOCK = "suite-lock"  # ``pytest --quest-update`` locked a quest
     AGENT = "agent"  # ``pytest-quest loop``: the agent failed; no test judged, no try spent
+    RECHECK = "recheck"  # the gate judged a changed locked test again
 
 
 @dataclass(frozen=True)
@@ -209,6 +224,15 @@ class Attempt:
             details["error"] = error
         return cls(AttemptKind.AGENT.value, quest, time, agent=agent, other=details)
 
+    @classmethod
+    def rechecked(cls, quest: str, time: str, test: str, sha256: str | None, previous: str,
+                  verdict: str, state: str, tries: int, facts: Iterable[Fact],
+                  remaining: int) -> Attempt:
+        """``pytest-quest recheck`` judged a changed locked test (``previous``: its old hash)."""
+        return cls(AttemptKind.RECHECK.value, quest, time, verdict=verdict, state=state,
+                   tries=tries, facts=tuple(facts), remaining=remaining, test=test,
+                   sha256=sha256, other={"previous_sha256": previous})
+
     def to_dict(self) -> dict[str, Any]:
         """The log form: each kind's keys, always all of them (``agent`` may be null)."""
         values: dict[str, Any] = {
@@ -268,6 +292,8 @@ _ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
                                "state", "tries", "facts", "remaining"),
     AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "covered_lines"),
     AttemptKind.AGENT.value: ("kind", "quest", "time", "agent"),  # and outcome, ... in other
+    AttemptKind.RECHECK.value: ("kind", "quest", "time", "test", "sha256", "verdict", "state",
+                                "tries", "facts", "remaining"),
 }
 _ATTEMPT_ALL = frozenset({
     "kind", "quest", "time", "verdict", "state", "tries", "facts", "remaining", "agent", "test",

@@ -11,8 +11,10 @@ git user name, test file hash) around them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import FAIL, Fact
@@ -21,10 +23,13 @@ from pytest_quest.records import Attempt, AttemptKind, Evidence
 from pytest_quest.states import State
 
 __all__ = [
+    "CLAIM_RULE",
     "REJECTED_RULE",
+    "REOPENED_RULE",
     "Action",
     "Decision",
     "approval_evidence",
+    "approved_claims",
     "decide",
     "last_submission",
     "review_record",
@@ -32,6 +37,10 @@ __all__ = [
 
 #: The rule id of the fact an agent sees in ``next`` after a rejection.
 REJECTED_RULE = "review-rejected"
+#: ... and after a maintainer withdrew a lock.
+REOPENED_RULE = "review-reopened"
+#: The coverage rule's fact for an agent's unreachable-line claim.
+CLAIM_RULE = "coverage-unreachable-claim"
 
 
 class Action(StrEnum):
@@ -40,11 +49,12 @@ class Action(StrEnum):
     APPROVE = "approve"  # -> PASS, locked, as a human decision
     REJECT = "reject"  # -> TODO, the note becomes a fact for the agent
     CLOSE = "close"  # -> DONE, nobody works on it any more
+    REOPEN = "reopen"  # PASS -> TODO: a wrongly locked quest, withdrawn by a maintainer
 
     @property
     def target(self) -> State:
         return {Action.APPROVE: State.PASS, Action.REJECT: State.TODO,
-                Action.CLOSE: State.DONE}[self]
+                Action.CLOSE: State.DONE, Action.REOPEN: State.TODO}[self]
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,12 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
     a TODO quest is a usage error: there is nothing to review yet. Approval
     needs ``evidence`` (from :func:`approval_evidence`: the reviewed test file
     and its hash) so the plugin's ``--quest-check`` can keep the lock honest.
+    The one decision on a PASS is ``reopen``: the lock is withdrawn (tries
+    kept), and the ledger's history check accepts the step only because it is
+    logged.
     """
+    if decision.action is Action.REOPEN:
+        return _reopen(quest, decision)
     if quest.state is State.TODO:
         raise UsageError(f"{quest.id} is TODO: only REVIEW quests can be decided")
     if quest.state is State.PASS and decision.action is Action.APPROVE:
@@ -110,6 +125,41 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
     return quest.with_(state=State.DONE, decision=record, updated=decision.time)
 
 
+def _reopen(quest: Quest, decision: Decision) -> Quest:
+    if quest.state is not State.PASS:
+        raise UsageError(f"{quest.id} is {quest.state.value}: only a PASS quest can be reopened")
+    if not decision.note.strip():
+        raise UsageError("a review decision needs a reason: pass --note TEXT")
+    if not decision.by.strip():
+        raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
+    record = decision.to_dict()
+    fact = Fact(REOPENED_RULE, FAIL, quest.id, decision.note.strip(),
+                f"the lock was withdrawn in review by {decision.by}; write a test that earns it")
+    return quest.with_(state=State.TODO, evidence=None, facts=(fact,), decision=record,
+                       lease=None, updated=decision.time)
+
+
+def approved_claims(quest: Quest, source_lines: list[str]) -> list[dict[str, Any]]:
+    """The unreachable-line claims an approval accepts, as the ratchet reads them later.
+
+    Each is kept as its offset from the ``def`` line and the line's text, so
+    the lock follows the function when it moves and lapses when the claimed
+    line is edited (see :func:`pytest_quest.lockcheck.approved_lines`).
+    """
+    out = []
+    for fact in quest.facts:
+        if fact.rule != CLAIM_RULE:
+            continue
+        try:
+            line = int(fact.where.rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            continue
+        text = source_lines[line - 1].strip() if 0 < line <= len(source_lines) else ""
+        out.append({"line": line, "offset": line - quest.lines[0], "text": text,
+                    "reason": fact.actual.removeprefix("claimed unreachable: ")})
+    return out
+
+
 def last_submission(attempts: list[Attempt]) -> Attempt | None:
     """The submit attempt that sent the quest to REVIEW (the newest REVIEW verdict)."""
     for record in reversed(attempts):
@@ -119,11 +169,12 @@ def last_submission(attempts: list[Attempt]) -> Attempt | None:
 
 
 def approval_evidence(quest: Quest, submission: Attempt | None, current_sha256: str | None,
-                      decision: Decision) -> Evidence:
+                      decision: Decision, claims: Sequence[Mapping[str, Any]] = ()) -> Evidence:
     """Evidence for approving ``quest``, from the submission that was reviewed.
 
     The test on disk must still be the one that was reviewed: approving a
     file that changed since would lock a PASS on something nobody looked at.
+    ``claims`` (:func:`approved_claims`) become part of the lock.
     """
     if submission is None or not submission.test:
         raise UsageError("no submission sent this quest to REVIEW; reject it instead")
@@ -136,7 +187,7 @@ def approval_evidence(quest: Quest, submission: Attempt | None, current_sha256: 
             "restore it or reject the quest so the agent resubmits"
         )
     return Evidence.approved(test, current_sha256, quest.source_hash, decision.time,
-                             decision.to_dict())
+                             decision.to_dict(), unreachable=claims, def_line=quest.lines[0])
 
 
 def review_record(before: Quest, after: Quest, decision: Decision, remaining: int) -> Attempt:

@@ -140,7 +140,6 @@ class Sandbox:
         cls,
         settings: Settings,
         extra: dict[str, bytes] | None = None,
-        include_quest_tests: bool = False,
     ) -> Sandbox:
         """Copy the project (without the quest test folder) plus ``extra`` files."""
         remove_stale()
@@ -155,10 +154,6 @@ class Sandbox:
         root = settings.root
         made: set[str] = set()
         files = list(iter_project_files(root, settings.test_dir, settings.exclude))
-        if include_quest_tests and (root / settings.test_dir).is_dir():
-            for path in sorted((root / settings.test_dir).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts:
-                    files.append(path.relative_to(root).as_posix())
         for rel in files:
             source = root / rel
             try:

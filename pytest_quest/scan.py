@@ -16,16 +16,17 @@ from pytest_quest import ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
+from pytest_quest.lockcheck import locked_test
 from pytest_quest.measure import measure
 from pytest_quest.progress import watch
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
-from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, snapshot
+from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, sha256, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
 from pytest_quest.states import State
 
-__all__ = ["ScanReport", "find_functions", "run_suite", "scan"]
+__all__ = ["ScanReport", "find_functions", "judged_tests", "run_suite", "scan"]
 
 
 @dataclass
@@ -119,12 +120,36 @@ def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> 
             report.retired.append(quest_id)
 
 
-def run_suite(settings: Settings, measure_all: bool = True,
-              progress: Callable[[str], None] = lambda message: None) -> RunResult:
-    """Run the project's own suite (and locked quest tests) once with coverage, in a sandbox.
+def judged_tests(ledger: Ledger) -> dict[str, bytes]:
+    """The quest-folder tests a rescan may run: locked tests of PASS quests, as judged.
 
-    Tests that fail are deselected and the suite is run once more, so only
-    passing tests can lock a function. ``progress`` hears how far it got.
+    A test the gate FAILed, a file nobody submitted, or a locked test that
+    changed since its lock (its sha256 differs) was never judged as it is
+    now, so it must not lock anything (see ``pytest-quest recheck``).
+    """
+    out: dict[str, bytes] = {}
+    for quest in ledger.quests.values():
+        test = locked_test(quest) if quest.state is State.PASS else None
+        if test is None:
+            continue
+        try:
+            data = (ledger.root / test).read_bytes()
+        except OSError:
+            continue
+        if quest.evidence is not None and sha256(data) == quest.evidence.sha256:
+            out[test] = data
+    return out
+
+
+def run_suite(settings: Settings, measure_all: bool = True,
+              progress: Callable[[str], None] = lambda message: None,
+              quest_tests: dict[str, bytes] | None = None) -> RunResult:
+    """Run the project's own suite (and ``quest_tests``) once with coverage, in a sandbox.
+
+    Of the quest test folder only ``quest_tests`` is copied (see
+    :func:`judged_tests`). Tests that fail are deselected and the suite is
+    run once more, so only passing tests can lock a function. ``progress``
+    hears how far it got.
     """
     base_args = pytest_args("-q", "--tb=no")
     spec: dict[str, Any] = {
@@ -136,7 +161,7 @@ def run_suite(settings: Settings, measure_all: bool = True,
         "guard": False,
         "limits": {"memory_mb": settings.memory_mb},
     }
-    box = Sandbox.create(settings, include_quest_tests=True)
+    box = Sandbox.create(settings, dict(quest_tests or {}))
     try:
         with watch(box.base, progress, "running the existing suite"):
             result = run_sandbox(box, settings, spec, settings.baseline_timeout)
@@ -189,7 +214,8 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
             continue
         got = measure(entry, quest.body, settings.branch)
         if got.statements and got.complete:
-            evidence = Evidence.baseline(got.executed, quest.source_hash, now, result.isolation)
+            evidence = Evidence.baseline(got.executed, quest.source_hash, now, result.isolation,
+                                         def_line=quest.lines[0])
             ledger.put(ratchet.lock_pass(quest, evidence, now))
             report.locked.append(quest.id)
 
@@ -207,7 +233,8 @@ def scan(
     result = None
     if baseline and found:
         progress("running the existing suite once with coverage")
-        result = run_suite(settings, progress=progress)
+        existing = Ledger.load(Ledger.for_root(settings.root).path, missing_ok=True)
+        result = run_suite(settings, progress=progress, quest_tests=judged_tests(existing))
     now = now_iso()
     with transaction(Ledger.for_root(settings.root).path, missing_ok=True) as ledger:
         # A locked function that became uncoverable stays PASS (the ratchet reports the

@@ -27,7 +27,7 @@ from pytest_quest.sandbox import pytest_args, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 
-__all__ = ["NOT_RUN", "Result", "submit", "target_spec"]
+__all__ = ["NOT_RUN", "Result", "evidence_of", "judge", "submit", "target_spec"]
 
 #: The isolation of a verdict reached before the run (static or scope stage).
 NOT_RUN = "not-run"
@@ -101,6 +101,31 @@ def locked_tests(ledger: Ledger) -> dict[str, str]:
     return out
 
 
+def judge(settings: Settings, quest: Quest, test_rel: str, data: bytes, ledger: Ledger,
+          claims: tuple[Claim, ...] = (), keep_sandbox: bool = False
+          ) -> tuple[Verdict, Submission]:
+    """The gate's verdict on ``data`` as the test of ``quest``; nothing is recorded.
+
+    ``submit`` records it; ``recheck`` judges a locked test that changed.
+    """
+    locked = locked_tests(ledger)
+    sub = Submission(
+        settings=settings,
+        quest=quest,
+        test_rel=test_rel,
+        test_bytes=data,
+        snapshot=ledger.snapshot,
+        locked_tests={k: v for k, v in locked.items() if k != test_rel},
+        claims=claims,
+    )
+    sub = replace(sub, spec=_spec(sub))
+    with ExitStack() as resources:
+        evaluation = evaluate(submission_stages(), replace(sub, resources=resources))
+        if keep_sandbox:
+            resources.pop_all()  # the copy outlives the command; its path is printed
+    return evaluation.verdict, evaluation.context
+
+
 def submit(
     settings: Settings,
     quest_id: str,
@@ -132,23 +157,8 @@ def submit(
     repeated = preflight.repeated_verdict(ledger, quest, test_rel, data)
     if repeated is not None:
         return Result(quest, repeated, test_rel, 0.0)
-    locked = locked_tests(ledger)
-    sub = Submission(
-        settings=settings,
-        quest=quest,
-        test_rel=test_rel,
-        test_bytes=data,
-        snapshot=ledger.snapshot,
-        locked_tests={k: v for k, v in locked.items() if k != test_rel},
-        claims=claims,
-    )
-    sub = replace(sub, spec=_spec(sub))
     started = now_iso()
-    with ExitStack() as resources:
-        evaluation = evaluate(submission_stages(), replace(sub, resources=resources))
-        if keep_sandbox:
-            resources.pop_all()  # the copy outlives the command; its path is printed
-    sub, verdict = evaluation.context, evaluation.verdict
+    verdict, sub = judge(settings, quest, test_rel, data, ledger, claims, keep_sandbox)
     seconds = sub.run.seconds if sub.run else 0.0
     evidence = _evidence(sub, agent) if verdict.outcome is Outcome.PASS else None
     verdict = replace(verdict, facts=preflight.project_paths(verdict.facts, sub.sandbox))
@@ -189,6 +199,11 @@ def _spec(sub: Submission) -> dict[str, Any]:
     }
 
 
+def evidence_of(sub: Submission) -> Evidence:
+    """The evidence a PASS of ``sub`` locks with (``recheck`` relocks with it too)."""
+    return _evidence(sub, None)
+
+
 def _evidence(sub: Submission, agent: str | None) -> Evidence:
     """The evidence of a PASS: the test's hash, what it covered, the mutation figures."""
     result = sub.measured
@@ -205,6 +220,7 @@ def _evidence(sub: Submission, agent: str | None) -> Evidence:
         # At a PASS the mutation rules had nothing to say: these are the figures they read.
         mutation=summary(event, float(sub.settings.mutation_threshold)) if event else None,
         isolation=_isolation(sub),
+        def_line=sub.quest.lines[0],
     )
 
 

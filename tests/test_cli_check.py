@@ -60,7 +60,8 @@ def test_build_command_passes_pytest_args_through() -> None:
     cmd = build_command(False, None, None, ("-n", "2", "-k", "x"))
     assert cmd[1:] == ["-m", "pytest", "--quest-check", "-n", "2", "-k", "x"]
     cmd = build_command(True, Path("/l.json"), Path("/r.json"), ())
-    assert cmd[3:] == ["--quest-update", "--quest-ledger", "/l.json", "--quest-json", "/r.json"]
+    assert cmd[3:] == ["--quest-update", "--quest-ledger=/l.json", "--quest-json=/r.json"]
+    assert build_command(False, None, None, (), "origin/main")[-1] == "--quest-base=origin/main"
 
 
 def test_child_env_drops_every_coverage_variable() -> None:

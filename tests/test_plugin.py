@@ -16,6 +16,7 @@ from pytest_quest import ratchet
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger, now_iso, read_attempts, transaction
 from pytest_quest.records import Evidence
+from pytest_quest.sandbox import file_sha256
 from pytest_quest.scan import scan
 from pytest_quest.states import State
 
@@ -167,7 +168,8 @@ def test_locked_test_file_deleted_fails(pytester: pytest.Pytester) -> None:
     quest_test.parent.mkdir(parents=True)
     quest_test.write_text(QUEST_TEST, encoding="utf-8")
     set_quest(root, "pkg/mod.py::covered",
-              evidence=Evidence.submitted("tests/quest/test_covered.py", "x", (), "", now_iso()))
+              evidence=Evidence.submitted("tests/quest/test_covered.py",
+                                          str(file_sha256(quest_test)), (), "", now_iso()))
     assert run(pytester, "--quest-check").ret == 0
     quest_test.unlink()
     result = run(pytester, "--quest-check")

@@ -77,6 +77,9 @@ def test_malformed_values_are_dropped_not_trusted() -> None:
      ["covered_lines", "kind", "quest", "time", "verdict"]),
     (Attempt.agent_failed("m.py::f", NOW, "loop/1", "exit", 3, 0.5),
      ["agent", "exit_code", "kind", "outcome", "quest", "seconds", "time"]),
+    (Attempt.rechecked("m.py::f", NOW, "t.py", "cd", "ab", "PASS", "PASS", 0, [], 2),
+     ["facts", "kind", "previous_sha256", "quest", "remaining", "sha256", "state", "test",
+      "time", "tries", "verdict"]),
 ], ids=[k.value for k in AttemptKind])
 def test_attempt_shapes_are_fixed_and_round_trip(attempt: Attempt, keys: list[str]) -> None:
     data = attempt.to_dict()
@@ -94,3 +97,13 @@ def test_an_early_log_line_without_kind_is_a_submit() -> None:
 def test_unknown_attempt_kind_keeps_what_it_carries() -> None:
     line = {"kind": "merge", "quest": "m.py::f", "time": NOW, "state": "PASS", "by": "git"}
     assert Attempt.from_dict(line).to_dict() == line
+
+
+def test_lock_details_of_the_ratchet_round_trip() -> None:
+    claim = {"line": 9, "offset": 3, "text": "return 0", "reason": "guard"}
+    evidence = Evidence.approved("t.py", "ab", "h", NOW, {"by": "Ada"}, [claim], def_line=6)
+    evidence = Evidence.from_dict(evidence.to_dict())
+    assert (evidence.unreachable, evidence.def_line) == ((claim,), 6)
+    assert Evidence.from_dict({"source": "submit", "rechecked_from": "cd"}).rechecked_from == "cd"
+    assert Evidence.from_dict({"source": "review", "unreachable": "x", "def_line": "6"}
+                              ).unreachable == ()

@@ -28,13 +28,15 @@ __all__ = ["build_command", "child_env", "command"]
 
 
 def build_command(update: bool, ledger: Path | None, report: Path | None,
-                  pytest_args: tuple[str, ...]) -> list[str]:
+                  pytest_args: tuple[str, ...], base: str | None = None) -> list[str]:
     """The pytest command line the check runs (kept separate so it can be tested)."""
     cmd = [sys.executable, "-m", "pytest", "--quest-update" if update else "--quest-check"]
     if ledger is not None:
-        cmd += ["--quest-ledger", str(ledger)]
+        cmd.append(f"--quest-ledger={ledger}")
     if report is not None:
-        cmd += ["--quest-json", str(report)]
+        cmd.append(f"--quest-json={report}")
+    if base is not None:
+        cmd.append(f"--quest-base={base}")
     return cmd + list(pytest_args)
 
 
@@ -50,20 +52,28 @@ def child_env(environ: dict[str, str] | None = None) -> dict[str, str]:
               help="Also lock the TODO quests the suite covers fully (never unlocks).")
 @click.option("--ledger", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Ledger file (default: .quest/ledger.json in the project root).")
+@click.option("--base", default=None, metavar="REF",
+              help="Also fail when the ledger went back against the ledger at git REF.")
 @json_option
 @click.argument("pytest_args", nargs=-1, type=click.UNPROCESSED)
-def command(root: Path | None, update: bool, ledger: Path | None, as_json: bool,
-            pytest_args: tuple[str, ...]) -> None:
+def command(root: Path | None, update: bool, ledger: Path | None, base: str | None,
+            as_json: bool, pytest_args: tuple[str, ...]) -> None:
     """Run the suite once and fail when a locked function is no longer fully covered.
 
-    Arguments after `--` are passed to pytest: `pytest-quest check -- -n 4 -q`.
+    With `--base REF` also fail when the ledger went back against REF's (a PASS
+    lost, tries lowered, the scope narrowed). Arguments after `--` are passed
+    to pytest: `pytest-quest check --base origin/main -- -n 4 -q`.
     """
     term = Terminal()
     project = find_root(root)
     ledger_path = ledger.resolve() if ledger is not None else None
+    if base is not None:
+        from pytest_quest.gitbase import verify_base
+
+        verify_base(project, base)  # a clear error before the suite runs, not after
     with tempfile.TemporaryDirectory(prefix="pytest-quest-check-") as tmp:
         report_path = Path(tmp) / "ratchet.json" if as_json else None
-        cmd = build_command(update, ledger_path, report_path, pytest_args)
+        cmd = build_command(update, ledger_path, report_path, pytest_args, base)
         term.info(f"running {' '.join(cmd[1:])} in {project}")
         # With --json stdout carries only the verdict, so pytest's own output goes to stderr.
         pipe = subprocess.PIPE if as_json else None

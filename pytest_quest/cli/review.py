@@ -82,26 +82,32 @@ def queue(ledger: Any, quest_id: str | None = None) -> list[dict[str, Any]]:
 @click.option("--approve", is_flag=True, help="Lock the quest as PASS (a human decision).")
 @click.option("--reject", is_flag=True, help="Send it back to TODO; the note becomes a fact.")
 @click.option("--close", is_flag=True, help="With --reject: send it to DONE instead of TODO.")
+@click.option("--reopen", is_flag=True,
+              help="Withdraw a wrongly locked PASS: back to TODO, logged (tries kept).")
 @click.option("--note", default=None, metavar="TEXT", help="Why: recorded and shown to the agent.")
 @click.option("--by", default=None, metavar="NAME", help="Who decides (default: git user.name).")
 @root_option
 @json_option
-def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note: str | None,
-            by: str | None, root: Path | None, as_json: bool) -> None:
-    """List the REVIEW queue, or decide one quest: --approve, --reject, --reject --close."""
+def command(quest_id: str | None, approve: bool, reject: bool, close: bool, reopen: bool,
+            note: str | None, by: str | None, root: Path | None, as_json: bool) -> None:
+    """List the REVIEW queue, or decide one quest: --approve, --reject, --reject --close.
+
+    `--reopen` withdraws the lock of a PASS quest that should not have been
+    locked; like every decision it needs --note and is logged.
+    """
     from pytest_quest.config import find_root
     from pytest_quest.ledger import Ledger
 
     term = Terminal()
-    if approve and reject:
-        raise UsageError("choose one of --approve and --reject")
+    if approve + reject + reopen > 1:
+        raise UsageError("choose one of --approve, --reject and --reopen")
     if close and not reject:
         raise UsageError("--close goes with --reject (it sends the quest to DONE)")
-    deciding = approve or reject
+    deciding = approve or reject or reopen
     if deciding and not quest_id:
         raise UsageError("name the quest to decide: pytest-quest review QUEST_ID --approve ...")
     if not deciding and (note is not None or by is not None):
-        raise UsageError("--note and --by go with --approve or --reject")
+        raise UsageError("--note and --by go with --approve, --reject or --reopen")
     base = find_root(root)  # review needs only the ledger, not the settings
     path = Ledger.for_root(base).path
     if not deciding:
@@ -112,7 +118,8 @@ def command(quest_id: str | None, approve: bool, reject: bool, close: bool, note
             return
         _render_queue(term, items, single=bool(quest_id))
         return
-    action = "approve" if approve else ("close" if close else "reject")
+    action = ("approve" if approve else "reopen" if reopen
+              else "close" if close else "reject")
     result = _decide(base, path, quest_id or "", action, note or "",
                      by or git_user(base) or "")
     if as_json:
@@ -131,6 +138,7 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
         Action,
         Decision,
         approval_evidence,
+        approved_claims,
         decide,
         last_submission,
         review_record,
@@ -151,7 +159,8 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
             current = None
             if submission and submission.test:
                 current = file_sha256(root / submission.test)
-            evidence = approval_evidence(quest, submission, current, decision)
+            claims = approved_claims(quest, _lines(root / quest.path))
+            evidence = approval_evidence(quest, submission, current, decision, claims)
         after = decide(quest, decision, evidence)
         ledger.put(after)
         remaining = ledger.remaining
@@ -165,6 +174,13 @@ def _decide(root: Path, path: Path, quest_id: str, action: str, note: str,
         "evidence": after.evidence.to_dict() if after.evidence else None,
         "remaining": remaining,
     }
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
 
 
 def _render_queue(term: Terminal, items: list[dict[str, Any]], single: bool) -> None:
