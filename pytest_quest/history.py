@@ -390,8 +390,6 @@ def _merge_quest(qid: str, base: Mapping[str, Any] | None, ours: Mapping[str, An
             merged["extra"] = extra
             report.contradictions[qid] = other
     merged["tries"] = max(_tries(ours), _tries(theirs), _tries(base))
-    if _state(merged) != "TODO":
-        merged.pop("lease", None)
     return merged
 
 

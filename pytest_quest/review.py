@@ -136,7 +136,7 @@ def _reopen(quest: Quest, decision: Decision) -> Quest:
     fact = Fact(REOPENED_RULE, FAIL, quest.id, decision.note.strip(),
                 f"the lock was withdrawn in review by {decision.by}; write a test that earns it")
     return quest.with_(state=State.TODO, evidence=None, facts=(fact,), decision=record,
-                       lease=None, updated=decision.time)
+                       updated=decision.time)
 
 
 def approved_claims(quest: Quest, source_lines: list[str]) -> list[dict[str, Any]]:
