@@ -8,6 +8,11 @@ or the pytest plugin.
 The names are loaded on first use: importing the package (which pytest does
 for every run through the ``pytest11`` entry point, and the sandbox harness
 does next to untrusted code) stays free of the gate.
+
+PYTEST_DONT_REWRITE: the sandbox harness imports this package before pytest
+starts; pytest would then warn that it cannot rewrite our plugin's package,
+and a project with ``filterwarnings = error`` would turn that into an error.
+Nothing here relies on assertion rewriting.
 """
 
 from __future__ import annotations

@@ -1,28 +1,45 @@
-"""The program that runs inside the sandbox: ``python -m pytest_quest.harness SPEC``.
+"""The program that runs inside the sandbox: ``python -m pytest_quest.harness SPEC --events-fd N``.
 
-It is the only pytest-quest code that shares a process with untrusted test
-code, so it sets its own limits and guards first, starts coverage before any
-conftest is imported, then runs pytest once. Inside that one session it runs
-the collected tests several times (first measured, then reruns for
-flakiness) and hands over to the mutation stage, so the interpreter and
-pytest start-up are paid once. Results go out as JSON lines on a file opened
-before the guards were installed; a process that dies early simply leaves
-no ``done`` event, which the gate reads as a missing report.
+Two modes (see :class:`~pytest_quest.protocol.HarnessSpec`):
+
+``suite`` (the scan's baseline) runs the project's own suite once in this
+process with coverage: trusted code, no judge needed.
+
+``submit`` judges one untrusted test file, and this process never runs it.
+It is the *judge*: it reads the target's pristine source before anything
+else, compiles it, installs an import hook that serves the target module from
+that code object, sets pytest up (config, plugins, the project's protected
+conftests, the third-party modules the target imports), and at collection
+time forks a *zygote* (:mod:`pytest_quest.forkrun`) that forks one child per
+run. Each child installs its run's module (pristine or a mutant), collects
+the test file, runs it and answers through its own pipe; the judge parses
+every answer defensively, schedules the controls and mutants
+(:mod:`pytest_quest.mutate`) and alone writes events to the inherited pipe
+``N``, which no child holds. See docs/security.md ("evidence channel").
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import json
+import linecache
 import os
 import sys
 import time
-from collections.abc import Iterator
-from typing import Any, TextIO
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import pytest
 
-__all__ = ["main"]
+from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, encode_event
+
+__all__ = ["Channel", "Guard", "Pristine", "Watch", "main"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _PATH_EVENTS = {
@@ -32,47 +49,54 @@ _PATH_EVENTS = {
 }
 _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
                            "os.spawn", "os.fork", "os.forkpty", "pty.spawn"})
+#: The coverage keys the gate reads; everything else in coverage's JSON is dropped.
+_COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed_branches",
+                  "missing_branches")
 
 
-class Emitter:
-    """Writes one JSON object per line and flushes, so a crash loses nothing sent."""
+class Channel:
+    """The judge's side of the event pipe: one JSON object per line, written whole."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
 
-    def __call__(self, event: str, **data: Any) -> None:
-        data["event"] = event
-        self._stream.write(json.dumps(data, default=str) + "\n")
-        self._stream.flush()
+    def emit(self, kind: EventKind, **data: Any) -> None:
+        payload = encode_event(kind, **data)
+        view = memoryview(payload)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
 
 
 class Guard:
     """An audit hook: no writes outside the allowed roots, no child processes.
 
-    Audit hooks cannot be removed from Python code. Our own writes (the
-    coverage report) and forks (the mutation stage) run inside :meth:`trusted`.
-    Once the kernel confines the run (``confined`` names how), a child process
-    can do no more than the test itself, so processes are allowed: many real
-    plugins start one at import. Without it, a denial before the submitted test
-    module is collected is the environment's doing (``before_test``), not the test's.
+    Audit hooks cannot be removed from Python code, so the judge never
+    installs one: each forked run adds its own. pytest-quest's own writes
+    after the test code finished run inside :meth:`trusted`. Once the kernel
+    confines the run (``confined`` names how), a child process can do no more
+    than the test itself, so processes are allowed: many real plugins start
+    one at import. Without it, a denial before the submitted test module is
+    collected is the environment's doing (``early``), not the test's.
     """
 
-    def __init__(self, allowed: list[str], emit: Emitter, confined: str = "") -> None:
+    def __init__(self, allowed: Sequence[str], confined: str = "") -> None:
         self.allowed = tuple(os.path.realpath(a).rstrip(os.sep) + os.sep for a in allowed)
-        self.emit = emit
         self.confined = confined
         self.paused = False
+        #: Set when the test module is about to be imported: denials from then on are its doing.
         self.test_started = False
         self.denied: list[str] = []
-
-    def pytest_collectstart(self, collector: Any) -> None:
-        """The first test module is the submitted one: from here on, denials are its doing."""
-        if isinstance(collector, pytest.Module):
-            self.test_started = True
+        #: Denials before that: the project's or a plugin's doing (an environment fault).
+        self.early: list[str] = []
 
     @contextlib.contextmanager
     def trusted(self) -> Iterator[None]:
-        """Let pytest-quest's own code write and fork; never around test code."""
+        """Let pytest-quest's own code write; never around test code."""
         self.paused = True
         try:
             yield
@@ -89,8 +113,9 @@ class Guard:
         return real == os.devnull or (real + os.sep).startswith(self.allowed)
 
     def deny(self, what: str) -> None:
-        self.denied.append(what)
-        self.emit("denied", what=what, before_test=not self.test_started)
+        found = self.denied if self.test_started else self.early
+        if len(found) < 100:
+            found.append(what)
         raise PermissionError(f"pytest-quest sandbox: {what} is not allowed")
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
@@ -123,18 +148,74 @@ def _loopback(address: Any) -> bool:
     return host in ("localhost", "::1", "") or host.startswith("127.")
 
 
-def _limit(limits: dict[str, Any]) -> None:
+class Watch:
+    """An audit hook that notices a test reading the code under test.
+
+    A test that looks at the target's code (its source file, its
+    ``__code__``, a compile of its text, a second import by path) can tell a
+    mutant from the original without testing behaviour. Our own code (the
+    loader executing the module, coverage reading sources for its report)
+    runs with the watch paused or ``loading``.
+    """
+
+    def __init__(self, target: TargetSpec, path: str, text: str) -> None:
+        self.path = os.path.realpath(path)
+        self.module = target.module
+        self.qualname = ".".join((*target.owner, target.name))
+        self.text = text
+        self.paused = False
+        self.loading = False
+        self.nodeid = ""
+        self.reads: list[str] = []
+
+    def _saw(self, what: str) -> None:
+        entry = f"{self.nodeid}: {what}" if self.nodeid else what
+        if entry not in self.reads and len(self.reads) < 20:
+            self.reads.append(entry)
+
+    def _is_target(self, path: Any) -> bool:
+        if not isinstance(path, str | bytes | os.PathLike):
+            return False
+        try:
+            return os.path.realpath(os.fsdecode(path)) == self.path
+        except (TypeError, ValueError):
+            return False
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        if self.paused:
+            return
+        if event == "open" and args and self._is_target(args[0]):
+            mode, flags = (*tuple(args[1:]), None, 0)[:2]
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & _WRITE_FLAGS)
+            if not writing:  # a write is the guard's and the sources check's business
+                self._saw("opened the target's source file")
+        elif event == "object.__getattr__" and len(args) == 2 and args[1] == "__code__":
+            func = args[0]
+            if (not self.loading and type(func) is types.FunctionType
+                    and func.__module__ == self.module and func.__qualname__ == self.qualname):
+                self._saw("read the target's __code__")
+        elif event == "compile" and len(args) == 2:
+            source, filename = args
+            if self._is_target(filename):
+                self._saw("compiled code under the target's file name")
+            elif isinstance(source, str | bytes) and self.text:
+                text = source if isinstance(source, str) else source.decode("utf-8", "replace")
+                if self.text in text:
+                    self._saw("compiled the target's source text")
+
+
+def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None:
     try:
         import resource
     except ImportError:  # pragma: no cover - Windows has no resource limits
         return
-    pairs = {
-        "cpu": (resource.RLIMIT_CPU, 1),
-        "memory_mb": (resource.RLIMIT_AS, 1024 * 1024),
-        "fsize_mb": (resource.RLIMIT_FSIZE, 1024 * 1024),
-    }
-    for key, (which, scale) in pairs.items():
-        value = limits.get(key)
+    pairs = (
+        (cpu, resource.RLIMIT_CPU, 1),
+        (memory_mb, resource.RLIMIT_AS, 1024 * 1024),
+        (fsize_mb, resource.RLIMIT_FSIZE, 1024 * 1024),
+    )
+    for value, which, scale in pairs:
         if not value:
             continue
         soft = int(value * scale)
@@ -146,175 +227,278 @@ def _limit(limits: dict[str, Any]) -> None:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _short_repr(report: Any) -> dict[str, Any]:
+def short_repr(report: Any) -> dict[str, Any]:
     """Location and message of a failure, not pages of traceback."""
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None:
-        return {"message": str(crash.message)[:2000], "file": str(crash.path), "line": crash.lineno}
+        return {"message": str(crash.message)[:2000], "file": str(crash.path),
+                "line": _line(crash.lineno)}
     if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
         path, line, message = report.longrepr
-        return {"message": str(message)[:2000], "file": str(path), "line": line}
+        return {"message": str(message)[:2000], "file": str(path), "line": _line(line)}
     text = str(report.longrepr or "")
     return {"message": text[-2000:], "file": None, "line": None}
 
 
-class Session:
-    """The pytest plugin that drives measured run, reruns and mutation in one session."""
+def _line(value: Any) -> int | None:
+    return value if type(value) is int else None
 
-    def __init__(self, spec: dict[str, Any], emit: Emitter, cov: Any, guard: Guard | None) -> None:
-        self.spec = spec
-        self.emit = emit
+
+def coverage_entries(data: dict[str, Any], root: str) -> dict[str, Any]:
+    """coverage's JSON ``files`` -> project-relative paths with only the keys the gate reads."""
+    prefix = root.rstrip(os.sep) + os.sep
+    out: dict[str, Any] = {}
+    for name, entry in data.get("files", {}).items():
+        rel = name[len(prefix):] if name.startswith(prefix) else name
+        out[rel.replace(os.sep, "/")] = {k: entry[k] for k in _COVERAGE_KEYS if k in entry}
+    return out
+
+
+# ------------------------------------------------------------ the pristine target
+class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The target module as read before any run, served to every import of it.
+
+    The judge reads the source once, compiles it with the real file name and
+    fills :mod:`linecache` from that text, so tracebacks and
+    ``inspect.getsource`` never open the file. In a run, :attr:`code` is the
+    run's module (the pristine one or a mutant), served to every import of
+    the target in that run: a module whose import failed is imported again
+    by the test module, and it must get the same code.
+    """
+
+    def __init__(self, target: TargetSpec, path: str, source: bytes) -> None:
+        self.target = target
+        self.path = path
+        self.source = source
+        self.text = source.decode("utf-8")
+        self.module_code: types.CodeType = compile(source, path, "exec", dont_inherit=True)
+        self.code: types.CodeType | None = self.module_code
+        self.watch: Watch | None = None
+        lines = self.text.splitlines(keepends=True)
+        linecache.cache[path] = (len(self.text), None, lines, path)
+
+    @classmethod
+    def read(cls, spec: HarnessSpec, target: TargetSpec) -> Pristine:
+        path = os.path.join(spec.sandbox, target.file)
+        with open(path, "rb") as handle:
+            return cls(target, path, handle.read())
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname != self.target.module:
+            return None
+        package = os.path.basename(self.path) == "__init__.py"
+        spec = importlib.util.spec_from_loader(fullname, self, origin=self.path,
+                                               is_package=package)
+        if spec is None:  # pragma: no cover - spec_from_loader only fails without a loader
+            return None
+        spec.has_location = True
+        if package:
+            spec.submodule_search_locations = [os.path.dirname(self.path)]
+        return spec
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        watch = self.watch
+        if watch is not None:
+            watch.loading = True
+        try:
+            exec(self.code or self.module_code, module.__dict__)
+        finally:
+            if watch is not None:
+                watch.loading = False
+
+    def get_source(self, fullname: str) -> str:
+        return self.text
+
+    def get_filename(self, fullname: str) -> str:
+        return self.path
+
+    def is_package(self, fullname: str) -> bool:
+        return os.path.basename(self.path) == "__init__.py"
+
+
+def third_party_imports(source: str, sandbox: str) -> list[str]:
+    """Modules the target imports that live outside the sandbox (found statically).
+
+    The judge imports them before forking, so each run pays nothing for
+    them; the project's own modules stay unimported, so every run loads them
+    fresh (with the run's target in place).
+    """
+    names: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    root = os.path.realpath(sandbox) + os.sep
+    out: list[str] = []
+    for name in dict.fromkeys(names):
+        try:
+            found = importlib.util.find_spec(name.split(".", 1)[0])
+        except (ImportError, ValueError):
+            continue
+        origin = getattr(found, "origin", None)
+        if found is None or not origin or os.path.realpath(origin).startswith(root):
+            continue
+        out.append(name)
+    return out
+
+
+def resolve(target: TargetSpec) -> Any:
+    """The target's plain function as its module holds it now (or None)."""
+    owner: Any = sys.modules.get(target.module)
+    for part in target.owner:
+        owner = getattr(owner, part, None)
+    holder = getattr(owner, "__dict__", None)
+    value: Any = holder.get(target.name) if holder is not None else None
+    if isinstance(value, property):
+        value = getattr(value, target.accessor or "fget")
+    value = getattr(value, "__func__", value)  # staticmethod, classmethod
+    value = getattr(value, "func", value)  # functools.cached_property
+    while hasattr(value, "__wrapped__"):  # functools.wraps decorators
+        value = value.__wrapped__
+    return value if isinstance(value, types.FunctionType) else None
+
+
+# ------------------------------------------------------------------- suite mode
+class SuiteSession:
+    """The baseline: the project's own suite, once, measured; events straight to the pipe."""
+
+    def __init__(self, channel: Channel, cov: Any, spec: HarnessSpec) -> None:
+        self.channel = channel
         self.cov = cov
-        self.guard = guard
-        self.target = spec.get("target")
-        self.original: Any = None
-        self.original_code: Any = None
-        self.round = 1
-        #: Why the target did not import before pytest started (retried after collection).
-        self.import_error: str | None = None
-        self.env_failed = False
-        #: Coverage of the measured round by file and rerun outcomes (the mutation stage's inputs).
-        self.measured_files: dict[str, Any] | None = None
-        self.rerun_outcomes: list[str] = []
+        self.spec = spec
 
-    # ------------------------------------------------------------ collection
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
-            self.emit("collect_error", nodeid=report.nodeid, **_short_repr(report))
+            self.channel.emit(EventKind.COLLECT_ERROR, nodeid=report.nodeid, **short_repr(report))
 
     def pytest_collection_finish(self, session: Any) -> None:
-        if self.import_error is not None:
-            error = _import_target(self.spec, self, self.emit)
-            if error is not None:
-                self.env_failed = True
-                self.emit("env_error", message=error)
-        self.emit("collected", count=len(session.items), nodeids=[i.nodeid for i in session.items])
+        self.channel.emit(EventKind.COLLECTED, count=len(session.items),
+                          nodeids=[i.nodeid for i in session.items])
 
-    # --------------------------------------------------------------- running
     def pytest_runtest_logreport(self, report: Any) -> None:
-        data: dict[str, Any] = {
-            "round": self.round,
-            "nodeid": report.nodeid,
-            "when": report.when,
-            "outcome": report.outcome,
-            "duration": round(report.duration, 6),
-        }
-        if hasattr(report, "wasxfail"):
-            data["xfail"] = True
-        if report.failed or report.skipped:
-            data.update(_short_repr(report))
-        self.emit("report", **data)
+        self.channel.emit(EventKind.REPORT, **report_event(report))
 
-    def _check_target(self, item: Any) -> None:
-        """Was the target function replaced while the test ran? (monkeypatch, mock.patch)."""
-        if self.original is None:
-            return
-        current = self.resolve()
-        if current is not self.original or self.original.__code__ is not self.original_code:
-            self.emit("target_replaced", nodeid=item.nodeid)
-
-    def resolve(self) -> Any:
-        """The target's plain function as its module holds it now (or None)."""
-        owner: Any = sys.modules.get(self.target["module"])
-        for part in self.target["owner"]:
-            owner = getattr(owner, part, None)
-        holder = getattr(owner, "__dict__", None)
-        value = holder.get(self.target["name"]) if holder is not None else None
-        if isinstance(value, property):
-            value = getattr(value, self.target.get("accessor") or "fget")
-        value = getattr(value, "__func__", value)  # staticmethod, classmethod
-        value = getattr(value, "func", value)  # functools.cached_property
-        while hasattr(value, "__wrapped__"):  # functools.wraps decorators
-            value = value.__wrapped__
-        return value
-
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: Any) -> Any:
-        if self.env_failed:
-            return True
-        if session.testsfailed or session.config.option.collectonly:
-            return None
-        from _pytest.runner import runtestprotocol
-
-        items = session.items
-        hook = session.config.hook
-        for index, item in enumerate(items):
-            following = items[index + 1] if index + 1 < len(items) else None
-            hook.pytest_runtest_protocol(item=item, nextitem=following)
-        if self.cov is not None:
-            self.cov.stop()
-            self._emit_coverage()
-        self.emit("round_done", round=1)
-        for number in range(2, int(self.spec.get("reruns", 1)) + 1):
-            self.round = number
-            outcomes = []
-            for index, item in enumerate(items):
-                following = items[index + 1] if index + 1 < len(items) else None
-                reports = runtestprotocol(item, nextitem=following, log=False)
-                outcomes.append(_outcome(reports))
-            self.rerun_outcomes.extend(outcomes)
-            self.emit("round_done", round=number, outcomes=dict(zip(
-                [i.nodeid for i in items], outcomes, strict=True)))
-        mutation = self.spec.get("mutation")
-        if mutation and self.original is not None:
-            from pytest_quest import mutate
-
-            mutate.run_stage(self, items, mutation)
-        return True
-
-    def _emit_coverage(self) -> None:
-        files = self.spec.get("measure_files")
-        outfile = os.path.join(self.spec["private_dir"], "coverage.json")
-        morfs = [os.path.join(self.spec["sandbox"], f) for f in files] if files else None
-        trusted = self.guard.trusted() if self.guard else contextlib.nullcontext()
         try:
-            with trusted:
-                self.cov.json_report(morfs=morfs, outfile=outfile)
-        except Exception as exc:
-            self.emit("coverage", files={}, error=str(exc))
-            return
-        with open(outfile, encoding="utf-8") as handle:
-            data = json.load(handle)
-        root = self.spec["sandbox"].rstrip(os.sep) + os.sep
-        out = {}
-        for name, entry in data.get("files", {}).items():
-            rel = name[len(root):] if name.startswith(root) else name
-            entry.pop("functions", None)
-            entry.pop("classes", None)
-            out[rel.replace(os.sep, "/")] = entry
-        self.measured_files = out
-        self.emit("coverage", files=out)
+            return (yield)
+        finally:
+            if not session.config.option.collectonly:
+                self.cov.stop()
+                self.channel.emit(EventKind.COVERAGE, **_json_coverage(self.cov, self.spec))
+                self.channel.emit(EventKind.ROUND_DONE, round=1)
 
 
-def _outcome(reports: list[Any]) -> str:
-    for report in reports:
-        if report.failed:
-            return "failed"
-        if report.skipped:
-            return "skipped"
-    return "passed"
+def report_event(report: Any) -> dict[str, Any]:
+    """One pytest report as the ``report`` event of the measured round."""
+    data: dict[str, Any] = {
+        "round": 1, "nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
+        "duration": round(float(report.duration), 6),
+    }
+    if hasattr(report, "wasxfail"):
+        data["xfail"] = True
+    if report.failed or report.skipped:
+        data.update(short_repr(report))
+    return data
 
 
-def _import_target(spec: dict[str, Any], session: Session, emit: Emitter) -> str | None:
-    """Import the pristine target and remember the function; return the error, if any.
-
-    Called before pytest starts (so tests cannot touch it first) and, when that
-    fails, once more after collection: some projects only import once their
-    conftest has set the stage (paths, settings modules).
-    """
-    import importlib
-
-    target = spec["target"]
+def _json_coverage(cov: Any, spec: HarnessSpec) -> dict[str, Any]:
+    """coverage's JSON report, read back and trimmed (``files``, or an ``error``)."""
+    morfs = [os.path.join(spec.sandbox, f) for f in spec.measure_files] or None
+    outfile = os.path.join(spec.private_dir, "coverage.json")
     try:
-        importlib.import_module(target["module"])
-    except BaseException as exc:  # anything here is the environment's fault, not the test's
-        return f"importing {target['module']} failed: {type(exc).__name__}: {exc}"
-    func = session.resolve()
-    if func is None or not hasattr(func, "__code__"):
-        emit("target_missing", module=target["module"], qualname=target["qualname"])
+        with _quiet_warnings():
+            cov.json_report(morfs=morfs, outfile=outfile)
+        with open(outfile, encoding="utf-8") as handle:
+            return {"files": coverage_entries(json.load(handle), spec.sandbox)}
+    except Exception as exc:
+        return {"files": {}, "error": str(exc)}
+
+
+@contextlib.contextmanager
+def _quiet_warnings() -> Iterator[None]:
+    """Nothing of ours may warn into a project that turns warnings into errors."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _coverage(spec: HarnessSpec) -> Any:
+    import coverage
+
+    include = [os.path.join(spec.sandbox, f) for f in spec.measure_files] or None
+    source = [os.path.join(spec.sandbox, s) for s in spec.sources] or None
+    return coverage.Coverage(data_file=None, config_file=False, branch=spec.branch,
+                             include=include, source=None if include else source)
+
+
+def _keep_measuring_ourselves(outer: Any) -> None:
+    """pytest-quest's own suite measures this process (docs/development.md).
+
+    coverage.py stops saving the collector it started at process start-up
+    as soon as the process creates a Coverage object of its own, which the
+    harness always does; for our suite's measurement the start-up one must
+    still save its data at exit. Only ever set when such a collector exists.
+    """
+    if outer is not None:
+        outer._auto_save = True
+
+
+def _run_suite(spec: HarnessSpec, channel: Channel, confined: str) -> int | None:
+    import coverage
+
+    outer = coverage.Coverage.current()
+    cov = _coverage(spec)
+    _keep_measuring_ourselves(outer)
+    cov.start()
+    plugins: list[Any] = [SuiteSession(channel, cov, spec)]
+    if spec.guard:
+        guard = Guard(spec.allowed_write, confined)
+        sys.addaudithook(guard)
+    code = pytest.main(list(spec.pytest_args), plugins=plugins)
+    return int(code)
+
+
+# ------------------------------------------------------------------ submit mode
+def _run_submit(spec: HarnessSpec, channel: Channel, confined: str) -> int | None:
+    from pytest_quest.forkrun import Judge, set_dumpable
+
+    assert spec.target is not None and spec.test_file is not None
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows
+        channel.emit(EventKind.ENV_ERROR, message="judging a submission needs os.fork, which "
+                     "this platform lacks (docs/mutation.md)")
         return None
-    session.original = func
-    session.original_code = func.__code__
-    return None
+    set_dumpable(False)  # no process of the same user may ptrace or read the judge
+    pristine = Pristine.read(spec, spec.target)
+    with open(os.path.join(spec.sandbox, spec.test_file), "rb") as handle:
+        test_bytes = handle.read()
+    sys.meta_path.insert(0, pristine)
+    for name in third_party_imports(pristine.text, spec.sandbox):
+        with contextlib.suppress(BaseException):  # the run will say what is wrong
+            importlib.import_module(name)
+    import coverage
+
+    outer = coverage.Coverage.current()  # only pytest-quest's own suite measures the harness
+    own = os.path.dirname(os.path.abspath(outer.config.data_file)) if outer else None
+    cov = _coverage(spec)
+    _keep_measuring_ourselves(outer)
+    cov.start()  # before the conftests: what they import at start-up is measured too
+    judge = Judge(spec, channel, pristine, cov, test_bytes, own, confined)
+    code = pytest.main(list(spec.pytest_args), plugins=[judge])
+    return judge.exitstatus if judge.ran else int(code)
+
+
+def _arguments(argv: list[str]) -> tuple[str, int]:
+    if len(argv) != 3 or argv[1] != "--events-fd" or not argv[2].isdigit():
+        raise SystemExit("usage: python -m pytest_quest.harness SPEC --events-fd N")
+    return argv[0], int(argv[2])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -323,61 +507,19 @@ def main(argv: list[str] | None = None) -> int:
         from pytest_quest import confine  # first thing: before any project or test code
 
         confined = confine.enter_requested()
-    argv = sys.argv[1:] if argv is None else argv
-    with open(argv[0], encoding="utf-8") as handle:
-        spec = json.load(handle)
-    events = os.path.join(spec["private_dir"], "events.jsonl")
-    stream = open(events, "a", encoding="utf-8")  # noqa: SIM115 - closed after pytest.main
-    emit = Emitter(stream)
-    emit("start", pid=os.getpid(), time=time.time())
-    _limit(spec.get("limits", {}))
-
-    import coverage
-
-    cov = None
-    if spec.get("coverage", True):
-        cov = coverage.Coverage(
-            data_file=None,
-            config_file=False,
-            branch=bool(spec.get("branch")),
-            include=[os.path.join(spec["sandbox"], f) for f in spec["measure_files"]]
-            if spec.get("measure_files")
-            else None,
-            source=[os.path.join(spec["sandbox"], s) for s in spec.get("sources", [])] or None,
-        )
-    guard = None
-    if spec.get("guard", True):
-        guard = Guard(spec["allowed_write"], emit, confined)
-    session = Session(spec, emit, cov, guard)
-    if cov is not None:
-        cov.start()
-    if spec.get("target"):
-        session.import_error = _import_target(spec, session, emit)
-    if guard is not None:
-        sys.addaudithook(guard)
-    plugins: list[Any] = [session, _TargetCheck(session)] if spec.get("target") else [session]
-    if guard is not None:
-        plugins.append(guard)
-    code = pytest.main(list(spec["pytest_args"]), plugins=plugins)
-    emit("done", exitstatus=int(code), denied=guard.denied if guard else [])
-    stream.close()
-    if guard is not None:
-        guard.paused = True  # test code is over: exit hooks may write (see docs/development.md)
+    spec_path, fd = _arguments(sys.argv[1:] if argv is None else argv)
+    with open(spec_path, encoding="utf-8") as handle:
+        spec = HarnessSpec.from_json(handle.read())
+    channel = Channel(fd)
+    channel.emit(EventKind.START, pid=os.getpid(), time=time.time())
+    _limit(spec.limits.cpu, spec.limits.memory_mb, spec.limits.fsize_mb)
+    runner: Callable[[HarnessSpec, Channel, str], int | None] = (
+        _run_suite if spec.mode == "suite" else _run_submit)
+    code = runner(spec, channel, confined)
+    if code is not None:
+        channel.emit(EventKind.DONE, exitstatus=int(code), denied=[])
+    channel.close()
     return 0
-
-
-class _TargetCheck:
-    """Checks the target function is still itself at the end of each test call."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_call(self, item: Any) -> Any:
-        try:
-            return (yield)
-        finally:
-            self.session._check_target(item)
 
 
 if __name__ == "__main__":

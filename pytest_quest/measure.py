@@ -57,9 +57,10 @@ def measure(entry: Mapping[str, Any] | None, body: Sequence[int], branch: bool =
     statements = tuple(sorted(set(executed) | set(missing)))
     if not branch:
         return Measured(statements, executed, missing)
-    taken = [tuple(b) for b in entry.get("executed_branches", ()) if inside(b[0])]
-    lost = tuple(sorted(tuple(b) for b in entry.get("missing_branches", ()) if inside(b[0])))
-    return Measured(statements, executed, missing, len(taken) + len(lost), lost)  # type: ignore[arg-type]
+    taken = [b for b in entry.get("executed_branches", ()) if inside(b[0])]
+    lost: tuple[tuple[int, int], ...] = tuple(sorted(
+        (int(b[0]), int(b[1])) for b in entry.get("missing_branches", ()) if inside(b[0])))
+    return Measured(statements, executed, missing, len(taken) + len(lost), lost)
 
 
 def format_lines(lines: Sequence[int]) -> str:

@@ -1,925 +1,148 @@
-"""Stage 5, mutation: mutants of the target function and the fork loop that runs them.
+"""The schedule after the measured run: clean controls and mutants, in an order no test can guess.
 
-Two halves. :func:`generate` is pure: from the module's source it makes the
-null mutant, the extreme mutants (body -> trivial return) and a capped,
-deterministic selection of classic mutants, each as a *code object* for the
-target function. :func:`run_stage` runs inside the harness's pytest session
-(after the measured run and the reruns, so collection and imports are paid
-once): per mutant it forks, swaps ``func.__code__`` in the child, runs the
-collected items quietly and reports killed/survived through a pipe.
+Pure orchestration: which runs, in which order, with what time limits, and
+what each outcome means. The runs themselves are the harness's business and
+are reached through the :class:`Runs` protocol (each run is one forked child
+that installs a module code object, collects the test file and runs it; see
+docs/mutation.md). The mutants come from :mod:`pytest_quest.mutants`.
 
-Why code objects: swapping ``__code__`` keeps the function object, so a test
-that did ``from m import f`` runs the mutant without re-importing anything
-(see docs/mutation.md for the measurements behind this design).
+Every run after the measured one looks the same from inside: the target is
+installed the same way, the same time limits apply, a fresh private temp
+dir. The order of clean control runs and mutants is shuffled by a seed taken
+from the submission's bytes and the target's source, so the same submission
+on the same sources gets the same schedule (recorded in the event), and a
+test that fails a control (a counter, a clock, a pid: anything that tells
+runs apart) is FAIL.
 """
 
 from __future__ import annotations
 
-import ast
-import contextlib
-import copy
 import hashlib
-import json
 import math
-import os
-import select
-import signal
-import symtable
-import sys
+import random
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from pytest_quest.measure import measure
+from pytest_quest.mutants import Generated, Mutant, MutationError, generate, reach_mutants
+from pytest_quest.protocol import MutationSpec, RunReport, Tampering
 
 __all__ = [
-    "Generated",
-    "Mutant",
-    "MutationError",
-    "fingerprint",
-    "generate",
+    "DEAD",
+    "Ran",
+    "RunRequest",
+    "Runs",
+    "Stage",
+    "StageInput",
+    "killed_by",
     "run_stage",
-    "zero_literal",
+    "seed_of",
 ]
 
 #: Verdicts of one mutant run.
 KILLED, SURVIVED, TIMEOUT, CRASHED, ERROR = "killed", "survived", "timeout", "crashed", "error"
 DEAD = frozenset({KILLED, TIMEOUT, CRASHED})
-
-#: Zero values for the types a function was seen returning (exact types only:
-#: a subclass such as an ``enum.StrEnum`` has no obvious "zero").
-_ZEROS: dict[str, str] = {
-    "int": "0", "float": "0.0", "complex": "0j", "str": "''", "bytes": "b''", "bool": "False",
-    "list": "[]", "dict": "{}", "tuple": "()", "set": "set()", "frozenset": "frozenset()",
-}
-#: Operator swaps. Each entry is what the brief asks for; the reverse swaps keep
-#: the set symmetric so ``<=`` in the source is challenged just like ``<``.
-_CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
-    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
-}
-_BIN_SWAP: dict[type[ast.operator], type[ast.operator]] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
-    ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
-}
-_BOOL_SWAP: dict[type[ast.boolop], type[ast.boolop]] = {ast.And: ast.Or, ast.Or: ast.And}
-#: Within one line, the operators most likely to reveal a weak test come first.
-_PRIORITY = {"compare": 0, "boolop": 1, "negate": 2, "binop": 3, "return": 4, "bool": 5,
-             "number": 6}
-_SNIPPET = 60
-
-
-class MutationError(Exception):
-    """The machinery cannot mutate this target (source and function disagree, no code found)."""
+#: How a forked run ended, as the harness saw it.
+ANSWERED, TIMED_OUT, DIED, TAMPERED = "answered", "timeout", "crashed", "tampered"
 
 
 @dataclass(frozen=True)
-class Mutant:
-    """One variant of the target function, ready to be swapped into ``func.__code__``."""
+class RunRequest:
+    """One run: the whole module to install, pristine or a mutant."""
 
-    kind: str  # "null", "extreme" or "classic"
-    line: int
-    description: str
-    code: types.CodeType = field(repr=False, compare=False)
+    module: types.CodeType = field(repr=False)
+    timeout: float
+    #: Only the first run measures coverage and records return types and calls.
+    measure: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "line": self.line, "description": self.description}
+
+@dataclass(frozen=True)
+class Ran:
+    """How one run ended and what it answered (``report`` only when ``status`` is answered)."""
+
+    status: str
+    seconds: float
+    report: RunReport | None = None
+    tampered: Tampering | None = None
+
+
+class Runs(Protocol):
+    """The harness side of the stage: it runs requests, each in its own fresh child."""
+
+    def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
+        """One result per request, in order; None for requests not started by ``deadline``."""
+        ...
+
+
+@dataclass(frozen=True)
+class StageInput:
+    """What the judge knows after the measured run."""
+
+    source: str
+    filename: str
+    def_line: int
+    module: types.CodeType = field(repr=False)
+    measured: RunReport
+    measured_seconds: float
+    target_file: str
+    body: tuple[int, int]
+    branch: bool
+    reruns: int
+    budget: float
+    seed: str
+    mutation: MutationSpec | None
+    #: "import" (the run installs the module) or "swap" (a conftest imported it first).
+    install: str = "import"
 
 
 @dataclass
-class Generated:
-    """Everything :func:`generate` made, and how many candidates it dropped and why."""
+class Stage:
+    """The stage's outcome: one entry per clean control, the mutation event, a tampered run."""
 
-    null: Mutant
-    extreme: list[Mutant]
-    classic: list[Mutant]
-    candidates: int = 0
-    #: Candidates dropped because their bytecode equals the original or an earlier mutant.
-    equivalent: int = 0
-    #: Of those, extreme mutants equal to the original: its body is already trivial.
-    extreme_equivalent: int = 0
-    incompatible: int = 0
+    controls: list[dict[str, Any]] = field(default_factory=list)
+    mutation: dict[str, Any] | None = None
+    tampered: Tampering | None = None
 
 
-# ------------------------------------------------------------------ fingerprints
-def fingerprint(code: types.CodeType) -> str:
-    """A digest of what a code object *does*: bytecode, constants, names; not line numbers.
+def seed_of(test_bytes: bytes, source: bytes) -> str:
+    """The schedule's seed: the same submission on the same sources, the same order."""
+    return hashlib.sha256(test_bytes + b"\0" + source).hexdigest()
 
-    Two mutants with the same fingerprint behave the same (Trivial Compiler
-    Equivalence), so running both wastes time and counting both skews the score.
+
+def killed_by(report: RunReport) -> str | None:
+    """The test (or collection error) that failed in this run, or None.
+
+    Only a failure counts: a mutant that merely changes which tests exist or
+    how they are named (``parametrize`` ids built from the target's results)
+    was not noticed by any test.
     """
-    digest = hashlib.sha256()
-    _feed(digest, code)
-    return digest.hexdigest()
-
-
-def _feed(digest: Any, code: types.CodeType) -> None:
-    digest.update(code.co_code)
-    digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
-                        code.co_flags, code.co_argcount, code.co_kwonlyargcount)).encode())
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            digest.update(b"<code>")
-            _feed(digest, const)
-        else:  # type + repr: 1, 1.0 and True are equal as dict keys, not as behaviour
-            digest.update(f"{type(const).__qualname__}:{const!r};".encode())
-
-
-def find_code(module_code: types.CodeType, name: str, firstlineno: int) -> types.CodeType | None:
-    """The code object of the function ``name`` defined at ``firstlineno``, at any depth."""
-    for const in module_code.co_consts:
-        if isinstance(const, types.CodeType):
-            if const.co_name == name and const.co_firstlineno == firstlineno:
-                return const
-            found = find_code(const, name, firstlineno)
-            if found is not None:
-                return found
+    if report.failed:
+        return report.failed
+    if report.collect_errors:
+        return str(report.collect_errors[0].get("nodeid") or "<collection>")
     return None
 
 
-def zero_literal(type_name: str) -> str | None:
-    """The zero value's source text for an observed return type name, if it has one."""
-    return _ZEROS.get(type_name)
-
-
-# -------------------------------------------------------------------- the skeleton
-_Func = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def _skeleton(tree: ast.Module, def_line: int,
-              bindings: Sequence[ast.stmt] = ()) -> tuple[ast.Module, _Func]:
-    """A module holding only what the target's compilation depends on.
-
-    Class siblings never change how a method compiles (class scopes are
-    invisible to methods), and module siblings' *code* never does either, so
-    both are dropped to keep each mutant's compile cheap. What a module-level
-    name is bound by does matter: CPython 3.11 compiles ``re.sub(...)`` as
-    ``LOAD_ATTR`` when ``re`` comes from a module-level import and as
-    ``LOAD_METHOD`` otherwise. ``bindings`` (from :func:`_module_bindings`)
-    restore those names. ``__future__`` imports stay (they change the
-    bytecode), and an enclosing *function* is kept whole because its locals
-    decide the target's free variables (closures).
-    """
-    futures = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]
-
-    def search(body: list[ast.stmt]) -> tuple[list[ast.stmt], _Func] | None:
-        for node in body:
-            if isinstance(node, _Func) and node.lineno == def_line:
-                return [node], node
-            if not (node.lineno <= def_line <= (node.end_lineno or node.lineno)):
-                continue
-            if isinstance(node, ast.ClassDef):
-                inner = search(node.body)
-                if inner is not None:
-                    shell = copy.copy(node)
-                    shell.body = inner[0]
-                    return [shell], inner[1]
-            elif isinstance(node, _Func):
-                target = next((n for n in ast.walk(node) if isinstance(n, _Func)
-                               and n.lineno == def_line), None)
-                if target is not None:
-                    return [node], target
-            else:  # if/try at module or class level: keep the statement, prune nothing inside
-                target = next((n for n in ast.walk(node) if isinstance(n, _Func)
-                               and n.lineno == def_line), None)
-                if target is not None:
-                    return [node], target
-        return None
-
-    found = search(tree.body)
-    if found is None:
-        raise MutationError(f"no function is defined at line {def_line}")
-    module = ast.Module(body=[*futures, *bindings, *found[0]], type_ignores=[])
-    return module, found[1]
-
-
-def _module_bindings(source: str, filename: str) -> list[ast.stmt]:
-    """Statements that bind every module-level name the way the real module binds it.
-
-    The compiler's symbol table of the real module says, per global name,
-    whether an import binds it (anywhere at module level: inside ``if`` and
-    ``try`` too) and whether an assignment, ``def`` or ``class`` does. The
-    skeleton gets ``import name`` and ``name = None`` for those: they are
-    compiled, never executed, so a module that is not installed costs nothing,
-    and the flags the compiler consults are the real module's.
-    """
-    table = symtable.symtable(source, filename, "exec")
-    imported = [s.get_name() for s in table.get_symbols() if s.is_imported()]
-    assigned = [s.get_name() for s in table.get_symbols() if s.is_assigned()]
-    out: list[ast.stmt] = []
-    if imported:
-        out.append(ast.Import(names=[ast.alias(name=n) for n in imported]))
-    if assigned:
-        out.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in assigned],
-                              value=ast.Constant(value=None)))
-    for stmt in out:
-        for node in ast.walk(stmt):
-            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
-            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
-    return out
-
-
-# ---------------------------------------------------------------- the candidates
-@dataclass
-class _Candidate:
-    line: int
-    col: int
-    op: str
-    before: str
-    after: str
-    apply: Callable[[], Callable[[], None]]
-
-    @property
-    def description(self) -> str:
-        return f"'{_clip(self.before)}' -> '{_clip(self.after)}'"
-
-
-def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
-
-
-def _setter(obj: Any, attr: str, value: Any) -> Callable[[], Callable[[], None]]:
-    """An apply() that sets ``obj.attr`` (or ``obj[attr]``) and returns the undo."""
-
-    def apply() -> Callable[[], None]:
-        if isinstance(attr, int):
-            old = obj[attr]
-            obj[attr] = value
-
-            def undo_item() -> None:
-                obj[attr] = old
-
-            return undo_item
-        old = getattr(obj, attr)
-        setattr(obj, attr, value)
-
-        def undo() -> None:
-            setattr(obj, attr, old)
-
-        return undo
-
-    return apply
-
-
-def _unparse_with(node: ast.AST, attr: str | int, value: Any, holder: Any = None) -> str:
-    """Source of ``node`` as it reads with one field changed (the fact's "after" text)."""
-    apply = _setter(holder if holder is not None else node, attr, value)
-    undo = apply()
-    try:
-        return ast.unparse(node)
-    finally:
-        undo()
-
-
-def _candidates(func: _Func, covered: set[int] | None) -> list[_Candidate]:
-    """Every classic mutation on the covered lines of ``func`` (nested functions included)."""
-    out: list[_Candidate] = []
-    parents: dict[int, ast.AST] = {}
-    skip: set[int] = set()
-    for node in ast.walk(func):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-        # Annotations and decorators are not behaviour worth testing here.
-        for name in ("annotation", "returns"):
-            sub = getattr(node, name, None)
-            if sub is not None:
-                skip.update(id(n) for n in ast.walk(sub))
-        if isinstance(node, _Func | ast.ClassDef):
-            for dec in node.decorator_list:
-                skip.update(id(n) for n in ast.walk(dec))
-        if isinstance(node, ast.JoinedStr):
-            skip.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
-    body_nodes = [n for stmt in func.body for n in ast.walk(stmt)]
-    if body_nodes and _is_docstring(func.body[0]):
-        skip.update(id(n) for n in ast.walk(func.body[0]))
-
-    def add(node: ast.AST, op: str, before: str, after: str,
-            apply: Callable[[], Callable[[], None]]) -> None:
-        line = getattr(node, "lineno", None)
-        if line is None or (covered is not None and line not in covered):
-            return
-        out.append(_Candidate(line, getattr(node, "col_offset", 0), op, before, after, apply))
-
-    for node in body_nodes:
-        if id(node) in skip:
-            continue
-        if isinstance(node, ast.Compare):
-            for index, cmp in enumerate(node.ops):
-                swap = _CMP_SWAP.get(type(cmp))
-                if swap is not None:
-                    new = swap()
-                    add(node, "compare", ast.unparse(node),
-                        _unparse_with(node, index, new, node.ops), _setter(node.ops, index, new))
-        elif isinstance(node, ast.BinOp | ast.AugAssign):
-            swap = _BIN_SWAP.get(type(node.op))
-            if swap is not None:
-                new = swap()
-                add(node, "binop", ast.unparse(node), _unparse_with(node, "op", new),
-                    _setter(node, "op", new))
-        elif isinstance(node, ast.BoolOp):
-            new = _BOOL_SWAP[type(node.op)]()
-            add(node, "boolop", ast.unparse(node), _unparse_with(node, "op", new),
-                _setter(node, "op", new))
-        elif isinstance(node, ast.If | ast.While | ast.IfExp):
-            negated = ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=node.test), node.test)
-            keyword = {ast.If: "if ", ast.While: "while "}.get(type(node), "")
-            add(node.test, "negate", keyword + ast.unparse(node.test),
-                keyword + ast.unparse(negated), _setter(node, "test", negated))
-        elif isinstance(node, ast.Return):
-            if node.value is not None and not (
-                isinstance(node.value, ast.Constant) and node.value.value is None
-            ):
-                none = ast.copy_location(ast.Constant(value=None), node.value)
-                add(node, "return", ast.unparse(node), "return None",
-                    _setter(node, "value", none))
-        elif isinstance(node, ast.Constant):
-            value = node.value
-            context = parents.get(id(node), node)
-            if not isinstance(context, ast.expr):
-                context = node
-            if isinstance(value, bool):
-                add(node, "bool", ast.unparse(context),
-                    _unparse_with(context, "value", not value, node), _setter(node, "value",
-                                                                              not value))
-            elif isinstance(value, int | float) and math.isfinite(value):
-                for delta in (1, -1):
-                    new_value = value + delta
-                    if isinstance(value, float):  # 0.8 - 1 reads -0.2, not -0.19999999999999996
-                        new_value = round(new_value, 12)
-                    add(node, "number", ast.unparse(context),
-                        _unparse_with(context, "value", new_value, node),
-                        _setter(node, "value", new_value))
-    return out
-
-
-def _is_docstring(stmt: ast.stmt) -> bool:
-    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-            and isinstance(stmt.value.value, str))
-
-
-def _spread(count: int) -> list[int]:
-    """0..count-1 in an order that keeps every prefix spread over the range.
-
-    Bit-reversal order (van der Corput): 0, n/2, n/4, 3n/4, ... A cap then
-    samples the whole function, not only its first lines.
-    """
-    if count <= 1:
-        return list(range(count))
-    bits = max(1, (count - 1).bit_length())
-    order = []
-    for i in range(1 << bits):
-        rev = int(format(i, f"0{bits}b")[::-1], 2)
-        if rev < count:
-            order.append(rev)
-    return order
-
-
-def _ordered(candidates: list[_Candidate]) -> list[_Candidate]:
-    """Round-robin over lines (spread order), each line's candidates by operator priority."""
-    by_line: dict[int, list[_Candidate]] = {}
-    for cand in candidates:
-        by_line.setdefault(cand.line, []).append(cand)
-    lines = sorted(by_line)
-    for line in lines:
-        by_line[line].sort(key=lambda c: (_PRIORITY[c.op], c.col, c.before, c.after))
-    line_order = [lines[i] for i in _spread(len(lines))]
-    out: list[_Candidate] = []
-    depth = 0
-    while len(out) < len(candidates):
-        for line in line_order:
-            if depth < len(by_line[line]):
-                out.append(by_line[line][depth])
-        depth += 1
-    return out
-
-
-# ------------------------------------------------------------------- generation
-def generate(
-    source: str,
-    filename: str,
-    def_line: int,
-    *,
-    covered: set[int] | None = None,
-    max_mutants: int = 20,
-    zero_types: Sequence[str] = (),
-    original: types.CodeType | None = None,
-) -> Generated:
-    """Make the null, extreme and (at most ``max_mutants``) classic mutants of one function.
-
-    ``covered`` limits classic mutants to executed lines (None: every line).
-    ``zero_types`` are type names the function was seen returning; each with
-    a zero value adds an extreme mutant. ``original`` is the live function's
-    code: the null mutant must match it, or the source is not what runs and
-    every mutant would be a lie (:class:`MutationError`). Deterministic: the
-    same arguments give the same mutants in the same order.
-    """
-    tree = ast.parse(source, filename=filename)
-    module, func = _skeleton(tree, def_line, _module_bindings(source, filename))
-    first = min([func.lineno] + [d.lineno for d in func.decorator_list])
-
-    def build() -> types.CodeType | None:
-        module_code = compile(module, filename, "exec", dont_inherit=True)
-        return find_code(module_code, func.name, first)
-
-    null_code = build()
-    if null_code is None:
-        raise MutationError(f"no code object for {func.name} at line {first}")
-    if original is not None and fingerprint(null_code) != fingerprint(original):
-        raise MutationError(
-            f"{func.name} as compiled from {filename} differs from the function that runs "
-            "(generated or rewritten code)"
-        )
-    reference = original or null_code
-    unchanged = fingerprint(reference)
-    seen = {unchanged}
-    result = Generated(null=_null_mutant(func, build), extreme=[], classic=[])
-
-    def accept(kind: str, line: int, description: str) -> Mutant | None:
-        code = build()
-        if code is not None and code.co_freevars != reference.co_freevars:
-            code = _keeping_freevars(func, reference.co_freevars, build)
-        if code is None or code.co_freevars != reference.co_freevars:
-            result.incompatible += 1
-            return None
-        digest = fingerprint(code)
-        if digest in seen:
-            result.equivalent += 1
-            if kind == "extreme" and digest == unchanged:  # `noop`: nothing to take away
-                result.extreme_equivalent += 1
-            return None
-        seen.add(digest)
-        return Mutant(kind, line, description, code)
-
-    doc = func.body[:1] if _is_docstring(func.body[0]) else []
-    for body, text in _extreme_bodies(func, zero_types):
-        old = func.body
-        try:
-            if doc and _same_as(func, [*doc, *body], build, unchanged):
-                result.equivalent += 1
-                result.extreme_equivalent += 1
-                continue
-            func.body = body
-            mutant = accept("extreme", func.lineno, f"body replaced by `{text}`")
-        finally:
-            func.body = old
-        if mutant is not None:
-            result.extreme.append(mutant)
-
-    candidates = _ordered(_candidates(func, covered))
-    result.candidates = len(candidates)
-    for cand in candidates:
-        if len(result.classic) >= max_mutants:
-            break
-        undo = cand.apply()
-        try:
-            ast.fix_missing_locations(module)
-            mutant = accept("classic", cand.line, cand.description)
-        finally:
-            undo()
-        if mutant is not None:
-            result.classic.append(mutant)
-    return result
-
-
-def _same_as(func: _Func, body: list[ast.stmt], build: Callable[[], types.CodeType | None],
-             digest: str) -> bool:
-    """Does ``func`` with this body compile to ``digest`` (the original's fingerprint)?
-
-    An extreme mutant drops the docstring, which is a constant of the code
-    object, so a docstring plus ``return None`` (``boltons.funcutils.noop``)
-    never fingerprints equal to its own ``return None`` mutant. Asked with the
-    docstring kept, the answer is "the body already is trivial": that mutant
-    cannot be killed and proves nothing, so it is dropped, not "survived".
-    """
-    old = func.body
-    func.body = body
-    try:
-        code = build()
-    finally:
-        func.body = old
-    return code is not None and fingerprint(code) == digest
-
-
-def _keeping_freevars(func: _Func, names: tuple[str, ...],
-                      build: Callable[[], types.CodeType | None]) -> types.CodeType | None:
-    """Rebuild with ``if False: (k, ...)`` so a mutant still closes over the same cells.
-
-    ``func.__code__`` only accepts code with the function's free variables, in
-    order. A mutant that stopped reading one (``return x * k`` -> ``return
-    None``) gets a dead reference: the compiler drops the branch but the
-    symbol table keeps the names, so the closure cells line up again.
-    """
-    if not names:
-        return None
-    where = func.body[0]
-    keeper = ast.parse(f"if False:\n    ({', '.join(names)},)").body[0]
-    for node in ast.walk(keeper):
-        node.lineno = node.end_lineno = where.lineno  # type: ignore[attr-defined]
-        node.col_offset = node.end_col_offset = where.col_offset  # type: ignore[attr-defined]
-    start = 1 if _is_docstring(where) and len(func.body) > 1 else 0
-    func.body.insert(start, keeper)
-    try:
-        return build()
-    finally:
-        func.body.pop(start)
-
-
-def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None]) -> Mutant:
-    """The original behaviour in a code object that is neither identical nor equal to it.
-
-    A dead store to a fresh local changes the bytecode, the names and the
-    constants' neighbourhood the way a real mutant does, and nothing a caller
-    can observe. A test that "kills" it compares code objects, not results.
-    """
-    marker = ast.parse("__pytest_quest_null__ = None").body[0]
-    start = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
-    anchor = func.body[start]
-    for node in ast.walk(marker):
-        node.lineno = node.end_lineno = anchor.lineno  # type: ignore[attr-defined]
-        node.col_offset = node.end_col_offset = anchor.col_offset  # type: ignore[attr-defined]
-    func.body.insert(start, marker)
-    try:
-        code = build()
-    finally:
-        func.body.pop(start)
-    if code is None:  # pragma: no cover - build() found the same function a moment ago
-        raise MutationError(f"no code object for the null mutant of {func.name}")
-    return Mutant("null", func.lineno, "unchanged behaviour (null mutant)", code)
-
-
-def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[list[ast.stmt], str]]:
-    """Trivial bodies: ``return None``, then a zero of each observed type (not generators)."""
-    where = {"lineno": func.body[0].lineno, "col_offset": func.body[0].col_offset}
-
-    def located(stmts: list[ast.stmt]) -> list[ast.stmt]:
-        for stmt in stmts:
-            for node in ast.walk(stmt):
-                node.lineno = node.end_lineno = where["lineno"]  # type: ignore[attr-defined]
-                node.col_offset = node.end_col_offset = where["col_offset"]  # type: ignore[attr-defined]
-        return stmts
-
-    generator = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func))
-    if generator:
-        # ``return`` then an unreachable ``yield``: still a generator, yields nothing.
-        yield located(ast.parse("return\nyield").body), "return; yield (empty generator)"
-        return
-    yield located([ast.Return(value=ast.Constant(value=None))]), "return None"
-    if isinstance(func, ast.AsyncFunctionDef):
-        return
-    done: set[str] = set()
-    for name in zero_types:
-        literal = zero_literal(name)
-        if literal is None or literal in done:
-            continue
-        done.add(literal)
-        yield located(ast.parse(f"return {literal}").body), f"return {literal}"
-
-
-def _own_nodes(func: _Func) -> Iterator[ast.AST]:
-    """Nodes of ``func`` itself, not of nested functions, lambdas or classes."""
-    stack: list[ast.AST] = list(func.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, _Func | ast.Lambda | ast.ClassDef):
-                stack.append(child)
-
-
-# ----------------------------------------------------------------------- running
-@dataclass
-class Outcome:
-    """How one mutant fared."""
-
-    verdict: str
-    by: str | None = None
-    seconds: float = 0.0
-    types: list[str] = field(default_factory=list)
-    error: str | None = None
-    #: Calls of the target while the tests ran (recorded runs only; None: not known).
-    calls: int | None = None
-
-
-class _Target:
-    """The live function and the knobs a mutant run turns on it."""
-
-    def __init__(self, session: Any) -> None:
-        self.session = session
-        self.func = session.original
-        self.code: types.CodeType = session.original_code
-
-    def caches(self) -> list[Any]:
-        """``functools.lru_cache`` wrappers around the target: stale results hide mutants."""
-        found = []
-        target = self.session.target
-        owner: Any = sys.modules.get(target["module"])
-        for part in target["owner"]:
-            owner = getattr(owner, part, None)
-        holder = getattr(owner, "__dict__", None)
-        value = holder.get(target["name"]) if holder is not None else None
-        value = getattr(value, "__func__", value)
-        for _ in range(20):
-            if value is None:
-                break
-            if callable(getattr(value, "cache_clear", None)):
-                found.append(value)
-            value = getattr(value, "__wrapped__", None)
-        return found
-
-    @contextlib.contextmanager
-    def swapped(self, code: types.CodeType) -> Iterator[None]:
-        self.func.__code__ = code
-        for cache in self.caches():
-            cache.cache_clear()
-        try:
-            yield
-        finally:
-            self.func.__code__ = self.code
-            for cache in self.caches():
-                cache.cache_clear()
-
-
-def _run_items(items: Sequence[Any],
-               record: types.CodeType | None = None) -> tuple[str | None, list[str], int | None]:
-    """Run the collected items quietly: the first failing nodeid (or None), returned types, calls.
-
-    ``record``: watch that code object with a profile hook (the baseline run).
-    Its returns tell which zero value to try; its calls tell whether the tests
-    run the target at all. Zero calls while coverage says every line ran means
-    the body ran only while modules were imported (``x = make()`` at module or
-    class level): no mutant swapped in afterwards can reach it. The count is
-    None when it cannot be trusted (something replaced the hook meanwhile).
-    """
-    import threading
-
-    from _pytest.runner import runtestprotocol
-
-    seen: list[str] = []
-    calls = 0
-
-    def profile(frame: types.FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        if frame.f_code is not record:
-            return
-        if event == "call":
-            calls += 1
-        elif event == "return" and arg is not None:
-            # An exception also ends a frame with a None "return": None says nothing here.
-            name = type(arg).__name__ if type(arg).__module__ == "builtins" else "?"
-            if name not in seen and len(seen) < 8:
-                seen.append(name)
-
-    def counted() -> int | None:
-        return calls if sys.getprofile() is profile else None
-
-    if record is not None:
-        sys.setprofile(profile)
-        threading.setprofile(profile)  # threads the tests start count too
-    try:
-        with _cheap_failures(items):
-            for index, item in enumerate(items):
-                following = items[index + 1] if index + 1 < len(items) else None
-                reports = runtestprotocol(item, nextitem=following, log=False)
-                if any(r.failed for r in reports):
-                    return item.nodeid, seen, counted()
-        return None, seen, counted()
-    finally:
-        if record is not None:
-            sys.setprofile(None)
-            threading.setprofile(None)
-
-
-def _short_failure(*_args: Any, **_kwargs: Any) -> str:
-    return "failed under a mutant"
-
-
-@contextlib.contextmanager
-def _cheap_failures(items: Sequence[Any]) -> Iterator[None]:
-    """Skip pytest's traceback formatting: only "failed or not" matters for a mutant.
-
-    Formatting a failure costs about twice a whole small test (notes/mutation.md),
-    and most mutants fail, so it is replaced on the item instances while they run.
-    """
-    patched = []
-    for item in items:
-        if "repr_failure" in vars(item) or "_repr_failure_py" in vars(item):
-            continue
-        item.repr_failure = _short_failure
-        item._repr_failure_py = _short_failure
-        patched.append(item)
-    try:
-        yield
-    finally:
-        for item in patched:
-            del item.repr_failure
-            del item._repr_failure_py
-
-
-class ForkRunner:
-    """One forked child per mutant: nothing a mutant does can leak into the next one."""
-
-    mode = "fork"
-
-    def __init__(self, session: Any, items: Sequence[Any], target: _Target) -> None:
-        self.session = session
-        self.items = items
-        self.target = target
-
-    def run(self, code: types.CodeType, timeout: float, record: bool = False) -> Outcome:
-        read, write = os.pipe()
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        started = time.monotonic()
-        guard = self.session.guard
-        with guard.trusted() if guard is not None else contextlib.nullcontext():
-            pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
-            os.close(read)
-            self._child(write, code, timeout, record)
-        os.close(write)
-        chunks: list[bytes] = []
-        deadline = started + timeout
-        timed_out = False
-        try:
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    timed_out = True
-                    break
-                ready, _, _ = select.select([read], [], [], left)
-                if not ready:
-                    continue
-                chunk = os.read(read, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            os.close(read)
-            if timed_out:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        seconds = time.monotonic() - started
-        if timed_out:
-            return Outcome(TIMEOUT, seconds=seconds)
-        try:
-            data = json.loads(b"".join(chunks).decode("utf-8"))
-        except ValueError:  # the child died before it could answer: the mutant crashed it
-            return Outcome(CRASHED, seconds=seconds)
-        if data.get("error"):
-            return Outcome(ERROR, seconds=seconds, error=data["error"])
-        verdict = KILLED if data.get("by") else SURVIVED
-        return Outcome(verdict, by=data.get("by"), seconds=seconds, types=data.get("types", []),
-                       calls=data.get("calls"))
-
-    def _child(self, write: int, code: types.CodeType, timeout: float, record: bool) -> None:
-        """Runs in the fork: silence the parent's channels, arm backstops, run, answer, exit."""
-        answer: dict[str, Any] = {}
-        try:
-            # Events belong to the parent's run; a mutant's "denied" or
-            # "target_replaced" must not reach the events file.
-            self.session.emit = _quiet
-            self.session.original = None
-            if self.session.guard is not None:
-                self.session.guard.emit = _quiet
-            _backstops(timeout)
-            self.target.func.__code__ = code
-        except BaseException as exc:  # the machinery failed, not the test: not a kill
-            answer = {"error": f"{type(exc).__name__}: {exc}"}
-        else:
-            try:
-                with self.target.swapped(code):
-                    by, seen, calls = _run_items(self.items, code if record else None)
-                answer = {"by": by, "types": seen, "calls": calls if record else None}
-            except BaseException as exc:  # pytest.exit(), errors outside a test: it died
-                answer = {"by": f"<{type(exc).__name__}>"}
-        try:
-            os.write(write, json.dumps(answer).encode("utf-8"))
-        finally:
-            if self.session.guard is not None:
-                # Test code is over; exit hooks (a coverage collector measuring
-                # pytest-quest itself) may write their data.
-                self.session.guard.paused = True
-            os._exit(0)
-
-
-def _quiet(*_args: Any, **_kwargs: Any) -> None:
-    """An emitter that drops events (mutant children and in-process mutants)."""
-
-
-def _backstops(timeout: float) -> None:
-    """In a child: die on its own if the parent's SIGKILL never comes (CPU and wall clock)."""
-    with contextlib.suppress(Exception):
-        import resource
-
-        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-        want = math.ceil(timeout) + 1
-        if hard == resource.RLIM_INFINITY or want < hard:
-            resource.setrlimit(resource.RLIMIT_CPU, (want, hard))
-    with contextlib.suppress(Exception):
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_REAL, timeout + 1.0)
-
-
-class _MutantTimeout(BaseException):
-    """Raised into an in-process mutant that ran past its time."""
-
-
-class InProcessRunner:
-    """Fallback without ``os.fork``: swap, run, restore, one mutant after another.
-
-    Weaker isolation (a mutant can leave module state behind), so it is only
-    used where fork does not exist. A looping mutant is stopped by SIGALRM
-    where available, else by a trace function that checks a deadline.
-    """
-
-    mode = "inprocess"
-
-    def __init__(self, session: Any, items: Sequence[Any], target: _Target) -> None:
-        self.session = session
-        self.items = items
-        self.target = target
-
-    def run(self, code: types.CodeType, timeout: float, record: bool = False) -> Outcome:
-        session = self.session
-        guard = session.guard
-        saved = (session.emit, session.original, getattr(guard, "emit", None),
-                 list(getattr(guard, "denied", [])))
-        session.emit, session.original = _quiet, None
-        if guard is not None:
-            guard.emit = _quiet
-        started = time.monotonic()
-        try:
-            with self.target.swapped(code), _deadline(timeout):
-                by, seen, calls = _run_items(self.items, code if record else None)
-        except _MutantTimeout:
-            return Outcome(TIMEOUT, seconds=time.monotonic() - started)
-        finally:
-            # Stopping at the first failure leaves fixtures set up: the next run needs them gone.
-            with contextlib.suppress(Exception):
-                self.items[0].session._setupstate.teardown_exact(None)
-            session.emit, session.original = saved[0], saved[1]
-            if guard is not None:
-                guard.emit = saved[2]
-                guard.denied[:] = saved[3]
-        seconds = time.monotonic() - started
-        if by is not None and seconds > timeout:
-            return Outcome(TIMEOUT, by=by, seconds=seconds)
-        return Outcome(KILLED if by else SURVIVED, by=by, seconds=seconds, types=seen,
-                       calls=calls if record else None)
-
-
-@contextlib.contextmanager
-def _deadline(timeout: float) -> Iterator[None]:
-    """Raise :class:`_MutantTimeout` into the running code after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-
-    def fire(*_args: Any) -> None:
-        raise _MutantTimeout()
-
-    if hasattr(signal, "setitimer"):
-        previous = signal.signal(signal.SIGALRM, fire)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        return
-
-    def tracer(frame: types.FrameType, event: str, arg: Any) -> Any:  # pragma: no cover
-        if time.monotonic() > end:
-            raise _MutantTimeout()
-        return tracer
-
-    sys.settrace(tracer)  # pragma: no cover - platforms without SIGALRM
-    try:  # pragma: no cover
-        yield
-    finally:  # pragma: no cover
-        sys.settrace(None)
-
-
-# ------------------------------------------------------------------- the stage
-def _preconditions(session: Any, items: Sequence[Any]) -> str | None:
-    """Why mutation must not run (a failing or flaky or partly covered test), or None."""
-    from pytest_quest.measure import measure
-
-    if not items:
+def _skip_reason(given: StageInput) -> str | None:
+    """Why mutants must not run (a failing, unsafe or partly covered test), or None."""
+    report = given.measured
+    if not report.collected:
         return "no tests were collected"
-    if items[0].session.testsfailed:
+    if killed_by(report) or any(
+            r.get("outcome") != "passed" for r in report.reports):
         return "the measured run failed"
-    if any(o != "passed" for o in getattr(session, "rerun_outcomes", [])):
-        return "a rerun did not pass"
-    if session.guard is not None and session.guard.denied:
+    if report.denied or report.denied_early:
         return "the test broke the sandbox rules"
-    files = getattr(session, "measured_files", None)
-    target = session.target
-    if files is None:
+    if report.reads:
+        return "the test read the code under test"
+    if report.missing:
+        return "the target function was not found"
+    if report.coverage is None:
         return "no coverage data for the target"
-    result = measure(files.get(target["file"]), target["body"], bool(session.spec.get("branch")))
+    result = measure(report.coverage.get(given.target_file), given.body, given.branch)
     if not result.statements:
         return "no coverage data for the target"
     if not result.complete:
@@ -927,122 +150,206 @@ def _preconditions(session: Any, items: Sequence[Any]) -> str | None:
     return None
 
 
-def _budget(session: Any, spec: dict[str, Any]) -> float:
-    """Seconds the whole stage may take: inside the sandbox's grace for everything after round 1.
+def run_stage(runs: Runs, given: StageInput) -> Stage:
+    """Plan, shuffle and run the controls and mutants; never raise for our own faults.
 
-    The sandbox allows 2x the run timeout after the measured round; the
-    harness's CPU limit is 4x the timeout + 10 s, so the timeout is recovered
-    from it when the spec does not name a budget.
-    """
-    if spec.get("budget"):
-        return float(spec["budget"])
-    cpu = (session.spec.get("limits") or {}).get("cpu")
-    timeout = (float(cpu) - 10) / 4 if cpu else 60.0
-    return max(5.0, 1.5 * timeout)
-
-
-def run_stage(session: Any, items: Sequence[Any], spec: dict[str, Any]) -> None:
-    """Run the mutation stage and emit one ``mutation`` event; never raise.
-
-    A failure of the machinery itself becomes an ``error`` in the event, which
-    the rule turns into REVIEW: the gate must not FAIL a test for our fault.
+    A failure of the machinery becomes an ``error`` in the mutation event,
+    which the rule turns into REVIEW: the gate must not FAIL a test for our
+    fault. Controls still run then, so flakiness is judged either way.
     """
     started = time.monotonic()
-    base: dict[str, Any] = {
-        "threshold": float(spec.get("threshold", 0.6)),
-        "max_mutants": int(spec.get("max_mutants", 20)),
-    }
-    try:
-        reason = _preconditions(session, items)
-        if reason is not None:
-            session.emit("mutation", skipped=reason, **base)
-            return
-        data = _stage(session, items, spec, base, started)
-    except Exception as exc:  # an internal fault is REVIEW, never a FAIL
-        session.emit("mutation", error=f"{type(exc).__name__}: {exc}", **base,
-                     seconds=round(time.monotonic() - started, 3))
-        return
-    session.emit("mutation", **data)
+    stage = Stage()
+    spec = given.mutation
+    base: dict[str, Any] = {}
+    if spec is not None:
+        base = {"threshold": float(spec.threshold), "max_mutants": int(spec.max_mutants)}
+    report = given.measured
+    if killed_by(report) or not report.collected:
+        if spec is not None:
+            stage.mutation = {**base, "skipped": "the measured run failed"}
+        return stage
+    mutants: list[tuple[str, Mutant]] = []
+    made: Generated | None = None
+    reason = _skip_reason(given) if spec is not None else None
+    if spec is not None and reason is None:
+        try:
+            made = _generate(given, spec)
+        except (MutationError, SyntaxError, ValueError) as exc:
+            base["error"] = f"{type(exc).__name__}: {exc}"
+        else:
+            mutants.append(("N", made.null))
+            if report.calls != 0:
+                mutants += [(f"E{i}", m) for i, m in enumerate(made.extreme)]
+                mutants += [(f"K{i}", m) for i, m in enumerate(made.classic)]
+    # One control per six mutants at least: a test that tells runs apart by shared state
+    # (a counter file, the clock) must guess which runs are controls, and fails one.
+    controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
+    labels = ["C"] * controls + [label for label, _ in mutants]
+    timeout = max(2.0, 10 * given.measured_seconds)
+    rng = random.Random(int(given.seed[:16], 16))
+    rng.shuffle(labels)
+    outcomes = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
+                           started + given.budget)
+    if spec is None:
+        return stage
+    if reason is not None:
+        stage.mutation = {**base, "skipped": reason}
+        return stage
+    stage.mutation = _event(given, base, made, mutants, outcomes, labels, controls, timeout)
+    # In swap mode the coverage also holds what ran in the judge when a conftest imported
+    # the module; no run re-executes that, so only installed-at-import runs are checked.
+    if made is not None and stage.tampered is None and given.install == "import" and \
+            stage.mutation.get("null", {}).get("outcome") == SURVIVED and \
+            not stage.mutation.get("import_time_only"):
+        _reach_phase(runs, stage, given, outcomes, rng, timeout, started + given.budget)
+    stage.mutation["seconds"] = round(time.monotonic() - started, 3)
+    return stage
 
 
-def _stage(session: Any, items: Sequence[Any], spec: dict[str, Any], base: dict[str, Any],
-           started: float) -> dict[str, Any]:
-    target = _Target(session)
-    fork = hasattr(os, "fork") and spec.get("fork", True)
-    runner: ForkRunner | InProcessRunner = (
-        ForkRunner(session, items, target) if fork else InProcessRunner(session, items, target)
-    )
-    budget = _budget(session, spec)
-    deadline = started + budget
-    path = os.path.join(session.spec["sandbox"], session.target["file"])
-    with open(path, encoding="utf-8") as handle:
-        source = handle.read()
-    filename = target.code.co_filename
-    data: dict[str, Any] = {**base, "mode": runner.mode, "budget": round(budget, 1)}
+def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
+                given: StageInput, timeout: float, deadline: float) -> dict[str, dict[str, Any]]:
+    """Run one shuffled schedule; controls go to ``stage``, mutant entries are returned."""
+    pristine = RunRequest(given.module, timeout)
+    requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
+                for label in labels]
+    results = runs.run(requests, deadline) if requests else []
+    outcomes: dict[str, dict[str, Any]] = {}
+    for label, ran in zip(labels, results, strict=True):
+        if ran is not None and ran.status == TAMPERED and stage.tampered is None:
+            stage.tampered = ran.tampered
+        if label == "C":
+            if ran is not None:
+                stage.controls.append(_control(ran, given.measured))
+        elif ran is not None:
+            outcomes[label] = _entry(by_label[label], ran)
+    return outcomes
 
-    # Baseline: the original code, recording the types it returns. It is the
-    # first run through the machinery, so a test failing here detects it.
-    baseline = runner.run(target.code, timeout=budget / 3, record=True)
-    if baseline.verdict == ERROR:
-        raise MutationError(f"the baseline mutation run failed: {baseline.error}")
-    if baseline.verdict != SURVIVED:
-        unchanged = Mutant("null", session.target["lines"][0], "unchanged code (baseline run)",
-                           target.code)
-        data.update(null=_entry(unchanged, baseline), seconds=round(time.monotonic() - started, 3))
-        return data
-    data["zero_types"] = baseline.types
-    data["calls"] = baseline.calls
-    coverage = session.measured_files.get(session.target["file"], {})
+
+def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
+                 outcomes: dict[str, dict[str, Any]], rng: random.Random, timeout: float,
+                 deadline: float) -> None:
+    """Check that the blocks the coverage data says ran really run.
+
+    The coverage of the measured run is collected in the process the test
+    runs in, so a test can add lines to it. A block is proven to run when a
+    classic mutant on one of its lines was killed; for every other covered
+    block a *reach* mutant (``SystemExit`` before its first statement) must
+    die. One that survives means the block never ran although the coverage
+    said so: the report was tampered with. A clean control runs with them, so
+    these runs look like the others.
+    """
+    assert stage.mutation is not None
+    coverage = (given.measured.coverage or {}).get(given.target_file, {})
     covered = set(coverage.get("executed_lines", ()))
-    made = generate(source, filename, session.target["lines"][0], covered=covered,
-                    max_mutants=base["max_mutants"], zero_types=baseline.types,
-                    original=target.code)
+    proven = {e["line"] for label, e in outcomes.items()
+              if label.startswith("K") and e["outcome"] in DEAD}
+    try:
+        checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
+                                           module_code=given.module, covered=covered)
+                  if not r.lines & proven]
+    except (MutationError, SyntaxError, ValueError):  # the first phase already said so
+        return
+    if not checks:
+        return
+    by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
+    labels = ["C", *by_label]
+    rng.shuffle(labels)
+    reached = _run_labels(runs, stage, labels, by_label, given, timeout, deadline)
+    stage.mutation["order"] = [*stage.mutation["order"], *labels]
+    stage.mutation["controls"] += 1
+    stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
+    for check, label in zip(checks, by_label, strict=True):
+        entry = reached.get(label)
+        if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:
+            line = check.mutant.line
+            stage.tampered = Tampering(
+                f"the coverage of {given.target_file}:{line}",
+                f"line {line} runs in the tests, as the coverage data says: a run that "
+                "raises SystemExit there fails",
+                "that run passed: the line never ran, so the coverage data was written by "
+                "the test")
+
+
+
+def _generate(given: StageInput, spec: MutationSpec) -> Generated:
+    covered = set((given.measured.coverage or {}).get(given.target_file, {})
+                  .get("executed_lines", ()))
+    return generate(given.source, given.filename, given.def_line, module_code=given.module,
+                    covered=covered, max_mutants=spec.max_mutants,
+                    zero_types=given.measured.types, null_name="_" + given.seed[16:24])
+
+
+def _control(ran: Ran, measured: RunReport) -> dict[str, Any]:
+    """A clean control as the run rule reads it: per-test outcomes, or what went wrong."""
+    if ran.status == TIMED_OUT:
+        return {"problem": f"a clean control run timed out after {ran.seconds:.1f} s"}
+    if ran.status != ANSWERED or ran.report is None:
+        return {"problem": "a clean control run ended without a report"}
+    report = ran.report
+    if report.error:
+        return {"problem": f"a clean control run could not start: {report.error}"}
+    by = killed_by(report)
+    outcomes: dict[str, str] = {}
+    for nodeid in measured.collected:
+        if nodeid == by:
+            outcomes[nodeid] = "failed"
+            break
+        outcomes[nodeid] = "passed"
+    if by is not None and by not in outcomes:
+        return {"outcomes": outcomes, "problem": f"a clean control run failed at {by}"}
+    return {"outcomes": outcomes}
+
+
+def _entry(mutant: Mutant, ran: Ran) -> dict[str, Any]:
+    entry: dict[str, Any] = {**_describe(mutant), "ms": round(ran.seconds * 1000, 1)}
+    if ran.status == TIMED_OUT:
+        entry["outcome"] = TIMEOUT
+    elif ran.status != ANSWERED or ran.report is None:
+        entry["outcome"] = CRASHED
+    elif ran.report.error:
+        entry.update(outcome=ERROR, error=ran.report.error)
+    else:
+        by = killed_by(ran.report)
+        entry["outcome"] = KILLED if by else SURVIVED
+        if by:
+            entry["by"] = by
+    return entry
+
+
+def _describe(mutant: Mutant) -> dict[str, Any]:
+    return {"kind": mutant.kind, "line": mutant.line, "description": mutant.description}
+
+
+def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
+           mutants: list[tuple[str, Mutant]], outcomes: dict[str, dict[str, Any]],
+           labels: list[str], controls: int, timeout: float) -> dict[str, Any]:
+    data: dict[str, Any] = {**base, "mode": "fork", "install": given.install,
+                            "budget": round(given.budget, 1), "seed": given.seed[:16],
+                            "order": labels, "controls": controls,
+                            "timeout": round(timeout, 3),
+                            "clean_seconds": round(given.measured_seconds, 4),
+                            "zero_types": list(given.measured.types),
+                            "calls": given.measured.calls}
+    if made is None:
+        return data
     data.update(candidates=made.candidates, equivalent=made.equivalent,
                 extreme_equivalent=made.extreme_equivalent, incompatible=made.incompatible)
-
-    null = runner.run(made.null.code, timeout=max(1.0, 10 * baseline.seconds))
-    if null.verdict == ERROR:
-        raise MutationError(f"the null mutant could not be swapped in: {null.error}")
-    clean = min(baseline.seconds, null.seconds)
-    timeout = max(1.0, 10 * clean)
-    data.update(clean_seconds=round(clean, 4), timeout=round(timeout, 3),
-                null=_entry(made.null, null))
-    if null.verdict != SURVIVED:
-        data["seconds"] = round(time.monotonic() - started, 3)
+    null = outcomes.get("N")
+    if null is None:
+        data["error"] = "MutationError: the null mutant did not run within the time budget"
         return data
-    if baseline.calls == 0:
-        # Covered, yet never called while the tests ran: it ran at import time, before
-        # any swap. Every mutant would "survive" whatever the test asserts, so none is
-        # run and the rule asks a human (the null mutant above still catches detectors).
-        data.update(import_time_only=True, extreme=[], classic=[], not_run=0,
-                    seconds=round(time.monotonic() - started, 3))
+    if null["outcome"] == ERROR:
+        data["error"] = f"MutationError: the null mutant could not be installed: {null['error']}"
         return data
-
-    def run_all(mutants: list[Mutant]) -> tuple[list[dict[str, Any]], int]:
-        entries: list[dict[str, Any]] = []
-        skipped = 0
-        for mutant in mutants:
-            if time.monotonic() + timeout > deadline:
-                skipped += 1
-                continue
-            entries.append(_entry(mutant, runner.run(mutant.code, timeout)))
-        return entries, skipped
-
-    data["extreme"], not_run = run_all(made.extreme)
-    data["classic"], classic_not_run = [], 0
-    if all(e["outcome"] in DEAD for e in data["extreme"]) and not not_run:
-        data["classic"], classic_not_run = run_all(made.classic)
-    else:
-        data["classic_skipped"] = "an extreme mutant survived"
-    data["not_run"] = not_run + classic_not_run
-    data["seconds"] = round(time.monotonic() - started, 3)
+    data["null"] = null
+    if given.measured.calls == 0:
+        # Covered, yet never called while the run imported and ran the tests: the body
+        # ran only before any mutant could be installed (a conftest imported the
+        # module in the judge). No mutant can reach it, so none is run and the rule
+        # asks a human (the null mutant above still catches detectors).
+        data.update(import_time_only=True, extreme=[], classic=[], not_run=0)
+        return data
+    data["extreme"] = [outcomes[f"E{i}"] for i in range(len(made.extreme)) if f"E{i}" in outcomes]
+    data["classic"] = [outcomes[f"K{i}"] for i in range(len(made.classic)) if f"K{i}" in outcomes]
+    data["not_run"] = sum(1 for label, _ in mutants if label != "N" and label not in outcomes)
     return data
-
-
-def _entry(mutant: Mutant, outcome: Outcome) -> dict[str, Any]:
-    entry = {**mutant.to_dict(), "outcome": outcome.verdict, "ms": round(outcome.seconds * 1000, 1)}
-    if outcome.by:
-        entry["by"] = outcome.by
-    if outcome.error:
-        entry["error"] = outcome.error
-    return entry

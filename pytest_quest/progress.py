@@ -1,12 +1,12 @@
-"""Progress of a long harness run, read from the events it streams.
+"""Progress of a long harness run, counted from the events as they stream in.
 
 A large library's baseline takes over a minute and used to print nothing.
-The harness flushes one JSON line per event as it goes, into a fresh
-``channel-*`` folder beside the sandbox, so a reader thread can count the
-tests reported so far against the number collected, without touching the
-run itself. The file is read as the sandbox reads it (:mod:`pytest_quest.safeio`:
-a regular file reached without a symlink, never a FIFO that would block), and
-when it cannot be read the elapsed time alone is still reported.
+The harness writes one JSON line per event into the pipe the parent drains
+(see :func:`pytest_quest.sandbox.run`); the drain hands each chunk to a
+:class:`Tally`, which counts the tests reported so far against the number
+collected. The count is only ever shown to the user: the verdict is built
+from the validated events after the run, never from this tally. When no
+test count is known yet, the elapsed time alone is reported.
 """
 
 from __future__ import annotations
@@ -16,68 +16,67 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-__all__ = ["count_tests", "latest_events", "watch"]
-
-
-#: Read at most this much of an events file per look (the counts need only the lines).
-_LIMIT = 64 * 1024 * 1024
+__all__ = ["Tally", "watch"]
 
 
-def latest_events(base: Path) -> Path | None:
-    """The events file of the newest run under a sandbox's ``base`` (None before the first)."""
-    found = [p for p in base.glob("channel-*/events.jsonl") if not p.is_symlink()]
-    if not found:
-        return None
-    return max(found, key=lambda p: p.parent.stat().st_mtime_ns)
+class Tally:
+    """Counts finished tests in a stream of event lines (fed in arbitrary chunks).
 
+    ``feed`` runs on the pipe's drain thread and the counts are read by the
+    reporting thread; a lock keeps the pair consistent.
+    """
 
-def count_tests(events_path: Path | None) -> tuple[int, int | None]:
-    """``(tests finished, tests collected or None)`` from an events file written so far."""
-    from pytest_quest.safeio import UnsafeFileError, read_regular
+    def __init__(self) -> None:
+        self._pending = b""
+        self._done: set[str] = set()
+        self._total: int | None = None
+        self._lock = threading.Lock()
 
-    done: set[str] = set()
-    total = None
-    if events_path is None:
-        return 0, None
-    try:
-        data, _ = read_regular(events_path, _LIMIT)
-    except (OSError, UnsafeFileError):
-        return 0, None
-    text = data.decode("utf-8", errors="replace")
-    for line in text.splitlines():
-        if '"report"' not in line and '"collected"' not in line:
-            continue
+    def feed(self, chunk: bytes) -> None:
+        """Take the next bytes of the stream; a partial last line waits for the rest."""
+        lines = (self._pending + chunk).split(b"\n")
+        self._pending = lines.pop()
+        for line in lines:
+            if b'"report"' in line or b'"collected"' in line:
+                self._count(line)
+
+    def _count(self, line: bytes) -> None:
         try:
             event = json.loads(line)
-        except ValueError:
-            continue  # the line being written
+        except (ValueError, RecursionError):
+            return  # garbage is the validator's business, not the progress line's
         if not isinstance(event, dict):
-            continue
-        if event.get("event") == "collected" and isinstance(event.get("count"), int):
-            total = event["count"]
-            done.clear()  # a second run (failing tests deselected) starts over
-        elif event.get("event") == "report" and (
-            event.get("when") == "call" or event.get("outcome") != "passed"
-        ):
-            done.add(str(event.get("nodeid")))
-    return len(done), total
+            return
+        with self._lock:
+            if event.get("event") == "collected" and isinstance(event.get("count"), int):
+                self._total = event["count"]
+                self._done.clear()
+            elif event.get("event") == "report" and (
+                event.get("when") == "call" or event.get("outcome") != "passed"
+            ):
+                self._done.add(str(event.get("nodeid")))
+
+    def counts(self) -> tuple[int, int | None]:
+        """``(tests finished, tests collected or None)`` so far."""
+        with self._lock:
+            return len(self._done), self._total
 
 
 @contextmanager
-def watch(base: Path, report: Callable[[str], None], what: str,
-          interval: float = 1.0) -> Iterator[None]:
+def watch(report: Callable[[str], None], what: str,
+          interval: float = 1.0) -> Iterator[Tally]:
     """Call ``report`` every ``interval`` s with ``what``'s progress while the block runs.
 
-    ``base`` is the sandbox's base folder; the run's events are found under it.
+    The block feeds the yielded :class:`Tally` with the run's event stream.
     """
+    tally = Tally()
     stop = threading.Event()
     started = time.monotonic()
 
     def loop() -> None:
         while not stop.wait(interval):
-            done, total = count_tests(latest_events(base))
+            done, total = tally.counts()
             elapsed = time.monotonic() - started
             if total:
                 report(f"{what}: {done} of {total} tests, {elapsed:.0f} s")
@@ -87,7 +86,7 @@ def watch(base: Path, report: Callable[[str], None], what: str,
     thread = threading.Thread(target=loop, name="pytest-quest-progress", daemon=True)
     thread.start()
     try:
-        yield
+        yield tally
     finally:
         stop.set()
         thread.join()

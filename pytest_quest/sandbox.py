@@ -24,20 +24,32 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_quest import confine, safeio
 from pytest_quest.config import IGNORED_DIRS, Settings
 from pytest_quest.errors import EnvironmentFault
-from pytest_quest.paths import import_roots
+from pytest_quest.paths import import_roots, module_name
+from pytest_quest.protocol import (
+    MAX_EVENT_BYTES,
+    EventKind,
+    HarnessSpec,
+    Limits,
+    MutationSpec,
+    Tampering,
+    TargetSpec,
+    parse_events,
+)
+from pytest_quest.quest import Quest
 
 __all__ = [
     "RunResult",
     "Sandbox",
     "file_sha256",
+    "harness_spec",
     "is_protected",
     "iter_project_files",
     "pytest_args",
@@ -45,6 +57,7 @@ __all__ = [
     "run",
     "sha256",
     "snapshot",
+    "target_spec",
 ]
 
 _CONFIG_NAMES = frozenset({
@@ -54,8 +67,6 @@ _CONFIG_NAMES = frozenset({
 #: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
 #: Bounds on what the parent reads back from a run (run-controlled files).
-MAX_EVENT_BYTES = 64 * 1024 * 1024
-MAX_EVENTS = 200_000
 MAX_OUTPUT_BYTES = 80_000
 #: Protected files larger than this are "changed" without being read (check_after_run).
 MAX_HASH_BYTES = 256 * 1024 * 1024
@@ -270,7 +281,12 @@ def remove_stale(folder: str | None = None, older_than: float = STALE_SECONDS) -
 
 @dataclass
 class RunResult:
-    """What the harness reported, plus how the process ended."""
+    """What the harness reported (validated events), plus how the process ended.
+
+    ``tampered`` is set when the report broke the protocol (malformed,
+    oversized, out of order, duplicated): the run rule turns it into the FAIL
+    ``run-report-tampered`` and no other fact is read from it.
+    """
 
     events: list[dict[str, Any]]
     returncode: int | None
@@ -279,21 +295,26 @@ class RunResult:
     output: str = ""
     #: What confined the run: "landlock+namespaces", "landlock", "namespaces", "python-audit".
     isolation: str = "python-audit"
+    tampered: Tampering | None = None
 
-    def of(self, kind: str) -> list[dict[str, Any]]:
+    def of(self, kind: EventKind) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("event") == kind]
 
-    def first(self, kind: str) -> dict[str, Any] | None:
+    def first(self, kind: EventKind) -> dict[str, Any] | None:
         found = self.of(kind)
         return found[0] if found else None
 
     @property
+    def started(self) -> bool:
+        return self.first(EventKind.START) is not None
+
+    @property
     def finished(self) -> bool:
-        return self.first("done") is not None
+        return self.first(EventKind.DONE) is not None
 
     @property
     def coverage_files(self) -> dict[str, Any] | None:
-        event = self.first("coverage")
+        event = self.first(EventKind.COVERAGE)
         return None if event is None else event.get("files", {})
 
 
@@ -308,6 +329,54 @@ def pytest_args(*extra: str) -> list[str]:
     if importlib.util.find_spec("xdist") is not None:
         args += ["-n", "0"]
     return args
+
+
+def target_spec(quest: Quest, settings: Settings) -> TargetSpec:
+    """How the harness finds the function object (for identity checks and mutation)."""
+    qualname = quest.qualname.split("@", 1)[0]
+    accessor = None
+    parts = qualname.split(".")
+    if parts[-1] in ("setter", "deleter") and len(parts) > 1:
+        accessor = {"setter": "fset", "deleter": "fdel"}[parts.pop()]
+    return TargetSpec(
+        file=quest.path, module=module_name(quest.path, settings), owner=tuple(parts[:-1]),
+        name=parts[-1], accessor=accessor, qualname=quest.qualname,
+        body=(quest.body[0], quest.body[1]), lines=(quest.lines[0], quest.lines[1]),
+    )
+
+
+def harness_spec(settings: Settings, quest: Quest | None = None,
+                 test_rel: str | None = None, deselect: Sequence[str] = ()) -> HarnessSpec:
+    """The one place a harness spec is built: a submission (quest + test) or the suite.
+
+    Without a quest it is the scan's baseline: the project's own suite once,
+    with coverage of every source, no guard (the suite is the project's own
+    code) and ``deselect`` for tests that failed a first run. Where the
+    sandbox is (``sandbox``, ``private_dir``, ``allowed_write``) is filled in
+    by :func:`run`, which knows the copy.
+    """
+    common: dict[str, Any] = {"sandbox": "", "private_dir": "", "allowed_write": (),
+                              "branch": settings.branch}
+    if quest is None or test_rel is None:
+        args = pytest_args("-q", "--tb=no", *(f"--deselect={n}" for n in deselect))
+        return HarnessSpec(mode="suite", pytest_args=tuple(args),
+                           sources=tuple(settings.sources), reruns=1, guard=False,
+                           limits=Limits(memory_mb=settings.memory_mb), **common)
+    args = pytest_args(test_rel, "-q", "--tb=short",
+                       "-W", "ignore::pytest.PytestUnraisableExceptionWarning")
+    mutation = None
+    if settings.mutation:
+        mutation = MutationSpec(threshold=settings.mutation_threshold,
+                                max_mutants=settings.max_mutants)
+    return HarnessSpec(
+        mode="submit", pytest_args=tuple(args), target=target_spec(quest, settings),
+        test_file=test_rel, measure_files=(quest.path,), reruns=max(1, settings.reruns),
+        # Within the parent's grace of 2x timeout after the measured run.
+        mutation=mutation, budget=settings.timeout * 1.5,
+        limits=Limits(cpu=int(settings.timeout * 4) + 10, memory_mb=settings.memory_mb,
+                      fsize_mb=512),
+        **common,
+    )
 
 
 def _environment(box: Sandbox, settings: Settings, channel: Path | None = None
@@ -363,31 +432,35 @@ def _return_self_coverage(channel: Path) -> None:
             shutil.move(data, target / data.name)
 
 
-def run(
-    box: Sandbox, settings: Settings, spec: dict[str, Any], timeout: float, grace: float = 0.0
-) -> RunResult:
+def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
+        grace: float = 0.0, observe: Callable[[bytes], None] | None = None) -> RunResult:
     """Run the harness on ``spec`` in ``box``; kill its whole process group at ``timeout``.
 
     ``timeout`` bounds the measured first round. When that round finished in
-    time, the reruns and the mutation stage get ``grace`` more seconds.
+    time, the controls and the mutation stage get ``grace`` more seconds.
+
+    Events come back through an inherited pipe, not a file: nothing the run
+    can write is read as its report. A thread drains the pipe while the
+    process runs (a full pipe never blocks the harness) and stops keeping
+    bytes at :data:`MAX_EVENT_BYTES`; the bytes are then validated as a whole.
+    ``observe`` sees each kept chunk as it arrives (progress display only).
     """
-    spec = dict(spec)
     # Fresh per run, never reused: ``private`` (spec, output log) is invisible to the run;
     # ``channel`` (the harness's events and coverage report) is the one folder it writes
     # beside its sandbox and temp dirs, read back here only through safeio.
     private = Path(tempfile.mkdtemp(prefix="run-", dir=box.private))
     channel = Path(tempfile.mkdtemp(prefix="channel-", dir=box.base))
-    spec.setdefault("sandbox", str(box.path))
-    spec["private_dir"] = str(channel)
-    spec.setdefault("allowed_write", [str(box.path), str(box.base / "tmp"), str(box.base / "home")])
+    spec = replace(spec, sandbox=str(box.path), private_dir=str(channel),
+                   allowed_write=(str(box.path), str(box.base / "tmp"), str(box.base / "home")))
     spec_path = private / "spec.json"
-    os.close(safeio.create_new(spec_path, json.dumps(spec).encode()))
+    os.close(safeio.create_new(spec_path, spec.to_json().encode()))
+    read_fd, write_fd = os.pipe()
+    reader = _Reader(read_fd, observe)
     limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
               if confine.detect().kernel else confine.ProcessLimits(""))
     try:
         command, status_fd, confinement = _command(box, settings, spec_path, channel,
-                                                   limits.cgroups)
-        events_path = channel / "events.jsonl"
+                                                   limits.cgroups, write_fd)
         status = b""
         started = time.monotonic()
         with os.fdopen(safeio.create_new(private / "output.txt"), "wb") as log:
@@ -400,15 +473,18 @@ def run(
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
-                    pass_fds=() if status_fd is None else (status_fd[1],),
+                    pass_fds=(write_fd,) if status_fd is None else (write_fd, status_fd[1]),
                 )
             except BaseException:
+                os.close(read_fd)
                 if status_fd is not None:
                     os.close(status_fd[0])
                 raise
             finally:
+                os.close(write_fd)
                 if status_fd is not None:
                     os.close(status_fd[1])
+            reader.start()
             timed_out = False
             returncode: int | None = None
             try:
@@ -417,7 +493,7 @@ def run(
                         returncode = process.wait(timeout=max(budget, 0.01))
                         break
                     except subprocess.TimeoutExpired:
-                        if check_round and grace > 0 and _first_round_done(events_path):
+                        if check_round and grace > 0 and reader.first_round_done:
                             continue
                         timed_out = True
                         break
@@ -433,6 +509,9 @@ def run(
                     returncode = process.wait()
     finally:
         limits.close()
+        with contextlib.suppress(OSError):
+            os.close(write_fd)  # already closed unless the launch failed
+    data, truncated = reader.finish()
     seconds = time.monotonic() - started
     _return_self_coverage(channel)
     isolation = "python-audit"
@@ -443,17 +522,58 @@ def run(
         if "error" in report:
             raise EnvironmentFault(f"the sandbox could not be confined: {report['error']}")
         isolation = str(report.get("isolation", "unknown"))
-    events = _read_events(events_path)
+    events, tampered = parse_events(data, truncated=truncated,
+                                    died=timed_out or returncode < 0)
     try:
         output = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
     except OSError:
         output = b""
     output = output.decode("utf-8", errors="replace")[-20000:]
-    return RunResult(events, returncode, timed_out, seconds, output, isolation)
+    return RunResult(events, returncode, timed_out, seconds, output, isolation, tampered)
+
+
+class _Reader(threading.Thread):
+    """Drains the event pipe into memory, up to the bound (then drains and drops)."""
+
+    _ROUND = b'"event": "round_done"'
+
+    def __init__(self, fd: int, observe: Callable[[bytes], None] | None = None) -> None:
+        super().__init__(daemon=True)
+        self.fd = fd
+        self.observe = observe
+        self.data = bytearray()
+        self.first_round_done = False
+        self.truncated = False
+
+    def run(self) -> None:
+        try:
+            while True:
+                chunk = os.read(self.fd, 1 << 16)
+                if not chunk:
+                    return
+                if self.truncated or len(self.data) + len(chunk) > MAX_EVENT_BYTES:
+                    self.truncated = True  # keep draining so the writer never blocks
+                    continue
+                tail = bytes(self.data[-len(self._ROUND):])
+                self.data += chunk
+                if self.observe is not None:
+                    self.observe(chunk)
+                if not self.first_round_done and self._ROUND in tail + chunk:
+                    self.first_round_done = True
+        except OSError:  # closed under us by finish(): the process is gone
+            return
+
+    def finish(self) -> tuple[bytes, bool]:
+        """Everything read; waits briefly for the pipe to drain, then stops reading."""
+        self.join(timeout=5.0)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        self.join(timeout=1.0)
+        return bytes(self.data), self.truncated
 
 
 def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
-             cgroups: tuple[str, ...] = ()
+             cgroups: tuple[str, ...] = (), events_fd: int = -1
              ) -> tuple[list[str], tuple[int, int] | None, dict[str, str]]:
     """The harness command and, when this system has kernel confinement, the request for it.
 
@@ -461,7 +581,7 @@ def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
     before any project or test code is imported, and reports on the returned
     pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
-    harness = ["pytest_quest.harness", str(spec_path)]
+    harness = ["pytest_quest.harness", str(spec_path), "--events-fd", str(events_fd)]
     command = [settings.python, "-m", *harness]
     isolation = confine.detect()
     if not isolation.kernel:
@@ -502,35 +622,6 @@ def _kill_pid(pid: Any) -> None:
     if isinstance(pid, int) and pid > 1:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-
-
-def _first_round_done(events_path: Path) -> bool:
-    try:
-        data, _ = safeio.read_regular(events_path, MAX_EVENT_BYTES)
-    except OSError:
-        return False
-    return b'"round_done"' in data
-
-
-def _read_events(events_path: Path) -> list[dict[str, Any]]:
-    """The harness's events, read without following, blocking on or exhausting anything.
-
-    At most :data:`MAX_EVENT_BYTES` and :data:`MAX_EVENTS` lines; a run that
-    wrote more loses what lies beyond (its report then ends without ``done``).
-    """
-    try:
-        data, _ = safeio.read_regular(events_path, MAX_EVENT_BYTES)
-    except OSError:
-        return []
-    events = []
-    for line in data.splitlines()[:MAX_EVENTS]:
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict):
-            events.append(event)
-    return events
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -19,9 +19,10 @@ from pytest_quest.ledger import Ledger, now_iso, transaction
 from pytest_quest.lockcheck import locked_test
 from pytest_quest.measure import measure
 from pytest_quest.progress import watch
+from pytest_quest.protocol import EventKind
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
-from pytest_quest.sandbox import RunResult, Sandbox, pytest_args, sha256, snapshot
+from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, sha256, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
 from pytest_quest.states import State
@@ -151,29 +152,22 @@ def run_suite(settings: Settings, measure_all: bool = True,
     run once more, so only passing tests can lock a function. ``progress``
     hears how far it got.
     """
-    base_args = pytest_args("-q", "--tb=no")
-    spec: dict[str, Any] = {
-        "mode": "suite",
-        "pytest_args": base_args,
-        "sources": list(settings.sources),
-        "branch": settings.branch,
-        "reruns": 1,
-        "guard": False,
-        "limits": {"memory_mb": settings.memory_mb},
-    }
     box = Sandbox.create(settings, dict(quest_tests or {}))
     try:
-        with watch(box.base, progress, "running the existing suite"):
-            result = run_sandbox(box, settings, spec, settings.baseline_timeout)
+        with watch(progress, "running the existing suite") as tally:
+            result = run_sandbox(box, settings, harness_spec(settings),
+                                 settings.baseline_timeout, observe=tally.feed)
         failed = sorted({
-            e["nodeid"] for e in result.of("report") if e["outcome"] == "failed" and e["nodeid"]
+            e["nodeid"] for e in result.of(EventKind.REPORT)
+            if e["outcome"] == "failed" and e["nodeid"]
         })
         if failed and result.finished:
-            spec["pytest_args"] = base_args + [f"--deselect={n}" for n in failed]
-            with watch(box.base, progress,
-                       f"running the suite again without {len(failed)} failing tests"):
-                result = run_sandbox(box, settings, spec, settings.baseline_timeout)
-            result.events.append({"event": "deselected", "nodeids": failed})
+            spec = harness_spec(settings, deselect=failed)
+            with watch(progress, f"running the suite again without {len(failed)} failing tests"
+                       ) as tally:
+                result = run_sandbox(box, settings, spec, settings.baseline_timeout,
+                                     observe=tally.feed)
+            result.events.append({"event": EventKind.DESELECTED.value, "nodeids": failed})
     finally:
         box.cleanup()
     if result.timed_out:
@@ -181,7 +175,7 @@ def run_suite(settings: Settings, measure_all: bool = True,
             f"the existing suite did not finish within {settings.baseline_timeout:g} s; "
             "raise baseline_timeout or scan with --no-baseline"
         )
-    if result.first("start") is None:
+    if not result.started:
         tail = (result.output.strip().splitlines() or ["no output"])[-1]
         raise EnvironmentFault(f"the suite could not start in the sandbox: {tail}")
     return result
@@ -191,11 +185,12 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
                    report: ScanReport) -> None:
     files = result.coverage_files or {}
     # Tests, not reports: each subtest reports under its test's node id.
-    failing = {e["nodeid"] for e in result.of("report") if e["outcome"] == "failed"}
-    passing = {e["nodeid"] for e in result.of("report")
+    reports = result.of(EventKind.REPORT)
+    failing = {e["nodeid"] for e in reports if e["outcome"] == "failed"}
+    passing = {e["nodeid"] for e in reports
                if e["when"] == "call" and e["outcome"] == "passed"} - failing
     passed, failed = len(passing), len(failing)
-    deselected = result.first("deselected")
+    deselected = result.first(EventKind.DESELECTED)
     report.baseline = {
         "tests_passed": passed,
         "tests_failed": failed,

@@ -22,11 +22,11 @@ from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
 
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.measure import Measured, measure
+from pytest_quest.protocol import EventKind, HarnessSpec
 from pytest_quest.quest import Quest
 from pytest_quest.sandbox import RunResult, Sandbox, file_sha256
 from pytest_quest.sandbox import run as run_sandbox
@@ -57,7 +57,7 @@ class Submission:
     locked_tests: Mapping[str, str] = field(default_factory=dict)
     claims: tuple[Claim, ...] = ()
     #: What the harness is asked to do in the sandbox (built by the submit service).
-    spec: Mapping[str, Any] = field(default_factory=dict)
+    spec: HarnessSpec | None = None
     #: Closes what the preparations opened (the sandbox); owned by the caller.
     resources: ExitStack = field(default_factory=ExitStack, compare=False, repr=False)
     # --- static
@@ -124,11 +124,11 @@ def run_tests(sub: Submission) -> Submission:
     Raises :class:`EnvironmentFault` when the unchanged project cannot run
     there: that is our problem, not the agent's, and must not spend a try.
     """
-    if sub.sandbox is None:
+    if sub.sandbox is None or sub.spec is None:
         return sub
     settings = sub.settings
     result = run_sandbox(
-        sub.sandbox, settings, dict(sub.spec), settings.timeout, grace=settings.timeout * 2
+        sub.sandbox, settings, sub.spec, settings.timeout, grace=settings.timeout * 2
     )
     _raise_env_fault(sub.quest, result)
     return replace(sub, run=result)
@@ -155,13 +155,15 @@ def stray_files(settings: Settings, test_rel: str, locked: Mapping[str, str]) ->
 
 
 def _raise_env_fault(quest: Quest, run: RunResult) -> None:
-    env = run.first("env_error")
+    if run.tampered is not None or run.first(EventKind.TAMPERED) is not None:
+        return  # the run rule says FAIL; a forged env_error must not buy a free try
+    env = run.first(EventKind.ENV_ERROR)
     if env is not None:
         raise EnvironmentFault(
             f"could not verify {quest.id}: the unchanged project does not import in the "
             f"sandbox ({env['message']}); no try was spent"
         )
-    early = [e["what"] for e in run.of("denied") if e.get("before_test")]
+    early = [e["what"] for e in run.of(EventKind.DENIED) if e.get("before_test")]
     if early:  # issue 8 bug 2: a plugin or conftest, not the test, did it
         raise EnvironmentFault(
             f"could not verify {quest.id}: the sandbox refused {early[0]} before the test "
@@ -169,7 +171,7 @@ def _raise_env_fault(quest: Quest, run: RunResult) -> None:
             f"allowed only under kernel confinement; here: {run.isolation}, see `pytest-quest "
             "doctor`); no try was spent"
         )
-    if run.first("start") is None and not run.timed_out:
+    if not run.started and not run.timed_out:
         # The run's output is never echoed here: a fault costs no try, so whatever a run
         # prints into it would be a free channel out (and it once carried the caller's secrets).
         raise EnvironmentFault(

@@ -18,16 +18,17 @@ from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
-from pytest_quest.paths import default_test_path, module_name, project_relative
+from pytest_quest.paths import default_test_path, project_relative
+from pytest_quest.protocol import EventKind, HarnessSpec
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt, Evidence
 from pytest_quest.rules import submission_stages
 from pytest_quest.rules.mutation import summary
-from pytest_quest.sandbox import pytest_args, sha256
+from pytest_quest.sandbox import harness_spec, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 
-__all__ = ["NOT_RUN", "Result", "evidence_of", "judge", "submit", "target_spec"]
+__all__ = ["NOT_RUN", "Result", "evidence_of", "judge", "submit"]
 
 #: The isolation of a verdict reached before the run (static or scope stage).
 NOT_RUN = "not-run"
@@ -70,25 +71,6 @@ class Result:
             "sandbox": self.sandbox,
             "dry_run": self.dry_run,
         }
-
-
-def target_spec(quest: Quest, settings: Settings) -> dict[str, Any]:
-    """How the harness finds the function object (for identity checks and mutation)."""
-    qualname = quest.qualname.split("@", 1)[0]
-    accessor = None
-    parts = qualname.split(".")
-    if parts[-1] in ("setter", "deleter") and len(parts) > 1:
-        accessor = {"setter": "fset", "deleter": "fdel"}[parts.pop()]
-    return {
-        "file": quest.path,
-        "module": module_name(quest.path, settings),
-        "owner": parts[:-1],
-        "name": parts[-1],
-        "accessor": accessor,
-        "qualname": quest.qualname,
-        "body": list(quest.body),
-        "lines": list(quest.lines),
-    }
 
 
 def locked_tests(ledger: Ledger) -> dict[str, str]:
@@ -171,32 +153,8 @@ def submit(
     return replace(result, sandbox=kept)
 
 
-def _spec(sub: Submission) -> dict[str, Any]:
-    settings = sub.settings
-    args = pytest_args(sub.test_rel, "-q", "--tb=short",
-                       "-W", "ignore::pytest.PytestUnraisableExceptionWarning")
-    mutation = None
-    if settings.mutation:
-        mutation = {
-            "threshold": settings.mutation_threshold,
-            "max_mutants": settings.max_mutants,
-            # Within the parent's grace of 2x timeout, leaving room for the reruns.
-            "budget": settings.timeout * 1.5,
-        }
-    return {
-        "mode": "submit",
-        "pytest_args": args,
-        "target": target_spec(sub.quest, settings),
-        "measure_files": [sub.quest.path],
-        "branch": settings.branch,
-        "reruns": max(1, settings.reruns),
-        "mutation": mutation,
-        "limits": {
-            "cpu": int(settings.timeout * 4) + 10,
-            "memory_mb": settings.memory_mb,
-            "fsize_mb": 512,
-        },
-    }
+def _spec(sub: Submission) -> HarnessSpec:
+    return harness_spec(sub.settings, sub.quest, sub.test_rel)
 
 
 def evidence_of(sub: Submission) -> Evidence:
@@ -207,7 +165,7 @@ def evidence_of(sub: Submission) -> Evidence:
 def _evidence(sub: Submission, agent: str | None) -> Evidence:
     """The evidence of a PASS: the test's hash, what it covered, the mutation figures."""
     result = sub.measured
-    event = sub.run.first("mutation") if sub.run and sub.settings.mutation else None
+    event = sub.run.first(EventKind.MUTATION) if sub.run and sub.settings.mutation else None
     return Evidence.submitted(
         test=sub.test_rel,
         sha256=sha256(sub.test_bytes),

@@ -1,306 +1,287 @@
-"""Mutant generation: operators, determinism, bytecode dedup, the cap, extreme and null mutants."""
+"""The schedule after the measured run, against a fake :class:`Runs` that executes each module.
+
+The fake "test" executes the module a run installs and checks two results,
+so mutants die by behaviour exactly as in a real run; what the real harness
+adds (forks, pipes, pytest) is covered by the sandbox tests.
+"""
 
 from __future__ import annotations
 
-import os
-import textwrap
-import types
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
 from pytest_quest import mutate
-from pytest_quest.mutate import MutationError, fingerprint, generate
+from pytest_quest.mutate import Ran, RunRequest, StageInput, run_stage
+from pytest_quest.protocol import MutationSpec, RunReport, Tampering
+
+SOURCE = "def f(a):\n    if a > 1:\n        return a + 1\n    return 0\n"
+FILE = "m.py"
+NODE = "t.py::test_f"
 
 
-def _load(source: str, name: str) -> tuple[str, Any]:
-    source = textwrap.dedent(source)
+def _checks(code: Any, inputs: tuple[int, ...] = (2, 1, 0)) -> str | None:
+    """The fake test: exact results for ``inputs``; a SystemExit fails it as in pytest."""
     namespace: dict[str, Any] = {}
-    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
-    return source, namespace[name]
-
-
-def _gen(source: str, name: str, **kwargs: Any) -> tuple[mutate.Generated, Any]:
-    source, func = _load(source, name)
-    line = func.__code__.co_firstlineno
-    made = generate(source, "<m>", line, original=func.__code__, **kwargs)
-    return made, func
-
-
-def _descriptions(made: mutate.Generated) -> list[str]:
-    return [m.description for m in made.classic]
-
-
-def _call(func: Any, code: types.CodeType, *args: Any) -> Any:
-    saved = func.__code__
-    func.__code__ = code
+    exec(code, namespace)
+    f = namespace["f"]
     try:
-        return func(*args)
-    finally:
-        func.__code__ = saved
+        return None if all(f(a) == (a + 1 if a > 1 else 0) for a in inputs) else NODE
+    except SystemExit:
+        return NODE
 
 
-OPERATORS = """
-def f(a, b, flag):
-    if a < b and flag:
-        return a + b
-    while a > 10 or b == 3:
-        a -= 1
-        b = 0
-    x = a * 2 if flag is None else a / 2
-    return x in [True]
-"""
+class FakeRuns:
+    """Runs each request by executing its module; ``behave`` may replace the answer."""
+
+    def __init__(self, behave: Callable[[int, RunRequest, Ran], Ran | None] | None = None,
+                 inputs: tuple[int, ...] = (2, 1, 0)) -> None:
+        self.requests: list[RunRequest] = []
+        self.behave = behave
+        self.inputs = inputs
+
+    def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
+        out: list[Ran | None] = []
+        for request in requests:
+            index = len(self.requests)
+            self.requests.append(request)
+            ran = Ran(mutate.ANSWERED, 0.01, RunReport(
+                collected=(NODE,), failed=_checks(request.module, self.inputs)))
+            out.append(self.behave(index, request, ran) if self.behave else ran)
+        return out
 
 
-def test_each_operator_is_generated() -> None:
-    made, _ = _gen(OPERATORS, "f", max_mutants=100)
-    found = _descriptions(made)
-    for expected in [
-        "'a < b' -> 'a <= b'",
-        "'a > 10' -> 'a >= 10'",
-        "'b == 3' -> 'b != 3'",
-        "'a < b and flag' -> 'a < b or flag'",
-        "'a > 10 or b == 3' -> 'a > 10 and b == 3'",
-        "'a + b' -> 'a - b'",
-        "'a * 2' -> 'a / 2'",
-        "'a / 2' -> 'a * 2'",
-        "'a -= 1' -> 'a += 1'",
-        "'if a < b and flag' -> 'if not (a < b and flag)'",
-        "'while a > 10 or b == 3' -> 'while not (a > 10 or b == 3)'",
-        "'a > 10' -> 'a > 11'",
-        "'a > 10' -> 'a > 9'",
-        "'return a + b' -> 'return None'",
-        "'[True]' -> '[False]'",
-        "'flag is None' -> 'flag is not None'",
-        "'x in [True]' -> 'x not in [True]'",
-    ]:
-        assert expected in found, expected
-    assert all(m.kind == "classic" for m in made.classic)
-
-
-def test_mutants_change_behaviour() -> None:
-    made, func = _gen("def f(a, b):\n    return a < b\n", "f")
-    (mutant,) = [m for m in made.classic if m.description == "'a < b' -> 'a <= b'"]
-    assert func(2, 2) is False
-    assert _call(func, mutant.code, 2, 2) is True
-    assert func(2, 2) is False  # restored
-
-
-def test_generation_is_deterministic() -> None:
-    first, _ = _gen(OPERATORS, "f", max_mutants=7)
-    second, _ = _gen(OPERATORS, "f", max_mutants=7)
-    assert _descriptions(first) == _descriptions(second)
-    assert [fingerprint(m.code) for m in first.classic] == [
-        fingerprint(m.code) for m in second.classic
-    ]
-
-
-def test_bytecode_duplicates_are_dropped() -> None:
-    # The compiler drops the dead branch, so mutating inside it changes nothing.
-    source = """
-    def f(x):
-        if False:
-            return x + 5
-        return x
-    """
-    made, func = _gen(source, "f", max_mutants=100)
-    assert made.equivalent >= 3
-    prints = {fingerprint(m.code) for m in made.classic}
-    assert len(prints) == len(made.classic)
-    assert fingerprint(func.__code__) not in prints
-    assert not any("x + 5" in d for d in _descriptions(made))
-
-
-def test_constants_differ_by_type_not_only_value() -> None:
-    assert fingerprint(compile("x = 1", "<a>", "exec")) != fingerprint(
-        compile("x = 1.0", "<a>", "exec")
+def _given(**changes: Any) -> StageInput:
+    measured = RunReport(
+        collected=(NODE,),
+        reports=({"nodeid": NODE, "when": "call", "outcome": "passed"},),
+        coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": []}},
+        types=("int",), calls=3,
     )
-    assert fingerprint(compile("x = 1", "<a>", "exec")) == fingerprint(
-        compile("\n\nx = 1", "<b>", "exec")
+    values: dict[str, Any] = dict(
+        source=SOURCE, filename=FILE, def_line=1,
+        module=compile(SOURCE, FILE, "exec", dont_inherit=True),
+        measured=measured, measured_seconds=0.05, target_file=FILE, body=(2, 4), branch=False,
+        reruns=3, budget=60.0, seed=mutate.seed_of(b"test", SOURCE.encode()),
+        mutation=MutationSpec(threshold=0.6, max_mutants=20),
     )
+    values.update(changes)
+    return StageInput(**values)
 
 
-def test_cap_spreads_over_lines() -> None:
-    lines = "\n".join(f"    a = a + {i}" for i in range(1, 31))
-    source = f"def f(a):\n{lines}\n    return a\n"
-    made, func = _gen(source, "f", max_mutants=6)
-    assert len(made.classic) == 6
-    used = [m.line for m in made.classic]
-    assert len(set(used)) == 6  # one per line before any line gets a second
-    first = func.__code__.co_firstlineno
-    assert max(used) - min(used) > 15  # not the first six lines
-    assert min(used) == first + 1
-    assert made.candidates > 6
+def test_a_strong_test_kills_the_mutants_and_passes_every_control() -> None:
+    runs = FakeRuns()
+    stage = run_stage(runs, _given())
+    event = stage.mutation
+    assert event is not None and stage.tampered is None
+    assert event["null"]["outcome"] == "survived"
+    assert all(e["outcome"] == "killed" for e in event["extreme"])
+    assert event["classic"] and event["not_run"] == 0
+    assert len(stage.controls) == event["controls"] >= 2
+    assert all(c == {"outcomes": {NODE: "passed"}} for c in stage.controls)
+    assert event["order"].count("C") == event["controls"]
+    assert len(runs.requests) == len(event["order"])
+    # Every run after the measured one has the same time limit: nothing to tell them apart.
+    assert {r.timeout for r in runs.requests} == {2.0} and not any(r.measure for r in runs.requests)
 
 
-def test_only_covered_lines_are_mutated() -> None:
-    source = "def f(a):\n    if a > 1:\n        return a + 1\n    return a - 1\n"
-    _, func = _load(source, "f")
-    made = generate(source, "<m>", 1, covered={2}, original=func.__code__)
-    assert {m.line for m in made.classic} == {2}
+def test_blocks_proven_by_killed_mutants_need_no_reach_check() -> None:
+    event = run_stage(FakeRuns(), _given()).mutation
+    assert event is not None and "reach" not in event
+    assert not any(label.startswith("R") for label in event["order"])
 
 
-def test_extreme_mutants_use_observed_zero_values() -> None:
-    made, func = _gen("def f(a):\n    return a * 2\n", "f", zero_types=["int", "float", "Thing"])
-    texts = [m.description for m in made.extreme]
-    assert texts == [
-        "body replaced by `return None`", "body replaced by `return 0`",
-        "body replaced by `return 0.0`",
-    ]
-    assert [_call(func, m.code, 3) for m in made.extreme] == [None, 0, 0.0]
+def test_coverage_the_test_wrote_itself_is_caught_by_a_reach_check() -> None:
+    # The test only ever calls f(0), yet the coverage data claims every line ran.
+    runs = FakeRuns(inputs=(0,))
+    stage = run_stage(runs, _given())
+    assert stage.tampered is not None
+    assert stage.tampered.where == "the coverage of m.py:3"
+    assert stage.tampered.actual.startswith("that run passed: the line never ran")
+    assert stage.mutation is not None
+    assert [e["outcome"] for e in stage.mutation["reach"]] == ["survived"]
+    assert stage.mutation["order"].count("C") == stage.mutation["controls"]
 
 
-def test_extreme_mutant_of_a_generator_is_empty() -> None:
-    made, func = _gen("def g(n):\n    for i in range(n):\n        yield i\n", "g",
-                      zero_types=["int"])
-    (mutant,) = made.extreme
-    assert list(_call(func, mutant.code, 3)) == []
-
-
-def test_extreme_mutant_of_async_function_returns_none() -> None:
-    import asyncio
-
-    made, func = _gen("async def g(n):\n    return n + 1\n", "g", zero_types=["int"])
-    (mutant,) = made.extreme
-    assert asyncio.run(_call(func, mutant.code, 3)) is None
-
-
-def test_extreme_equal_to_original_is_dropped() -> None:
-    made, _ = _gen("def f():\n    return None\n", "f")
-    assert made.extreme == []
-
-
-def test_null_mutant_behaves_the_same_but_is_not_the_same_code() -> None:
-    made, func = _gen('def f(a):\n    """Doc."""\n    return a + 1\n', "f")
-    null = made.null.code
-    assert null is not func.__code__ and null != func.__code__
-    assert fingerprint(null) != fingerprint(func.__code__)
-    assert _call(func, null, 1) == 2
-
-
-def test_methods_and_closures_compile_in_their_scope() -> None:
-    source = """
-    class Base:
-        def size(self):
-            return 1
-
-    class Box(Base):
-        def size(self):
-            return super().size() + 1
-
-    def outer(k):
-        def inner(x):
-            return x * k
-        return inner
-    """
-    source, box = _load(source, "Box")
-    method = box.size
-    made = generate(source, "<m>", method.__code__.co_firstlineno, original=method.__code__)
-    plus = next(m for m in made.classic if m.description.endswith("'super().size() - 1'"))
-    assert _call(method, plus.code, box()) == 0
+def _is_reach(request: RunRequest) -> bool:
     namespace: dict[str, Any] = {}
-    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
-    inner = namespace["outer"](3)
-    made = generate(source, "<m>", inner.__code__.co_firstlineno, original=inner.__code__)
-    times = next(m for m in made.classic if m.description == "'x * k' -> 'x / k'")
-    assert _call(inner, times.code, 6) == 2
-    # `return x * k` -> `return None` drops the free variable k; a dead reference keeps it.
-    assert made.incompatible == 0
-    (extreme,) = made.extreme
-    assert extreme.code.co_freevars == ("k",)
-    assert _call(inner, extreme.code, 6) is None
-    assert made.equivalent == 1  # the classic `return None` is the extreme mutant again
+    exec(request.module, namespace)
+    return any("reached" in str(c) for c in namespace["f"].__code__.co_consts)
 
 
-def test_source_that_differs_from_the_running_code_is_refused() -> None:
-    _, func = _load("def f(a):\n    return a + 1\n", "f")
-    with pytest.raises(MutationError):
-        generate("def f(a):\n    return a + 2\n", "<m>", 1, original=func.__code__)
-    with pytest.raises(MutationError):
-        generate("x = 1\n", "<m>", 1)
+def test_no_reach_check_when_a_conftest_imported_the_module_first() -> None:
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(install="swap"))
+    assert stage.tampered is None and stage.mutation is not None
+    assert "reach" not in stage.mutation
 
 
-def test_docstrings_annotations_and_decorators_are_left_alone() -> None:
-    source = '''
-    import functools
+def test_a_block_that_runs_passes_its_reach_check() -> None:
+    # A weak test: no classic mutant dies, so no block is proven; every reach check must
+    # then die, and does, because the test calls f(2) and f(0).
+    module = compile(SOURCE, FILE, "exec", dont_inherit=True)
 
-    @functools.lru_cache(maxsize=3)
-    def f(a: int = 4) -> int:
-        """Ten."""
-        return a
-    '''
-    source, wrapper = _load(source, "f")
-    func = wrapper.__wrapped__
-    made = generate(source, "<m>", func.__code__.co_firstlineno + 1, original=func.__code__)
-    assert _descriptions(made) == ["'return a' -> 'return None'"]
+    def weak(index: int, request: RunRequest, ran: Ran) -> Ran:
+        if request.module is module or _is_reach(request):
+            return ran
+        return Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,)))
 
-
-def test_spread_order_covers_the_range() -> None:
-    assert sorted(mutate._spread(11)) == list(range(11))
-    assert mutate._spread(8)[:4] == [0, 4, 2, 6]
-    assert mutate._spread(0) == [] and mutate._spread(1) == [0]
+    stage = run_stage(FakeRuns(weak, inputs=(2, 0)), _given(module=module))
+    assert stage.tampered is None and stage.mutation is not None
+    assert [e["outcome"] for e in stage.mutation["reach"]] == ["killed", "killed"]
+    assert [e["line"] for e in stage.mutation["reach"]] == [2, 3]
 
 
-# ------------------------------------------------ calibration false positives (docs/calibration.md)
-MODULE_BINDINGS = """
-import re
-import os.path
-from functools import reduce as fold
-
-LIMIT = 3
-try:
-    import json
-except ImportError:  # pragma: no cover
-    json = None
+def test_the_order_is_seeded_by_the_submission() -> None:
+    first = run_stage(FakeRuns(), _given()).mutation
+    again = run_stage(FakeRuns(), _given()).mutation
+    other = run_stage(FakeRuns(), _given(seed=mutate.seed_of(b"other", SOURCE.encode()))).mutation
+    assert first is not None and again is not None and other is not None
+    assert first["order"] == again["order"] and first["seed"] == again["seed"]
+    assert other["order"] != first["order"]
+    assert sorted(other["order"]) == sorted(first["order"])
 
 
-def clean(s):
-    return re.sub("a", "b", s) * LIMIT + os.path.join("x", json.dumps(fold(max, [1, 2])))
+def test_a_test_that_fails_a_control_is_reported() -> None:
+    # A detector that fails "every run after the third" fails the controls that come later.
+    runs = FakeRuns(lambda i, req, ran: Ran(mutate.ANSWERED, 0.01,
+                                           RunReport(collected=(NODE,), failed=NODE))
+                    if i >= 3 else ran)
+    stage = run_stage(runs, _given())
+    assert any(c["outcomes"] == {NODE: "failed"} for c in stage.controls)
 
 
-class Box:
-    def clean(self, s):
-        return re.sub("a", "b", s)[:LIMIT]
-"""
+@pytest.mark.parametrize(("status", "problem"), [
+    (mutate.TIMED_OUT, "a clean control run timed out after 0.0 s"),
+    (mutate.DIED, "a clean control run ended without a report"),
+])
+def test_controls_that_end_badly_say_how(status: str, problem: str) -> None:
+    module = compile(SOURCE, FILE, "exec", dont_inherit=True)
+    runs = FakeRuns(lambda i, req, ran: Ran(status, 0.0) if req.module is module else ran)
+    stage = run_stage(runs, _given(module=module))
+    assert stage.controls and all(c == {"problem": problem} for c in stage.controls)
 
 
-def test_module_imports_compile_like_the_real_module() -> None:
-    # Python 3.11 compiles `re.sub(...)` with LOAD_ATTR when `re` is bound by a module-level
-    # import and with LOAD_METHOD otherwise: the skeleton must bind module names the same way.
-    made, func = _gen(MODULE_BINDINGS, "clean")
-    assert func("aa") == "bbbbbb" + os.path.join("x", "2")
-    times = next(m for m in made.classic if m.description.endswith("* LIMIT' -> "
-                                                                   "'re.sub('a', 'b', s) / LIMIT'"))
-    with pytest.raises(TypeError):
-        _call(func, times.code, "aa")
-    source, box = _load(MODULE_BINDINGS, "Box")
-    method = box.clean
-    made = generate(source, "<m>", method.__code__.co_firstlineno, original=method.__code__)
-    assert made.extreme and _call(method, made.extreme[0].code, box(), "aa") is None
+def test_a_tampered_run_is_passed_up() -> None:
+    bad = Tampering("the report of run 2", "one JSON object", "'x'")
+    runs = FakeRuns(lambda i, req, ran: Ran(mutate.TAMPERED, 0.0, tampered=bad) if i == 1
+                    else ran)
+    assert run_stage(runs, _given()).tampered == bad
 
 
-def test_names_bound_only_inside_if_or_try_at_module_level_count_too() -> None:
-    source = """
-    if True:
-        import re
+def test_mutant_outcomes_timeouts_crashes_and_errors() -> None:
+    outcomes = [mutate.TIMED_OUT, mutate.DIED]
+
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran:
+        if ran.report is not None and ran.report.failed and outcomes:
+            return Ran(outcomes.pop(0), 0.5)
+        return ran
+
+    event = run_stage(FakeRuns(behave), _given()).mutation
+    assert event is not None
+    seen = {e["outcome"] for e in event["extreme"] + event["classic"]}
+    assert {"timeout", "crashed"} <= seen
+
+
+def test_a_null_mutant_that_cannot_start_is_our_fault() -> None:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran:
+        namespace: dict[str, Any] = {}
+        exec(request.module, namespace)
+        if any(n.startswith("_") and n != "__builtins__"
+               for n in namespace["f"].__code__.co_varnames):
+            return Ran(mutate.ANSWERED, 0.0, RunReport(error="OSError: no fork"))
+        return ran
+
+    event = run_stage(FakeRuns(behave), _given()).mutation
+    assert event is not None and event["error"].startswith("MutationError: the null mutant")
+
+
+def test_a_detector_that_kills_the_null_mutant_is_recorded() -> None:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran:
+        namespace: dict[str, Any] = {}
+        exec(request.module, namespace)
+        local = [n for n in namespace["f"].__code__.co_varnames if n.startswith("_")]
+        return Ran(mutate.ANSWERED, 0.0, RunReport(collected=(NODE,), failed=NODE)) \
+            if local else ran
+
+    event = run_stage(FakeRuns(behave), _given()).mutation
+    assert event is not None and event["null"]["outcome"] == "killed"
+
+
+@pytest.mark.parametrize(("measured", "reason"), [
+    (RunReport(collected=(NODE,), denied=("writing /etc",),
+               coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": []}}),
+     "the test broke the sandbox rules"),
+    (RunReport(collected=(NODE,), reads=("opened the file",),
+               coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": []}}),
+     "the test read the code under test"),
+    (RunReport(collected=(NODE,), missing=True), "the target function was not found"),
+    (RunReport(collected=(NODE,)), "no coverage data for the target"),
+    (RunReport(collected=(NODE,), coverage={FILE: {"executed_lines": [], "missing_lines": []}}),
+     "no coverage data for the target"),
+    (RunReport(collected=(NODE,), coverage={FILE: {"executed_lines": [2, 3],
+                                                   "missing_lines": [4]}}),
+     "the target is not fully covered"),
+])
+def test_mutation_is_skipped_with_a_reason_but_controls_still_run(measured: RunReport,
+                                                                    reason: str) -> None:
+    runs = FakeRuns()
+    stage = run_stage(runs, _given(measured=measured))
+    assert stage.mutation is not None and stage.mutation["skipped"] == reason
+    assert len(stage.controls) == 2 and len(runs.requests) == 2
+
+
+def test_a_failed_measured_run_runs_nothing_more() -> None:
+    runs = FakeRuns()
+    stage = run_stage(runs, _given(measured=RunReport(collected=(NODE,), failed=NODE)))
+    assert stage.mutation == {"threshold": 0.6, "max_mutants": 20,
+                              "skipped": "the measured run failed"}
+    assert runs.requests == []
+    assert run_stage(runs, _given(measured=RunReport(), mutation=None)).mutation is None
+
+
+def test_without_mutation_only_the_controls_run() -> None:
+    runs = FakeRuns()
+    stage = run_stage(runs, _given(mutation=None, reruns=4))
+    assert stage.mutation is None and len(stage.controls) == 3
+
+
+def test_a_body_never_called_in_a_run_is_import_time_only() -> None:
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0})
+    runs = FakeRuns()
+    event = run_stage(runs, _given(measured=measured)).mutation
+    assert event is not None and event["import_time_only"] is True
+    assert event["extreme"] == event["classic"] == [] and event["null"]["outcome"] == "survived"
+    assert "N" in event["order"] and not any(o.startswith(("E", "K")) for o in event["order"])
+
+
+def test_mutants_past_the_budget_are_not_run() -> None:
+    class Late(FakeRuns):
+        def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
+            done = super().run(requests[:3], deadline)
+            return [*done, *([None] * (len(requests) - 3))]
+
+    event = run_stage(Late(), _given()).mutation
+    assert event is not None
+    if "N" in event["order"][:3]:
+        assert event["not_run"] == len(event["order"]) - 3 - event["order"][3:].count("C")
     else:
-        re = None
-
-    def f(s):
-        return re.sub("a", "b", s)
-    """
-    made, func = _gen(source, "f")
-    assert _call(func, made.null.code, "a") == "b"
+        assert event["error"].endswith("did not run within the time budget")
 
 
-def test_extreme_mutant_equal_to_a_documented_function_is_dropped() -> None:
-    # boltons.funcutils.noop: a docstring and `return None`; "body -> return None" is itself.
-    made, _ = _gen('def noop(*a, **kw):\n    """Do nothing."""\n    return None\n', "noop")
-    assert made.extreme == []
-    assert made.extreme_equivalent == 1
-    made, _ = _gen('def idle():\n    """Wait."""\n    pass\n', "idle")
-    assert made.extreme == [] and made.extreme_equivalent == 1
-    made, func = _gen('def one(a):\n    """One more."""\n    return a + 1\n', "one")
-    assert [m.description for m in made.extreme] == ["body replaced by `return None`"]
-    assert made.extreme_equivalent == 0
-    assert _call(func, made.extreme[0].code, 1) is None
+def test_generation_faults_are_review_material_not_a_crash() -> None:
+    event = run_stage(FakeRuns(), _given(def_line=3)).mutation
+    assert event is not None and event["error"].startswith("MutationError")
+
+
+def test_only_a_failure_kills() -> None:
+    assert mutate.killed_by(RunReport(collected=(NODE,))) is None
+    assert mutate.killed_by(RunReport(collected=(NODE,), failed=NODE)) == NODE
+    errors = ({"nodeid": "t.py", "message": "boom", "file": None, "line": None},)
+    assert mutate.killed_by(RunReport(collect_errors=errors)) == "t.py"
+    nameless = ({"nodeid": "", "message": "boom", "file": None, "line": None},)
+    assert mutate.killed_by(RunReport(collect_errors=nameless)) == "<collection>"
+    # Other test names (parametrize ids built from the target's results) are not a failure.
+    assert mutate.killed_by(RunReport(collected=("t.py::test_f[112.5]",))) is None
+    assert len(mutate.seed_of(b"", b"")) == 64

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from pytest_quest.cli import cli
 
 #: Every project here is scanned and judged in real sandboxes.
 pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:
@@ -175,3 +177,46 @@ def test_async_function_and_generator_quests_can_pass(submit_test) -> None:
     assert result.verdict.outcome.value == "PASS", result.verdict.facts
     result = submit_test("hotel/rooms.py::available_rooms", GENERATOR_TEST)
     assert result.verdict.outcome.value == "PASS", result.verdict.facts
+
+
+def test_warnings_as_errors_with_pytest_quest_installed_as_a_plain_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8 bug 1: with a regular (non-editable) install, pytest marks our package for
+    assertion rewriting and warns that the harness imported it first; the project's
+    ``filterwarnings = error`` turned that into an error: the baseline locked nothing and
+    every submit failed. Here pytest_quest is found on the path as a wheel puts it."""
+    from pytest_quest import sandbox
+
+    environment = sandbox._environment
+
+    def installed_plainly(box: sandbox.Sandbox, settings: object, *rest: object
+                          ) -> dict[str, str]:
+        env = environment(box, settings, *rest)  # type: ignore[arg-type]
+        env["PYTHONPATH"] += os.pathsep + str(REPO)
+        return env
+
+    monkeypatch.setattr(sandbox, "_environment", installed_plainly)
+    _tree(tmp_path, {
+        "pyproject.toml": '''
+            [tool.pytest.ini_options]
+            filterwarnings = ["error"]
+            ''',
+        "geo/__init__.py": "",
+        "geo/shapes.py": SHAPES,
+        "tests/test_shapes.py": SHAPES_TEST,
+    })
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0, scan
+    assert scan["baseline"]["tests_failed"] == 0 and "note" not in scan["baseline"]
+    assert scan["locked_by_baseline"] == 1
+    _tree(tmp_path, {"tests/quest/test_geo_shapes__Shape_clamp.py": '''
+        from geo.shapes import Shape
+
+
+        def test_clamp():
+            assert Shape.clamp(5, 0, 3) == 3
+            assert Shape.clamp(-1, 0, 3) == 0
+            assert Shape.clamp(2, 0, 3) == 2
+        '''})
+    code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
+    assert (code, result["verdict"]) == (0, "PASS"), result

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pytest_quest.config import Settings
+from pytest_quest.protocol import encode_event, parse_events
 from pytest_quest.quest import Quest
 from pytest_quest.rules import coverage, run
 from pytest_quest.sandbox import RunResult
@@ -30,15 +31,43 @@ def sub(events: list[dict[str, Any]] | None = None, **kw: Any) -> Submission:
 
 
 def report(outcome: str = "passed", when: str = "call", **kw: Any) -> dict[str, Any]:
-    return {"event": "report", "round": 1, "nodeid": NODE, "when": when, "outcome": outcome, **kw}
+    return {"event": "report", "round": 1, "nodeid": NODE, "when": when, "outcome": outcome,
+            "duration": 0.01, **kw}
+
+
+START = {"event": "start", "pid": 7, "time": 1.0}
+
+
+def done(status: int = 0) -> dict[str, Any]:
+    return {"event": "done", "exitstatus": status, "denied": []}
 
 
 def clean(*extra: dict[str, Any], files: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     cov = files if files is not None else {"m.py": {"executed_lines": [2, 3, 4, 5, 6],
                                                     "missing_lines": []}}
-    return [{"event": "start"}, {"event": "collected", "count": 1}, report("passed", "setup"),
-            report(), report("passed", "teardown"), {"event": "coverage", "files": cov},
-            {"event": "round_done", "round": 1}, *extra, {"event": "done", "exitstatus": 0}]
+    return [START, {"event": "collected", "count": 1, "nodeids": [NODE]},
+            report("passed", "setup"), report(), report("passed", "teardown"),
+            {"event": "coverage", "files": cov}, {"event": "round_done", "round": 1}, *extra,
+            done()]
+
+
+def wired(events: list[dict[str, Any]]) -> Submission:
+    """The events as the harness sends them, read back through the protocol's checks."""
+    data = b"".join(encode_event_dict(e) for e in events)
+    parsed, tampered = parse_events(data)
+    return replace(sub(), run=RunResult(parsed, 0, False, 0.5, "", tampered=tampered))
+
+
+def encode_event_dict(event: dict[str, Any]) -> bytes:
+    from pytest_quest.protocol import EventKind
+
+    body = {k: v for k, v in event.items() if k != "event"}
+    try:
+        return encode_event(EventKind(event["event"]), **body)
+    except ValueError:  # not a kind: written as is
+        import json
+
+        return (json.dumps(event) + "\n").encode()
 
 
 def rules(facts: Any) -> list[str]:
@@ -86,19 +115,19 @@ def test_skips_and_xfails(xfail: bool) -> None:
 
 
 def test_collection_error_and_empty_file() -> None:
-    broken = [{"event": "start"},
-              {"event": "collect_error", "nodeid": TEST, "message": "ImportError: x"},
-              {"event": "collected", "count": 0}, {"event": "done", "exitstatus": 2}]
-    assert rules(run.check(sub(broken))) == ["run-collection"]
-    empty = [{"event": "start"}, {"event": "collected", "count": 0},
-             {"event": "done", "exitstatus": 5}]
-    facts = list(run.check(sub(empty)))
+    broken = [START,
+              {"event": "collect_error", "nodeid": TEST, "message": "ImportError: x",
+               "file": None, "line": None},
+              {"event": "collected", "count": 0, "nodeids": []}, done(2)]
+    assert rules(run.check(wired(broken))) == ["run-collection"]
+    empty = [START, {"event": "collected", "count": 0, "nodeids": []}, done(5)]
+    facts = list(run.check(wired(empty)))
     assert rules(facts) == ["run-collection", "run-exit-code"]
     assert facts[0].actual == "no test collected"
 
 
 def test_missing_report_when_the_process_dies() -> None:
-    (fact,) = run.check(sub([{"event": "start"}, {"event": "collected", "count": 1},
+    (fact,) = run.check(sub([START, {"event": "collected", "count": 1, "nodeids": [NODE]},
                              report("passed", "setup")], returncode=3))
     assert fact.rule == "run-no-report"
 
@@ -115,7 +144,7 @@ def test_failing_first_then_passing_is_flaky() -> None:
     events[3] = report("failed", message="assert 1 == 2")
     facts = list(run.check(sub(events)))
     assert rules(facts) == ["run-exit-code", "run-flaky"]
-    assert facts[1].actual == "passed 2/3 runs"
+    assert facts[1].actual == "passed 2/3 clean runs"
 
 
 def test_missing_report_when_a_rerun_kills_the_process() -> None:
@@ -127,8 +156,24 @@ def test_flaky_reruns() -> None:
     s = sub(clean({"event": "round_done", "round": 2, "outcomes": {NODE: "passed"}},
                   {"event": "round_done", "round": 3, "outcomes": {NODE: "failed"}}))
     (fact,) = run.check(s)
-    assert (fact.rule, fact.expected, fact.actual) == ("run-flaky", "passed 3/3 runs",
-                                                       "passed 2/3 runs")
+    assert (fact.rule, fact.expected, fact.actual) == ("run-flaky", "passed 3/3 clean runs",
+                                                       "passed 2/3 clean runs")
+
+
+def test_a_control_that_failed_before_any_test_is_flaky() -> None:
+    s = sub(clean({"event": "round_done", "round": 2,
+                   "problem": "a clean control run timed out after 2.0 s"}))
+    (fact,) = run.check(s)
+    assert (fact.rule, fact.where) == ("run-flaky", TEST)
+    assert fact.actual == "a clean control run timed out after 2.0 s"
+
+
+def test_a_control_that_stopped_at_a_test_counts_only_the_tests_it_ran() -> None:
+    other = f"{TEST}::test_g"
+    events = clean({"event": "round_done", "round": 2, "outcomes": {NODE: "failed"}})
+    facts = list(run.check(sub(events)))
+    assert [(f.where, f.actual) for f in facts] == [(NODE, "passed 1/2 clean runs")]
+    assert other not in {f.where for f in facts}
 
 
 def test_sandbox_violation_and_replaced_target() -> None:
@@ -140,12 +185,76 @@ def test_sandbox_violation_and_replaced_target() -> None:
     assert facts[0].actual == "writing /etc/passwd"
 
 
-@pytest.mark.parametrize("kind", ["coverage", "done", "mutation"])
-def test_forged_events_are_caught(kind: str) -> None:
-    events = clean({"event": "mutation", "extreme": []} if kind == "mutation" else {"event": "x"})
-    events.insert(3, {"event": kind, "files": {}, "exitstatus": 0})
-    (fact,) = run.check(sub(events))
-    assert fact.rule == "run-report-tampered" and kind in fact.actual
+def test_well_formed_events_pass_the_wire() -> None:
+    s = wired(clean({"event": "round_done", "round": 2, "outcomes": {NODE: "passed"}}))
+    assert s.run is not None and s.run.tampered is None
+    assert list(run.check(s)) == []
+
+
+@pytest.mark.parametrize(("kind", "body"), [
+    ("coverage", {"files": {}}),
+    ("done", {"exitstatus": 0, "denied": []}),
+    ("mutation", {"threshold": 0.6, "max_mutants": 20}),
+    ("start", {"pid": 1, "time": 2.0}),
+])
+def test_duplicated_events_are_tampering(kind: str, body: dict[str, Any]) -> None:
+    events = clean({"event": "mutation", "threshold": 0.6, "max_mutants": 20})
+    events.insert(3, {"event": kind, **body})
+    (fact,) = run.check(wired(events))
+    assert fact.rule == "run-report-tampered"
+    assert fact.actual == f"a second {kind}" or fact.expected == "nothing after done"
+    assert fact.where.startswith(TEST)
+
+
+@pytest.mark.parametrize(("event", "expected"), [
+    ({"event": "x"}, "a known event kind"),
+    ({"event": "report", "round": 1, "nodeid": NODE, "when": "call", "outcome": "won",
+      "duration": 0.1}, "one of passed, failed, skipped"),
+    ({"event": "report", "round": 1, "nodeid": 3, "when": "call", "outcome": "passed",
+      "duration": 0.1}, "a string"),
+    ({"event": "coverage", "files": {"m.py": {"executed_lines": ["2"], "missing_lines": []}}},
+     "an integer"),
+    ({"event": "denied", "what": "x", "extra": 1}, "no such field"),
+    ({"event": "collected", "count": 1}, "a value"),
+    ({"event": "round_done", "round": 5}, "round 2"),
+    ({"event": "report", "round": 2, "nodeid": NODE, "when": "call", "outcome": "passed",
+      "duration": 0.1}, "reports of the measured round only"),
+])
+def test_malformed_events_are_tampering(event: dict[str, Any], expected: str) -> None:
+    events = clean()
+    events.insert(-1, event)
+    (fact,) = run.check(wired(events))
+    assert fact.rule == "run-report-tampered"
+    assert fact.expected == expected, fact
+
+
+def test_garbage_and_cut_lines_are_tampering_not_a_crash() -> None:
+    good = b"".join(encode_event_dict(e) for e in clean())
+    for data in (b"not json\n", good + b"{\"event\": \"done\"", b"[1, 2]\n",
+                 b"\xff\xfe\n", good.replace(b"\n", b"\n" + good, 1)):
+        _, tampered = parse_events(data)
+        assert tampered is not None, data[:40]
+    # A killed process may leave half a line: that is no report, not tampering.
+    events, tampered = parse_events(good[:-5], died=True)
+    assert tampered is None and events[-1]["event"] == "round_done"
+    _, tampered = parse_events(good, truncated=True)
+    assert tampered is not None and tampered.actual == "more than that"
+
+
+def test_a_run_the_judge_found_tampered_fails() -> None:
+    s = sub(clean({"event": "tampered", "where": "the report of run 3",
+                   "expected": "one JSON object", "actual": "'garbage'"}))
+    (fact,) = run.check(s)
+    assert fact.rule == "run-report-tampered"
+    assert fact.where == f"{TEST} (the report of run 3)" and fact.actual == "'garbage'"
+
+
+def test_reading_the_code_under_test_fails() -> None:
+    s = sub(clean({"event": "target_read", "what": f"{NODE}: opened the target's source file"},
+                  {"event": "target_read", "what": f"{NODE}: opened the target's source file"}))
+    (fact,) = run.check(s)
+    assert fact.rule == "run-reads-target"
+    assert fact.actual == f"{NODE}: opened the target's source file"
 
 
 def test_target_missing_after_import_is_review() -> None:
@@ -157,4 +266,4 @@ def test_target_missing_after_import_is_review() -> None:
 def test_forged_round_is_caught() -> None:
     events = clean()
     events.insert(3, {"event": "round_done", "round": 1})
-    assert rules(run.check(sub(events))) == ["run-report-tampered"]
+    assert rules(run.check(wired(events))) == ["run-report-tampered"]

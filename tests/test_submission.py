@@ -13,7 +13,7 @@ from pytest_quest import submission as submission_module
 from pytest_quest.config import load_settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.quest import Quest
-from pytest_quest.sandbox import RunResult, file_sha256
+from pytest_quest.sandbox import RunResult, file_sha256, harness_spec
 from pytest_quest.submission import Submission, copy_project, parse, run_tests, stray_files
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
@@ -23,7 +23,9 @@ QUEST = Quest(id="hotel/pricing.py::nightly_rate", path="hotel/pricing.py",
 
 
 def make(root: Path, source: bytes = b"def test_x():\n    assert 1\n", **kw: Any) -> Submission:
-    return Submission(settings=load_settings(root), quest=QUEST, test_rel=TEST,
+    settings = load_settings(root)
+    kw.setdefault("spec", harness_spec(settings, QUEST, TEST))
+    return Submission(settings=settings, quest=QUEST, test_rel=TEST,
                       test_bytes=source, snapshot={}, **kw)
 
 
@@ -94,10 +96,11 @@ def test_run_tests_fills_the_run_and_the_measurement(root: Path,
         return _run([{"event": "start"}, {"event": "coverage", "files": cov}])
 
     monkeypatch.setattr(submission_module, "run_sandbox", fake)
-    copied = copy_project(make(root, spec={"mode": "submit"}))
+    spec = harness_spec(load_settings(root), QUEST, TEST)
+    copied = copy_project(make(root, spec=spec))
     ran = run_tests(copied)
     copied.resources.close()
-    assert seen == [{"mode": "submit"}] and ran.run is not None
+    assert seen == [spec] and ran.run is not None
     assert ran.measured is not None and ran.measured.missing == (8,)
     assert run_tests(make(root)).run is None  # no sandbox (scope never ran): nothing to run
 

@@ -1,8 +1,9 @@
 """Stage 5, mutation: the test notices when the target's behaviour changes.
 
 Coverage says a line ran; mutation says a test would notice if it were
-wrong. The harness (see :mod:`pytest_quest.mutate`) runs the mutants and
-reports one ``mutation`` event; these rules only read it. Every extreme
+wrong. The harness (see :mod:`pytest_quest.mutate`) runs the mutants,
+interleaved with clean control runs, and reports one ``mutation`` event;
+these rules only read it. Every extreme
 mutant must die (otherwise the function is pseudo-tested), a calibrated share
 of classic mutants must die (``mutation_threshold``; docs/mutation.md says
 why not 100%), and the unchanged null mutant must survive (otherwise the test
@@ -17,6 +18,7 @@ from typing import Any
 
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
+from pytest_quest.protocol import EventKind
 from pytest_quest.submission import Submission
 
 __all__ = ["check", "summary"]
@@ -48,8 +50,9 @@ SCORE = CATALOG.add(
 IMPORT_TIME = CATALOG.add(
     "mutation-import-time-only", REVIEW, "mutation",
     "The tests call the target while they run. A function whose covered lines ran only while "
-    "modules were imported (module-level calls, class bodies) built its results before any "
-    "mutant was swapped in, so no test can kill a mutant: a human decides.",
+    "the project's conftests were imported (before any run could install a mutant: module-"
+    "level calls, class bodies) built its results in the judge, so no test can kill a "
+    "mutant: a human decides.",
     "A maintainer checks that the test asserts what the import-time calls built; the agent can "
     "also call the function directly in a test so its results are checked.",
 )
@@ -83,6 +86,11 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "survivors": [_survivor(e) for e in _by_line(classic) if e.get("outcome") not in _DEAD],
         "mode": event.get("mode"),
         "seconds": event.get("seconds"),
+        # The schedule: the same submission on the same sources runs the same order.
+        "seed": event.get("seed"),
+        "order": event.get("order"),
+        "controls": event.get("controls"),
+        "install": event.get("install"),
     }
     if not extreme and numbers["extreme_equivalent"]:
         # No pseudo-testing check was possible; say so instead of implying it passed.
@@ -110,7 +118,7 @@ def check(sub: Submission) -> Iterator[Fact]:
         return
     path = sub.quest.path
     where = f"{path}:{sub.quest.lines[0]}"
-    event = run.first("mutation")
+    event = run.first(EventKind.MUTATION)
     if event is None:
         yield NOT_VERIFIED.fact(where, "a mutation report", "the harness reported none")
         return

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
+from pytest_quest.protocol import EventKind
 from pytest_quest.sandbox import RunResult
 from pytest_quest.submission import Submission
 
@@ -51,9 +52,12 @@ NO_REPORT = CATALOG.add(
 )
 FLAKY = CATALOG.add(
     "run-flaky", FAIL, "run",
-    "Reruns of the same tests in the same process agree: all pass every time.",
-    "Remove the dependence on order, time, randomness or leftover state.",
-    supersedes=_COVERAGE,
+    "Every clean run passes: the measured run and the clean control runs interleaved with "
+    "the mutants in an order seeded by the submission. A test that fails a control depends "
+    "on order, time, leftover state or on telling runs apart.",
+    "Remove the dependence on order, time, randomness, leftover files or the process.",
+    supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score",
+                "mutation-machinery-detected"),
 )
 SANDBOX = CATALOG.add(
     "run-sandbox-violation", FAIL, "run",
@@ -69,12 +73,22 @@ UNREACHABLE = CATALOG.add(
 )
 TAMPERED = CATALOG.add(
     "run-report-tampered", FAIL, "run",
-    "The harness's report reaches the gate as the harness wrote it: an event that may appear "
-    "once (coverage, mutation, done) appearing twice means test code forged it.",
+    "The harness's report and every forked run's answer follow the protocol: well-formed, "
+    "within the size bound, in order, nothing duplicated. Anything else means test code "
+    "wrote to or rewrote the report.",
     "Do not write to pytest-quest's report or reach into its objects.",
-    supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score"),
+    supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score",
+                "mutation-machinery-detected", "mutation-not-verified"),
 )
-_UNIQUE = ("start", "collected", "coverage", "mutation", "done")
+READS_TARGET = CATALOG.add(
+    "run-reads-target", FAIL, "run",
+    "The test does not read the code under test (its source file, its __code__, a compile of "
+    "its text, a second import by path): a test that looks at the code can tell a mutant "
+    "from the original without checking behaviour.",
+    "Call the function and assert its results; never inspect or reload its code.",
+    supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score",
+                "mutation-machinery-detected"),
+)
 TARGET_REPLACED = CATALOG.add(
     "run-target-replaced", FAIL, "run",
     "The target function is not replaced (monkeypatch, mock.patch) while a test runs.",
@@ -87,19 +101,18 @@ def check(sub: Submission) -> Iterator[Fact]:
     run = sub.run
     if run is None:
         return
+    tampered = run.tampered
+    forged = run.first(EventKind.TAMPERED)
+    if tampered is not None or forged is not None:
+        where, expected, actual = ((tampered.where, tampered.expected, tampered.actual)
+                                   if tampered is not None else
+                                   (forged["where"], forged["expected"], forged["actual"]))
+        yield TAMPERED.fact(f"{sub.test_rel} ({where})", expected, actual)
+        return
     if run.timed_out:
         yield TIMEOUT.fact(
             sub.test_rel, f"the run ends within {sub.settings.timeout:g} s",
             f"still running after {run.seconds:.1f} s; killed",
-        )
-        return
-    forged = [kind for kind in _UNIQUE if len(run.of(kind)) > 1]
-    rounds = [e.get("round") for e in run.of("round_done")]
-    if len(rounds) != len(set(rounds)):
-        forged.append("round_done")
-    if forged:
-        yield TAMPERED.fact(
-            sub.test_rel, "one report per event", f"duplicated: {', '.join(forged)}"
         )
         return
     yield from _collection(sub, run)
@@ -110,15 +123,17 @@ def check(sub: Submission) -> Iterator[Fact]:
         )
         return
     yield from _outcomes(sub, run)
-    for what in dict.fromkeys(e["what"] for e in run.of("denied")):  # once, though every rerun
+    for what in dict.fromkeys(e["what"] for e in run.of(EventKind.DENIED)):
         yield SANDBOX.fact(sub.test_rel, "no writes outside the sandbox, no processes", what)
-    replaced = sorted({e["nodeid"] for e in run.of("target_replaced")})
+    for what in dict.fromkeys(e["what"] for e in run.of(EventKind.TARGET_READ)):
+        yield READS_TARGET.fact(sub.test_rel, f"{sub.quest.qualname} is only called", what)
+    replaced = sorted({e["nodeid"] for e in run.of(EventKind.TARGET_REPLACED)})
     for nodeid in replaced:
         yield TARGET_REPLACED.fact(
             nodeid, f"{sub.quest.qualname} is the real function", "it was replaced during the test"
         )
     yield from _flaky(sub, run)
-    missing = run.first("target_missing")
+    missing = run.first(EventKind.TARGET_MISSING)
     if missing is not None:
         yield UNREACHABLE.fact(
             f"{sub.quest.path}:{sub.quest.lines[0]}",
@@ -128,26 +143,26 @@ def check(sub: Submission) -> Iterator[Fact]:
 
 
 def _collection(sub: Submission, run: RunResult) -> Iterator[Fact]:
-    for event in run.of("collect_error"):
+    errors = run.of(EventKind.COLLECT_ERROR)
+    for event in errors:
         where = event.get("nodeid") or sub.test_rel
         yield COLLECTION.fact(where, "the file imports and collects", _message(event))
-    collected = run.first("collected")
-    if collected is not None and collected.get("count", 0) == 0 and not run.of("collect_error"):
+    collected = run.first(EventKind.COLLECTED)
+    if collected is not None and collected.get("count", 0) == 0 and not errors:
         yield COLLECTION.fact(sub.test_rel, "at least one test", "no test collected")
 
 
 def _outcomes(sub: Submission, run: RunResult) -> Iterator[Fact]:
-    for event in run.of("report"):
-        if event.get("round", 1) != 1:
-            continue
+    reports = run.of(EventKind.REPORT)
+    for event in reports:
         if event["outcome"] == "failed":
             phase = "" if event["when"] == "call" else f" (in {event['when']})"
             yield EXIT_CODE.fact(event["nodeid"], "passed", f"failed{phase}: {_message(event)}")
         elif event["outcome"] == "skipped" or event.get("xfail"):
             kind = "xfailed" if event.get("xfail") else "skipped"
             yield SKIPPED.fact(event["nodeid"], "run and passed", f"{kind}: {_message(event)}")
-    done = run.first("done")
-    quiet = not run.of("report") and not run.of("collect_error")
+    done = run.first(EventKind.DONE)
+    quiet = not reports and not run.of(EventKind.COLLECT_ERROR)
     if done is not None and done.get("exitstatus") not in (0, None) and quiet:
         last = (run.output.strip().splitlines() or ["no output"])[-1][:300]
         yield EXIT_CODE.fact(
@@ -156,23 +171,26 @@ def _outcomes(sub: Submission, run: RunResult) -> Iterator[Fact]:
 
 
 def _flaky(sub: Submission, run: RunResult) -> Iterator[Fact]:
-    rounds = [e for e in run.of("round_done") if e.get("outcomes")]
+    """Clean controls (rounds 2, 3, ...) must pass like the measured round."""
+    rounds = [e for e in run.of(EventKind.ROUND_DONE) if e["round"] > 1]
     if not rounds:
         return
-    total = len(rounds) + 1
     first_failed = {
-        e["nodeid"] for e in run.of("report")
-        if e.get("round", 1) == 1 and e["outcome"] != "passed"
+        e["nodeid"] for e in run.of(EventKind.REPORT) if e["outcome"] != "passed"
     }
-    nodeids = sorted({n for e in rounds for n in e["outcomes"]})
+    for event in rounds:
+        if event.get("problem") and not any(
+                o == "failed" for o in event.get("outcomes", {}).values()):
+            yield FLAKY.fact(sub.test_rel, "every clean run passes", event["problem"])
+    nodeids = sorted({n for e in rounds for n in e.get("outcomes", {})})
     for nodeid in nodeids:
-        passed = (nodeid not in first_failed) + sum(
-            1 for e in rounds if e["outcomes"].get(nodeid) == "passed"
-        )
+        seen = [e["outcomes"][nodeid] for e in rounds if nodeid in e.get("outcomes", {})]
+        total = len(seen) + 1
+        passed = (nodeid not in first_failed) + seen.count("passed")
         # A test failing every time is a plain failure (run-exit-code), not a flaky one.
         if 0 < passed < total:
             yield FLAKY.fact(
-                nodeid, f"passed {total}/{total} runs", f"passed {passed}/{total} runs"
+                nodeid, f"passed {total}/{total} clean runs", f"passed {passed}/{total} clean runs"
             )
 
 

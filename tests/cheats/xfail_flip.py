@@ -1,9 +1,10 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-machinery-detected
+# expect: mutation-score
 # A condition object pytest asks again at every test, true only in a forked child: the
-# strict xfail makes the test "fail" (XPASS) under every mutant, so each would look killed.
-# The unchanged null mutant is "killed" the same way, which gives the trick away.
+# strict xfail would make the test "fail" (XPASS) under every mutant, so each would look
+# killed. Every run now imports the test module in its own child, so PID is always the
+# current pid: the trick never fires and the weak assertions are judged as they are.
 import os
 import pytest
 from hotel.pricing import nightly_rate

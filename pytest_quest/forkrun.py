@@ -1,0 +1,940 @@
+"""The judge's runs: a zygote forked at collection time, one child per run, answers through pipes.
+
+Processes (all in the sandbox, see docs/security.md "evidence channel"):
+
+- the **judge** (:class:`Judge`, the harness process) holds the event pipe
+  to the gate, the pristine target and, later, the mutants. It never runs
+  test code and is not dumpable, so no process of the same user can ptrace
+  it or read its memory.
+- the **zygote**, forked from the judge when pytest reaches collection,
+  before any mutant exists: its memory is pytest set up and nothing about the
+  schedule. It closes the event pipe, becomes a child subreaper and, on each
+  request, forks one run child, then reaps it and kills whatever the run
+  left behind (its process group, orphans reparented to the zygote) and
+  removes its temp dir before telling the judge the run has ended.
+- each **run child** gets its request (the module code to install) through
+  a pipe only it reads, a fresh private temp dir as TMPDIR and HOME, loses
+  every capability (when root), gets a Landlock layer when
+  :func:`pytest_quest.confine.restrict_writes` is there, adds the sandbox
+  guard and the code watch as audit hooks, installs the module, collects
+  the test file, runs it and answers on its own pipe. Whatever it answers is
+  parsed by the judge with :func:`~pytest_quest.protocol.parse_run_report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import importlib
+import json
+import marshal
+import math
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
+
+import pytest
+
+from pytest_quest import mutate
+from pytest_quest.harness import (
+    Channel,
+    Guard,
+    Pristine,
+    Watch,
+    coverage_entries,
+    report_event,
+    resolve,
+    short_repr,
+)
+from pytest_quest.mutants import MutationError, find_code, function_node
+from pytest_quest.protocol import (
+    MAX_REPORT_BYTES,
+    EventKind,
+    HarnessSpec,
+    ProtocolError,
+    RunReport,
+    Tampering,
+    parse_run_report,
+)
+
+__all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "set_dumpable"]
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+_PR_CAPBSET_DROP = 24
+_PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_NO_NEW_PRIVS = 38
+_CAP_VERSION_3 = 0x20080522
+
+
+_LIBC: list[Any] = []
+
+
+def _libc() -> Any:
+    """The C library, loaded once (each run child calls it some 70 times)."""
+    if not _LIBC:
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
+    return _LIBC[0]
+
+
+def _prctl(option: int, value: int) -> bool:
+    """``prctl(option, value)`` on Linux; False where there is no such call."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return int(_libc().prctl(option, value, 0, 0, 0)) == 0
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return False
+
+
+def set_dumpable(flag: bool) -> bool:
+    """A non-dumpable process cannot be ptraced or have its memory read by its own user."""
+    return _prctl(_PR_SET_DUMPABLE, 1 if flag else 0)
+
+
+def drop_capabilities() -> bool:
+    """Give up every capability for good (running as root: no ptrace, no DAC override).
+
+    No new privileges (setuid binaries stay powerless), every capability
+    dropped from the bounding set, then the effective, permitted and
+    inheritable sets emptied with ``capset``. False when not on Linux.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    for cap in range(64):
+        if not _prctl(_PR_CAPBSET_DROP, cap) and cap > 40:
+            break
+    try:
+        header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+        data = (ctypes.c_uint32 * 6)()
+        return int(_libc().capset(ctypes.byref(header), ctypes.byref(data))) == 0
+    except (OSError, AttributeError):  # pragma: no cover - a libc without capset
+        return False
+
+
+def _restrict_writes(paths: list[str]) -> bool:
+    """The confine engineer's Landlock layer, when this build has it."""
+    try:
+        confine = importlib.import_module("pytest_quest.confine")
+    except ImportError:
+        return False
+    restrict = getattr(confine, "restrict_writes", None)
+    return bool(restrict(paths)) if callable(restrict) else False
+
+
+# ---------------------------------------------------------------------- zygote
+class Zygote:
+    """The judge's handle on the zygote process: ask for a run child, learn when it ended."""
+
+    def __init__(self, pid: int, sock: socket.socket) -> None:
+        self.pid = pid
+        self.sock = sock
+        self._buffer = b""
+        self._ended: set[int] = set()
+
+    @classmethod
+    def start(cls, child: Callable[[int, int, str], NoReturn], close_fds: Sequence[int],
+              base_tmp: str, prepare: Callable[[], object] | None = None) -> Zygote:
+        """Fork the zygote; ``child(request_fd, answer_fd, run_dir)`` runs in each run child.
+
+        ``prepare()`` runs first in the zygote (the judge's coverage is stopped there, so
+        only the measured run's child measures, by starting it again).
+        """
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        _flush()
+        pid = _fork()
+        if pid == 0:
+            ours.close()
+            for fd in close_fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            if prepare is not None:
+                prepare()
+            _zygote(theirs, child, base_tmp)
+        theirs.close()
+        return cls(pid, ours)
+
+    def spawn(self, request_fd: int, answer_fd: int) -> int:
+        """Have the zygote fork a run child holding these two pipe ends; its pid."""
+        socket.send_fds(self.sock, [b"F"], [request_fd, answer_fd])
+        while True:
+            tag, pid = self._message(None)
+            if tag == b"P":
+                return pid
+            self._ended.add(pid)
+
+    def wait_ended(self, pid: int, timeout: float = 10.0) -> bool:
+        """Wait until the zygote reaped ``pid`` and cleaned up after it."""
+        deadline = time.monotonic() + timeout
+        while pid not in self._ended:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            tag, other = self._message(left)
+            if tag == b"E":
+                self._ended.add(other)
+        self._ended.discard(pid)
+        return True
+
+    def _message(self, timeout: float | None) -> tuple[bytes, int]:
+        while len(self._buffer) < 5:
+            ready, _, _ = select.select([self.sock], [], [], timeout)
+            if not ready:
+                return b"", 0
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("the zygote is gone")
+            self._buffer += chunk
+        tag, pid = self._buffer[:1], struct.unpack("!i", self._buffer[1:5])[0]
+        self._buffer = self._buffer[5:]
+        return tag, pid
+
+    def stop(self) -> None:
+        self.sock.close()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _fork() -> int:
+    """``os.fork()`` without its warning about threads (Python 3.12+).
+
+    A plugin may have started a thread in the judge; the forked processes
+    only run Python on their main thread. The warning must not reach a
+    project whose ``filterwarnings = error`` would turn it into an error.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return os.fork()
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+
+
+def _zygote(sock: socket.socket, child: Callable[[int, int, str], NoReturn],
+            base_tmp: str) -> NoReturn:
+    """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
+    active: dict[int, str] = {}
+    try:
+        gc.freeze()  # what every run inherits stays shared: no copy-on-write for the collector
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_w, False)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        while True:
+            waiting: list[Any] = [sock, wake_r]
+            ready, _, _ = select.select(waiting, [], [])
+            if wake_r in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake_r, 4096)
+            _reap(active, sock)
+            if sock not in ready:
+                continue
+            message, fds, _, _ = socket.recv_fds(sock, 1, 2)
+            if not message or len(fds) != 2:
+                break
+            run_dir = tempfile.mkdtemp(dir=base_tmp)
+            _flush()
+            pid = _fork()
+            if pid == 0:
+                sock.close()
+                os.close(wake_r)
+                os.close(wake_w)
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                child(fds[0], fds[1], run_dir)
+            for fd in fds:
+                os.close(fd)
+            active[pid] = run_dir
+            sock.sendall(b"P" + struct.pack("!i", pid))
+    finally:
+        for pid in list(active):
+            _end(pid, active.pop(pid))
+        _kill_orphans(set())
+        os._exit(0)
+
+
+def _reap(active: dict[int, str], sock: socket.socket) -> None:
+    """Reap every ended child; for a run child, kill its leftovers and remove its temp dir."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        run_dir = active.pop(pid, None)
+        if run_dir is None:
+            continue  # an orphan of some run, reparented here and killed below
+        _end(pid, run_dir)
+        _kill_orphans(set(active))
+        with contextlib.suppress(OSError):
+            sock.sendall(b"E" + struct.pack("!i", pid))
+
+
+def _end(pid: int, run_dir: str) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, ChildProcessError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _kill_orphans(keep: set[int]) -> None:
+    """Kill every child of this process but the running ones (the subreaper's catch)."""
+    me = os.getpid()
+    for _ in range(20):
+        found = [pid for pid in _children(me) if pid not in keep]
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _children(parent: int) -> list[int]:
+    out = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                out.append(int(name))
+    return out
+
+
+# ------------------------------------------------------------------- the runs
+class ForkRuns:
+    """:class:`pytest_quest.mutate.Runs` over the zygote: up to ``parallel`` children at once."""
+
+    def __init__(self, zygote: Zygote, parallel: int = 1) -> None:
+        self.zygote = zygote
+        self.parallel = max(1, parallel)
+
+    def run(self, requests: Sequence[mutate.RunRequest],
+            deadline: float) -> list[mutate.Ran | None]:
+        results: list[mutate.Ran | None] = [None] * len(requests)
+        pending = list(enumerate(requests))
+        flying: dict[int, _Flight] = {}
+        while pending or flying:
+            while pending and len(flying) < self.parallel:
+                index, request = pending[0]
+                if time.monotonic() + min(request.timeout, 1e9) > deadline:
+                    pending.clear()  # not started: the stage counts them as not run
+                    break
+                pending.pop(0)
+                flight = self._launch(index, request)
+                flying[flight.fd] = flight
+            if not flying:
+                break
+            now = time.monotonic()
+            wait = min(f.deadline for f in flying.values()) - now
+            ready, _, _ = select.select(list(flying), [], [], max(0.0, min(wait, 3600.0)))
+            for fd in ready:
+                flight = flying[fd]
+                if flight.read():
+                    del flying[fd]
+                    results[flight.index] = self._finish(flight)
+            now = time.monotonic()
+            for fd, flight in list(flying.items()):
+                if fd not in ready and now >= flight.deadline:
+                    del flying[fd]
+                    results[flight.index] = self._finish(flight, timed_out=True)
+        return results
+
+    def _launch(self, index: int, request: mutate.RunRequest) -> _Flight:
+        request_r, request_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        try:
+            pid = self.zygote.spawn(request_r, answer_w)
+        finally:
+            os.close(request_r)
+            os.close(answer_w)
+        module = marshal.dumps(request.module)
+        header = json.dumps({"measure": request.measure, "module": len(module),
+                             "timeout": request.timeout if math.isfinite(request.timeout)
+                             else None}).encode()
+        payload = header + b"\n" + module
+        with contextlib.suppress(BrokenPipeError):
+            _write_all(request_w, payload)
+        os.close(request_w)
+        started = time.monotonic()
+        return _Flight(index, pid, answer_r, started, started + request.timeout)
+
+    def _finish(self, flight: _Flight, timed_out: bool = False) -> mutate.Ran:
+        if timed_out or flight.oversized:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(flight.pid, signal.SIGKILL)
+        os.close(flight.fd)
+        seconds = time.monotonic() - flight.started
+        self.zygote.wait_ended(flight.pid)
+        where = f"the report of run {flight.index + 1}"
+        if flight.oversized:
+            return mutate.Ran(mutate.TAMPERED, seconds, tampered=Tampering(
+                where, f"at most {MAX_REPORT_BYTES} bytes", "more than that"))
+        if timed_out:
+            return mutate.Ran(mutate.TIMED_OUT, seconds)
+        if not flight.data:
+            return mutate.Ran(mutate.DIED, seconds)
+        try:
+            report = parse_run_report(bytes(flight.data), where)
+        except ProtocolError as exc:
+            return mutate.Ran(mutate.TAMPERED, seconds,
+                              tampered=Tampering(exc.where, exc.expected, exc.actual))
+        return mutate.Ran(mutate.ANSWERED, seconds, report)
+
+
+class _Flight:
+    """One run in progress, seen from the judge."""
+
+    def __init__(self, index: int, pid: int, fd: int, started: float, deadline: float) -> None:
+        self.index = index
+        self.pid = pid
+        self.fd = fd
+        self.started = started
+        self.deadline = deadline
+        self.data = bytearray()
+        self.oversized = False
+
+    def read(self) -> bool:
+        """Read what is there; True at the end of the answer (or past the size bound)."""
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            return True
+        self.data += chunk
+        if len(self.data) > MAX_REPORT_BYTES:
+            self.oversized = True
+            return True
+        return False
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+# ------------------------------------------------------------------ the judge
+class Judge:
+    """The pytest plugin of the judge process; in each run child, the run's recorder too."""
+
+    def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine, cov: Any,
+                 test_bytes: bytes, own_coverage: str | None = None,
+                 confined: str = "") -> None:
+        assert spec.target is not None
+        self.spec = spec
+        self.target = spec.target
+        self.channel = channel
+        self.pristine = pristine
+        self.cov = cov
+        self.test_bytes = test_bytes
+        #: Where pytest-quest's own test suite keeps its coverage data (writable in runs).
+        self.own_coverage = own_coverage
+        #: The kernel confinement the harness entered ("" when none): runs may start processes.
+        self.confined = confined
+        try:
+            self.name, self.first_line = function_node(pristine.text, self.target.lines[0])
+        except MutationError:  # no def there (generated code): no recorder, mutation says why
+            self.name, self.first_line = "", 0
+        #: The exit status the harness reports; None: the measured run gave no report.
+        self.exitstatus: int | None = 0
+        #: Whether pytest got as far as collection (else its own exit status stands).
+        self.ran = False
+        #: Set in a run child only.
+        self.run: _ChildRun | None = None
+
+    # ----------------------------------------------------------- in the judge
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> bool:
+        """Fork the zygote here: pytest is set up, no test module is imported yet."""
+        self.ran = True
+        _rewrite_once(session.config, os.path.join(self.spec.sandbox, self.spec.test_file or ""))
+        base_tmp = os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
+        os.makedirs(base_tmp, exist_ok=True)
+        # Stopped before the fork: the measured child starts it again and goes on with what it
+        # saw at start-up; no other run measures. (Also what coverage.py's own fork handling,
+        # used by pytest-quest's suite, expects to find as the current collector.)
+        self.cov.stop()
+        zygote = Zygote.start(lambda r, w, d: self._child(session, r, w, d),
+                              [self.channel.fd], base_tmp)
+        try:
+            self._judge(ForkRuns(zygote, _parallel()))
+        except (ConnectionError, BrokenPipeError):
+            # The zygote is gone: only a run (test code) can kill it. No report, no free try.
+            self.exitstatus = None
+        finally:
+            zygote.stop()
+        session.items = []
+        return True
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        return True  # the judge runs no test: the children did
+
+    def _judge(self, runs: ForkRuns) -> None:
+        emit = self.channel.emit
+        started = time.monotonic()
+        (measured,) = runs.run([mutate.RunRequest(self.pristine.module_code, math.inf,
+                                                  measure=True)], math.inf)
+        seconds = time.monotonic() - started
+        assert measured is not None
+        if measured.status == mutate.TAMPERED and measured.tampered is not None:
+            emit(EventKind.TAMPERED, **vars(measured.tampered))
+            self.exitstatus = 1
+            return
+        if measured.status != mutate.ANSWERED or measured.report is None:
+            self.exitstatus = None  # no report: the process "ended before reporting"
+            return
+        report = measured.report
+        if report.error:
+            emit(EventKind.ENV_ERROR, message=f"the run could not start: {report.error}")
+            return
+        self._emit_measured(report)
+        if report.import_error is not None:
+            self.exitstatus = report.exitstatus
+            return
+        if report.failed and report.failed.startswith("<"):
+            self.exitstatus = None  # pytest.exit(), a broken run: pytest did not report
+            return
+        stage = mutate.run_stage(runs, mutate.StageInput(
+            source=self.pristine.text, filename=self.pristine.path,
+            def_line=self.target.lines[0], module=self.pristine.module_code,
+            measured=report, measured_seconds=seconds,
+            target_file=self.target.file, body=self.target.body, branch=self.spec.branch,
+            reruns=self.spec.reruns, budget=self.spec.budget,
+            seed=mutate.seed_of(self.test_bytes, self.pristine.source),
+            mutation=self.spec.mutation,
+            install="swap" if report.swapped else "import",
+        ))
+        if stage.tampered is not None:
+            emit(EventKind.TAMPERED, **vars(stage.tampered))
+        for number, control in enumerate(stage.controls, start=2):
+            emit(EventKind.ROUND_DONE, round=number, **control)
+        if stage.mutation is not None:
+            emit(EventKind.MUTATION, **stage.mutation)
+        self.exitstatus = report.exitstatus
+
+    def _emit_measured(self, report: RunReport) -> None:
+        emit = self.channel.emit
+        for error in report.collect_errors:
+            emit(EventKind.COLLECT_ERROR, **error)
+        emit(EventKind.COLLECTED, count=len(report.collected), nodeids=list(report.collected))
+        if report.import_error is not None:
+            emit(EventKind.ENV_ERROR, message=report.import_error)
+            return
+        for entry in report.reports:
+            emit(EventKind.REPORT, **entry)
+        if report.missing:
+            emit(EventKind.TARGET_MISSING, module=self.target.module,
+                 qualname=self.target.qualname)
+        for what in report.denied_early:
+            emit(EventKind.DENIED, what=what, before_test=True)
+        for what in report.denied:
+            emit(EventKind.DENIED, what=what)
+        for nodeid in report.replaced:
+            emit(EventKind.TARGET_REPLACED, nodeid=nodeid)
+        for what in report.reads:
+            emit(EventKind.TARGET_READ, what=what)
+        files = report.coverage or {}
+        extra = {"error": report.coverage_error} if report.coverage_error else {}
+        emit(EventKind.COVERAGE, files=files, **extra)
+        emit(EventKind.ROUND_DONE, round=1)
+
+    # ------------------------------------------------------- in a run child
+    def _child(self, session: pytest.Session, request_fd: int, answer_fd: int,
+               run_dir: str) -> NoReturn:
+        answer: dict[str, Any] = {}
+        run: _ChildRun | None = None
+        try:
+            os.setpgid(0, 0)
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            payload = _read_all(request_fd)
+            os.close(request_fd)
+            header, _, rest = payload.partition(b"\n")
+            options = json.loads(header)
+            module = marshal.loads(rest[:int(options["module"])])
+            run = _ChildRun(self, session, run_dir, bool(options["measure"]),
+                            options["timeout"], module)
+            self.run = run
+            answer = run.execute()
+        except BaseException as exc:
+            if run is not None and run.started:
+                # Test code ran: whatever broke is the test's doing, never our fault.
+                answer = {"failed": f"<{type(exc).__name__}>"}
+            else:
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+        finally:
+            if run is not None:
+                run.pause()
+            with contextlib.suppress(BaseException):
+                _write_all(answer_fd, json.dumps(answer, default=str).encode("utf-8"))
+            with contextlib.suppress(OSError):
+                os.close(answer_fd)
+            _flush()
+            os._exit(0)
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if self.run is not None and report.failed:
+            self.run.collect_errors.append({"nodeid": report.nodeid, **short_repr(report)})
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if self.run is not None and self.run.measure:
+            self.run.reports.append(report_event(report))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Any:
+        try:
+            return (yield)
+        finally:
+            if self.run is not None:
+                self.run.check_target(item)
+
+
+def _rewrite_once(config: pytest.Config, path: str) -> None:
+    """Rewrite the test file's asserts once, in the judge, for every run to reuse.
+
+    pytest rewrites a test module each time it is imported (the sandbox
+    writes no ``.pyc``), which costs more than a small test file's whole run.
+    Rewriting reads and compiles the file; it runs nothing. The result is
+    served to this one path from pytest's own rewrite step in every child.
+    Without that private function (another pytest), each run rewrites again.
+    """
+    from pathlib import Path
+
+    rewrite: Any = importlib.import_module("_pytest.assertion.rewrite")
+    original: Callable[[Path, pytest.Config], tuple[bytes, types.CodeType]] | None = getattr(
+        rewrite, "_rewrite_test", None)
+    if original is None:  # pragma: no cover - a pytest without it: slower, still right
+        return
+    target = Path(path)
+    try:
+        done = original(target, config)
+    except Exception:  # a syntax error: the run's collection reports it
+        return
+
+    def rewrite_test(fn: Path, cfg: pytest.Config) -> tuple[bytes, types.CodeType]:
+        return done if fn == target else original(fn, cfg)
+
+    rewrite._rewrite_test = rewrite_test
+
+
+def _parallel() -> int:
+    """Two runs at once where there are two cores to spare; one otherwise."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 else 1
+
+
+class _ChildRun:
+    """One run inside its forked child: isolate, install, collect, run, answer."""
+
+    def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
+                 timeout: float | None, module: types.CodeType) -> None:
+        self.judge = judge
+        self.session = session
+        self.run_dir = run_dir
+        self.measure = measure
+        self.timeout = timeout
+        self.module = module
+        # The function's code as the module will create it (identity matters to the recorder).
+        self.function = find_code(module, judge.name, judge.first_line)
+        self.collect_errors: list[dict[str, Any]] = []
+        self.reports: list[dict[str, Any]] = []
+        self.replaced: list[str] = []
+        self.guard = Guard([run_dir, judge.spec.sandbox], judge.confined)
+        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge))
+        self.original: types.FunctionType | None = None
+        self.original_code: types.CodeType | None = None
+        #: Test code may have run (collection imports the test module): no more "our fault".
+        self.started = False
+
+    def pause(self) -> None:
+        """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
+        self.guard.paused = True
+        self.watch.paused = True
+
+    def _isolate(self) -> None:
+        for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
+            os.environ[name] = self.run_dir
+        tempfile.tempdir = None
+        drop_capabilities()
+        if "landlock" in self.judge.confined:  # one more layer on the harness's own
+            writable = [self.run_dir, self.judge.spec.sandbox]
+            if self.judge.own_coverage:
+                writable.append(self.judge.own_coverage)  # our own suite measures the child
+            _restrict_writes(writable)
+        if self.timeout is not None:
+            _backstops(self.timeout)
+
+    def execute(self) -> dict[str, Any]:
+        judge = self.judge
+        target = judge.target
+        self._isolate()
+        pristine = judge.pristine
+        pristine.code = self.module
+        pristine.watch = self.watch
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(pristine)
+        sys.meta_path.insert(0, pristine)
+        swapped = target.module in sys.modules
+        recorder = _Recorder(self.function) if self.measure and self.function else None
+        if self.measure:
+            judge.cov.start()
+        if recorder is not None:
+            recorder.start()
+        sys.addaudithook(self.watch)
+        sys.addaudithook(self.guard)  # last: it refuses any hook added after it
+        first_error = self._import(target.module)
+        if swapped:
+            self._swap()
+        self._remember()
+        answer: dict[str, Any] = {}
+        self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
+        self.started = self.guard.test_started = True
+        try:
+            self.session.perform_collect()
+            items = list(self.session.items)
+            import_error = None
+            if first_error is not None:
+                import_error = self._import(target.module)
+                if import_error is None:
+                    self._remember()
+            failed = self._run_items(items)
+        except BaseException as exc:  # pytest.exit(), KeyboardInterrupt, errors outside a test
+            items = list(getattr(self.session, "items", []))
+            import_error = None
+            failed = f"<{type(exc).__name__}>"
+        finally:
+            if recorder is not None:
+                recorder.stop()
+            self.pause()
+            if self.measure:
+                judge.cov.stop()
+        answer.update(
+            collected=[i.nodeid for i in items], collect_errors=self.collect_errors,
+            reports=self.reports, failed=failed, types=recorder.types if recorder else [],
+            calls=recorder.count() if recorder else None, denied=self.guard.denied,
+            denied_early=self.guard.early,
+            reads=self.watch.reads, replaced=self.replaced,
+            missing=self.original is None, import_error=import_error, swapped=swapped,
+            exitstatus=_exitstatus(items, self.collect_errors, self.reports, failed),
+        )
+        if self.measure:
+            answer.update(self._coverage())
+        return answer
+
+    def _import(self, name: str) -> str | None:
+        try:
+            importlib.import_module(name)
+        except BaseException as exc:  # the environment's fault, unless a retry succeeds
+            return f"importing {name} failed: {type(exc).__name__}: {exc}"
+        return None
+
+    def _swap(self) -> None:
+        """A conftest imported the module in the judge: put the run's code into the function."""
+        func = resolve(self.judge.target)
+        code = self.function
+        if func is not None and code is not None:
+            self.watch.loading = True
+            try:
+                func.__code__ = code
+            finally:
+                self.watch.loading = False
+
+    def _remember(self) -> None:
+        func = resolve(self.judge.target)
+        self.original = func
+        if func is not None:
+            self.watch.loading = True
+            try:
+                self.original_code = func.__code__
+            finally:
+                self.watch.loading = False
+
+    def check_target(self, item: pytest.Item) -> None:
+        """Was the target function replaced while the test ran? (monkeypatch, mock.patch)."""
+        if self.original is None:
+            return
+        self.watch.loading = True
+        try:
+            same = (resolve(self.judge.target) is self.original
+                    and self.original.__code__ is self.original_code)
+        finally:
+            self.watch.loading = False
+        if not same and item.nodeid not in self.replaced:
+            self.replaced.append(item.nodeid)
+
+    def _run_items(self, items: list[pytest.Item]) -> str | None:
+        """The measured run reports every phase; the others stop at the first failure."""
+        from _pytest.runner import runtestprotocol
+
+        hook = self.session.config.hook
+        first_failed: str | None = None
+        with _cheap_failures(items, not self.measure):
+            for index, item in enumerate(items):
+                following = items[index + 1] if index + 1 < len(items) else None
+                self.watch.nodeid = item.nodeid
+                if self.measure:
+                    before = len(self.reports)
+                    hook.pytest_runtest_protocol(item=item, nextitem=following)
+                    if first_failed is None and any(
+                            r["outcome"] == "failed" for r in self.reports[before:]):
+                        first_failed = item.nodeid
+                    continue
+                reports = runtestprotocol(item, nextitem=following, log=False)
+                if any(r.failed for r in reports):
+                    return item.nodeid
+        self.watch.nodeid = ""
+        return first_failed
+
+    def _coverage(self) -> dict[str, Any]:
+        spec = self.judge.spec
+        outfile = os.path.join(self.run_dir, "coverage.json")
+        morfs = [os.path.join(spec.sandbox, f) for f in spec.measure_files]
+        try:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.judge.cov.json_report(morfs=morfs, outfile=outfile)
+            with open(outfile, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except Exception as exc:
+            return {"coverage": {}, "coverage_error": str(exc)}
+        return {"coverage": coverage_entries(data, spec.sandbox)}
+
+
+def _function_text(judge: Judge) -> str:
+    """The target's def, from its first to its last line: what a compile of it contains."""
+    lines = judge.pristine.text.splitlines(keepends=True)
+    first, last = judge.target.lines
+    return "".join(lines[first - 1:last]).strip()
+
+
+def _exitstatus(items: Sequence[Any], errors: Sequence[Any], reports: Sequence[dict[str, Any]],
+                failed: str | None) -> int:
+    if errors:
+        return 2
+    if not items:
+        return 5
+    if failed or any(r["outcome"] == "failed" for r in reports):
+        return 1
+    return 0
+
+
+class _Recorder:
+    """Return types and call count of the target while the measured run imports and tests.
+
+    A profile hook on the one code object: its returns tell which zero value
+    an extreme mutant should try, its calls tell whether the tests reach the
+    body at all. The count is None when something replaced the hook.
+    """
+
+    def __init__(self, code: types.CodeType) -> None:
+        self.code = code
+        self.types: list[str] = []
+        self.calls = 0
+
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if frame.f_code is not self.code:
+            return
+        if event == "call":
+            self.calls += 1
+        elif event == "return" and arg is not None:
+            # An exception also ends a frame with a None "return": None says nothing here.
+            name = type(arg).__name__ if type(arg).__module__ == "builtins" else "?"
+            if name not in self.types and len(self.types) < 8:
+                self.types.append(name)
+
+    def start(self) -> None:
+        import threading
+
+        sys.setprofile(self)
+        threading.setprofile(self)  # threads the tests start count too
+
+    def count(self) -> int | None:
+        return self.calls if self._intact else None
+
+    def stop(self) -> None:
+        import threading
+
+        self._intact = sys.getprofile() is self
+        sys.setprofile(None)
+        threading.setprofile(None)
+
+
+def _short_failure(*_args: Any, **_kwargs: Any) -> str:
+    return "failed under a mutant"
+
+
+@contextlib.contextmanager
+def _cheap_failures(items: Sequence[Any], active: bool) -> Iterator[None]:
+    """Skip pytest's traceback formatting in the runs after the measured one.
+
+    Only "failed or not" matters there, and formatting a failure costs about
+    twice a whole small test (most mutants fail).
+    """
+    patched = []
+    if active:
+        for item in items:
+            if "repr_failure" in vars(item) or "_repr_failure_py" in vars(item):
+                continue
+            item.repr_failure = _short_failure
+            item._repr_failure_py = _short_failure
+            patched.append(item)
+    try:
+        yield
+    finally:
+        for item in patched:
+            del item.repr_failure
+            del item._repr_failure_py
+
+
+def _backstops(timeout: float) -> None:
+    """Die on its own if the judge's SIGKILL never comes (CPU and wall clock)."""
+    with contextlib.suppress(Exception):
+        import resource
+
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        want = math.ceil(timeout) + 1
+        if hard == resource.RLIM_INFINITY or want < hard:
+            resource.setrlimit(resource.RLIMIT_CPU, (want, hard))
+    with contextlib.suppress(Exception):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, timeout + 1.0)

@@ -1,0 +1,111 @@
+"""The judge's processes, seen from a test running inside one of its runs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_quest import forkrun
+from pytest_quest.config import load_settings
+from pytest_quest.ledger import Ledger
+from pytest_quest.protocol import EventKind
+from pytest_quest.sandbox import Sandbox, harness_spec, run
+
+pytestmark = pytest.mark.slow
+
+QUEST = "hotel/pricing.py::nightly_rate"
+#: Writes what a run can see of its own process into the sandbox copy (which runs may write).
+PROBE = '''
+import json, os, tempfile
+from hotel.pricing import nightly_rate
+
+def test_probe():
+    status = open("/proc/self/status").read()
+    caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
+    try:
+        open(f"/proc/{os.getppid()}/mem", "rb").close()
+        parent_mem = "readable"
+    except OSError as exc:
+        parent_mem = type(exc).__name__
+    seen = {"pid": os.getpid(), "tmp": tempfile.gettempdir(), "home": os.environ["HOME"],
+            "caps": caps[0] if caps else None, "parent_mem": parent_mem,
+            "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd"))}
+    with open(f"seen-{os.getpid()}.json", "w") as handle:
+        json.dump(seen, handle)
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+'''
+
+
+def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> None:
+    settings = load_settings(project).with_overrides(mutation=False, reruns=3)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test = "tests/quest/test_probe.py"
+    box = Sandbox.create(settings, {test: PROBE.encode()})
+    try:
+        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
+        assert result.tampered is None and result.finished, result.output
+        seen = [json.loads(p.read_text()) for p in sorted(box.path.glob("seen-*.json"))]
+        leftovers = list((box.base / "tmp").iterdir())
+    finally:
+        box.cleanup()
+    assert len(seen) == 3  # the measured run and two clean controls
+    assert len({s["pid"] for s in seen}) == 3
+    assert len({s["tmp"] for s in seen}) == 3
+    assert all(s["tmp"] == s["home"] and s["tmp"].startswith(str(box.base / "tmp"))
+               for s in seen)
+    assert leftovers == []  # every run's temp dir is gone once it ended
+    assert [r["round"] for r in result.of(EventKind.ROUND_DONE)] == [1, 2, 3]
+    if os.geteuid() == 0:  # a root run gives up every capability
+        assert {s["caps"] for s in seen} == {"0000000000000000"}
+    assert {s["parent_mem"] for s in seen} <= {"PermissionError", "FileNotFoundError"}
+
+
+def test_drop_capabilities_and_dumpable_in_a_fork() -> None:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        ok = forkrun.set_dumpable(False) and forkrun.drop_capabilities()
+        status = Path("/proc/self/status").read_text()
+        caps = next(line.split()[1] for line in status.splitlines()
+                    if line.startswith("CapEff"))
+        os.write(write, json.dumps([ok, caps]).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        ok, caps = json.loads(handle.read())
+    os.waitpid(pid, 0)
+    assert ok is True and caps == "0000000000000000"
+
+
+def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -> None:
+    settings = load_settings(project).with_overrides(mutation=False, reruns=2)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test = "tests/quest/test_hang.py"
+    source = ("import os, time\nfrom hotel.pricing import nightly_rate\n\n"
+              "def test_rate():\n    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
+              "    if os.path.exists('measured'):\n        time.sleep(30)\n"
+              "    open('measured', 'w').close()\n")
+    box = Sandbox.create(settings, {test: source.encode()})
+    try:
+        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
+    finally:
+        box.cleanup()
+    (control,) = [r for r in result.of(EventKind.ROUND_DONE) if r["round"] == 2]
+    assert control["problem"].startswith("a clean control run timed out after")
+    assert result.finished and result.seconds < 30
+
+
+def test_zygote_children_listing_finds_only_direct_children() -> None:
+    pid = os.fork()
+    if pid == 0:
+        os.read(os.open(os.devnull, os.O_RDONLY), 1)
+        os._exit(0)
+    try:
+        assert pid in forkrun._children(os.getpid())
+    finally:
+        os.waitpid(pid, 0)
+    assert os.getpid() not in forkrun._children(os.getpid())

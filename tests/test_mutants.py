@@ -1,0 +1,378 @@
+"""Mutant generation: operators, determinism, bytecode dedup, the cap, extreme and null mutants."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from typing import Any
+
+import pytest
+
+from pytest_quest import mutants as mutate
+from pytest_quest.mutants import MutationError, fingerprint, generate, splice
+
+
+def _load(source: str, name: str) -> tuple[str, Any]:
+    source = textwrap.dedent(source)
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
+    return source, namespace[name]
+
+
+def _gen(source: str, name: str, **kwargs: Any) -> tuple[mutate.Generated, Any]:
+    source, func = _load(source, name)
+    line = func.__code__.co_firstlineno
+    made = generate(source, "<m>", line, **kwargs)
+    return made, func
+
+
+def _descriptions(made: mutate.Generated) -> list[str]:
+    return [m.description for m in made.classic]
+
+
+def _call(func: Any, mutant: Any, *args: Any) -> Any:
+    code = mutant.function if isinstance(mutant, mutate.Mutant) else mutant
+    saved = func.__code__
+    func.__code__ = code
+    try:
+        return func(*args)
+    finally:
+        func.__code__ = saved
+
+
+OPERATORS = """
+def f(a, b, flag):
+    if a < b and flag:
+        return a + b
+    while a > 10 or b == 3:
+        a -= 1
+        b = 0
+    x = a * 2 if flag is None else a / 2
+    return x in [True]
+"""
+
+
+def test_each_operator_is_generated() -> None:
+    made, _ = _gen(OPERATORS, "f", max_mutants=100)
+    found = _descriptions(made)
+    for expected in [
+        "'a < b' -> 'a <= b'",
+        "'a > 10' -> 'a >= 10'",
+        "'b == 3' -> 'b != 3'",
+        "'a < b and flag' -> 'a < b or flag'",
+        "'a > 10 or b == 3' -> 'a > 10 and b == 3'",
+        "'a + b' -> 'a - b'",
+        "'a * 2' -> 'a / 2'",
+        "'a / 2' -> 'a * 2'",
+        "'a -= 1' -> 'a += 1'",
+        "'if a < b and flag' -> 'if not (a < b and flag)'",
+        "'while a > 10 or b == 3' -> 'while not (a > 10 or b == 3)'",
+        "'a > 10' -> 'a > 11'",
+        "'a > 10' -> 'a > 9'",
+        "'return a + b' -> 'return None'",
+        "'[True]' -> '[False]'",
+        "'flag is None' -> 'flag is not None'",
+        "'x in [True]' -> 'x not in [True]'",
+    ]:
+        assert expected in found, expected
+    assert all(m.kind == "classic" for m in made.classic)
+
+
+def test_mutants_change_behaviour() -> None:
+    made, func = _gen("def f(a, b):\n    return a < b\n", "f")
+    (mutant,) = [m for m in made.classic if m.description == "'a < b' -> 'a <= b'"]
+    assert func(2, 2) is False
+    assert _call(func, mutant, 2, 2) is True
+    assert func(2, 2) is False  # restored
+
+
+def test_generation_is_deterministic() -> None:
+    first, _ = _gen(OPERATORS, "f", max_mutants=7)
+    second, _ = _gen(OPERATORS, "f", max_mutants=7)
+    assert _descriptions(first) == _descriptions(second)
+    assert [fingerprint(m.function) for m in first.classic] == [
+        fingerprint(m.function) for m in second.classic
+    ]
+
+
+def test_bytecode_duplicates_are_dropped() -> None:
+    # The compiler drops the dead branch, so mutating inside it changes nothing.
+    source = """
+    def f(x):
+        if False:
+            return x + 5
+        return x
+    """
+    made, func = _gen(source, "f", max_mutants=100)
+    assert made.equivalent >= 3
+    prints = {fingerprint(m.function) for m in made.classic}
+    assert len(prints) == len(made.classic)
+    assert fingerprint(func.__code__) not in prints
+    assert not any("x + 5" in d for d in _descriptions(made))
+
+
+def test_constants_differ_by_type_not_only_value() -> None:
+    assert fingerprint(compile("x = 1", "<a>", "exec")) != fingerprint(
+        compile("x = 1.0", "<a>", "exec")
+    )
+    assert fingerprint(compile("x = 1", "<a>", "exec")) == fingerprint(
+        compile("\n\nx = 1", "<b>", "exec")
+    )
+
+
+def test_cap_spreads_over_lines() -> None:
+    lines = "\n".join(f"    a = a + {i}" for i in range(1, 31))
+    source = f"def f(a):\n{lines}\n    return a\n"
+    made, func = _gen(source, "f", max_mutants=6)
+    assert len(made.classic) == 6
+    used = [m.line for m in made.classic]
+    assert len(set(used)) == 6  # one per line before any line gets a second
+    first = func.__code__.co_firstlineno
+    assert max(used) - min(used) > 15  # not the first six lines
+    assert min(used) == first + 1
+    assert made.candidates > 6
+
+
+def test_only_covered_lines_are_mutated() -> None:
+    source = "def f(a):\n    if a > 1:\n        return a + 1\n    return a - 1\n"
+    made = generate(source, "<m>", 1, covered={2})
+    assert {m.line for m in made.classic} == {2}
+
+
+def test_extreme_mutants_use_observed_zero_values() -> None:
+    made, func = _gen("def f(a):\n    return a * 2\n", "f", zero_types=["int", "float", "Thing"])
+    texts = [m.description for m in made.extreme]
+    assert texts == [
+        "body replaced by `return None`", "body replaced by `return 0`",
+        "body replaced by `return 0.0`",
+    ]
+    assert [_call(func, m, 3) for m in made.extreme] == [None, 0, 0.0]
+
+
+def test_extreme_mutant_of_a_generator_is_empty() -> None:
+    made, func = _gen("def g(n):\n    for i in range(n):\n        yield i\n", "g",
+                      zero_types=["int"])
+    (mutant,) = made.extreme
+    assert list(_call(func, mutant, 3)) == []
+
+
+def test_extreme_mutant_of_async_function_returns_none() -> None:
+    import asyncio
+
+    made, func = _gen("async def g(n):\n    return n + 1\n", "g", zero_types=["int"])
+    (mutant,) = made.extreme
+    assert asyncio.run(_call(func, mutant, 3)) is None
+
+
+def test_extreme_equal_to_original_is_dropped() -> None:
+    made, _ = _gen("def f():\n    return None\n", "f")
+    assert made.extreme == []
+
+
+def test_null_mutant_behaves_the_same_but_is_not_the_same_code() -> None:
+    made, func = _gen('def f(a):\n    """Doc."""\n    return a + 1\n', "f")
+    null = made.null.function
+    assert null is not func.__code__ and null != func.__code__
+    assert fingerprint(null) != fingerprint(func.__code__)
+    assert _call(func, null, 1) == 2
+
+
+def test_methods_and_closures_compile_in_their_scope() -> None:
+    source = """
+    class Base:
+        def size(self):
+            return 1
+
+    class Box(Base):
+        def size(self):
+            return super().size() + 1
+
+    def outer(k):
+        def inner(x):
+            return x * k
+        return inner
+    """
+    source, box = _load(source, "Box")
+    method = box.size
+    made = generate(source, "<m>", method.__code__.co_firstlineno)
+    plus = next(m for m in made.classic if m.description.endswith("'super().size() - 1'"))
+    assert _call(method, plus, box()) == 0
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec", dont_inherit=True), namespace)
+    inner = namespace["outer"](3)
+    made = generate(source, "<m>", inner.__code__.co_firstlineno)
+    times = next(m for m in made.classic if m.description == "'x * k' -> 'x / k'")
+    assert _call(inner, times, 6) == 2
+    # `return x * k` -> `return None` drops the free variable k; a dead reference keeps it.
+    assert made.incompatible == 0
+    (extreme,) = made.extreme
+    assert extreme.function.co_freevars == ("k",)
+    assert _call(inner, extreme, 6) is None
+    assert made.equivalent == 1  # the classic `return None` is the extreme mutant again
+
+
+def test_source_that_differs_from_the_running_code_is_refused() -> None:
+    running = compile("def f(a):\n    return a + 1\n", "<m>", "exec")
+    with pytest.raises(MutationError):
+        generate("def f(a):\n    return a + 2\n", "<m>", 1, module_code=running)
+    with pytest.raises(MutationError):
+        generate("def g(a):\n    return a + 2\n", "<m>", 1, module_code=running)
+    with pytest.raises(MutationError):
+        generate("x = 1\n", "<m>", 1)
+
+
+def test_docstrings_annotations_and_decorators_are_left_alone() -> None:
+    source = '''
+    import functools
+
+    @functools.lru_cache(maxsize=3)
+    def f(a: int = 4) -> int:
+        """Ten."""
+        return a
+    '''
+    source, wrapper = _load(source, "f")
+    func = wrapper.__wrapped__
+    made = generate(source, "<m>", func.__code__.co_firstlineno + 1)
+    assert _descriptions(made) == ["'return a' -> 'return None'"]
+
+
+def test_spread_order_covers_the_range() -> None:
+    assert sorted(mutate._spread(11)) == list(range(11))
+    assert mutate._spread(8)[:4] == [0, 4, 2, 6]
+    assert mutate._spread(0) == [] and mutate._spread(1) == [0]
+
+
+# ------------------------------------------------ calibration false positives (docs/calibration.md)
+MODULE_BINDINGS = """
+import re
+import os.path
+from functools import reduce as fold
+
+LIMIT = 3
+try:
+    import json
+except ImportError:  # pragma: no cover
+    json = None
+
+
+def clean(s):
+    return re.sub("a", "b", s) * LIMIT + os.path.join("x", json.dumps(fold(max, [1, 2])))
+
+
+class Box:
+    def clean(self, s):
+        return re.sub("a", "b", s)[:LIMIT]
+"""
+
+
+def test_module_imports_compile_like_the_real_module() -> None:
+    # Python 3.11 compiles `re.sub(...)` with LOAD_ATTR when `re` is bound by a module-level
+    # import and with LOAD_METHOD otherwise: the skeleton must bind module names the same way.
+    made, func = _gen(MODULE_BINDINGS, "clean")
+    assert func("aa") == "bbbbbb" + os.path.join("x", "2")
+    times = next(m for m in made.classic if m.description.endswith("* LIMIT' -> "
+                                                                   "'re.sub('a', 'b', s) / LIMIT'"))
+    with pytest.raises(TypeError):
+        _call(func, times, "aa")
+    source, box = _load(MODULE_BINDINGS, "Box")
+    method = box.clean
+    made = generate(source, "<m>", method.__code__.co_firstlineno)
+    assert made.extreme and _call(method, made.extreme[0], box(), "aa") is None
+
+
+def test_names_bound_only_inside_if_or_try_at_module_level_count_too() -> None:
+    source = """
+    if True:
+        import re
+    else:
+        re = None
+
+    def f(s):
+        return re.sub("a", "b", s)
+    """
+    made, func = _gen(source, "f")
+    assert _call(func, made.null, "a") == "b"
+
+
+def test_extreme_mutant_equal_to_a_documented_function_is_dropped() -> None:
+    # boltons.funcutils.noop: a docstring and `return None`; "body -> return None" is itself.
+    made, _ = _gen('def noop(*a, **kw):\n    """Do nothing."""\n    return None\n', "noop")
+    assert made.extreme == []
+    assert made.extreme_equivalent == 1
+    made, _ = _gen('def idle():\n    """Wait."""\n    pass\n', "idle")
+    assert made.extreme == [] and made.extreme_equivalent == 1
+    made, func = _gen('def one(a):\n    """One more."""\n    return a + 1\n', "one")
+    assert [m.description for m in made.extreme] == ["body replaced by `return None`"]
+    assert made.extreme_equivalent == 0
+    assert _call(func, made.extreme[0], 1) is None
+
+
+# -------------------------------------------- whole-module mutants (what the harness installs)
+def test_each_mutant_is_the_whole_module_with_only_the_target_changed() -> None:
+    source = "LIMIT = 3\n\n\ndef f(a):\n    return a + LIMIT\n\n\nDOUBLE = f(1) * 2\n"
+    made = generate(source, "<m>", 4)
+    plus = next(m for m in made.classic if m.description == "'a + LIMIT' -> 'a - LIMIT'")
+    namespace: dict[str, Any] = {}
+    exec(plus.code, namespace)
+    # Module-level work that calls the target sees the mutant: import-time oracles die too.
+    assert namespace["f"](5) == 2 and namespace["DOUBLE"] == -4
+    assert namespace["f"].__code__ is plus.function
+    pristine: dict[str, Any] = {}
+    exec(made.null.code, pristine)
+    assert pristine["DOUBLE"] == 8
+
+
+def test_splice_replaces_a_method_deep_in_the_module() -> None:
+    source = "class Box:\n    def size(self):\n        return 1\n"
+    module = compile(source, "<m>", "exec")
+    old = mutate.find_code(module, "size", 2)
+    new = compile("def size(self):\n    return 2\n", "<m>", "exec").co_consts[0]
+    assert old is not None
+    spliced = splice(module, old, new)
+    namespace: dict[str, Any] = {}
+    exec(spliced, namespace)
+    assert namespace["Box"]().size() == 2
+    assert splice(module, new, old) is module  # nothing to replace: the same object
+
+
+def test_the_null_mutant_local_is_named_by_the_caller() -> None:
+    made, _ = _gen("def f(a):\n    return a + 1\n", "f", null_name="_c0ffee")
+    assert "_c0ffee" in made.null.function.co_varnames
+    with pytest.raises(MutationError):
+        _gen("def f(a):\n    return a + 1\n", "f", null_name="not a name")
+
+
+def test_function_node_gives_the_first_decorator_line() -> None:
+    source = "import functools\n\n@functools.cache\ndef f():\n    return 1\n"
+    assert mutate.function_node(source, 4) == ("f", 3)
+    with pytest.raises(MutationError):
+        mutate.function_node(source, 1)
+
+
+def test_reach_mutants_stop_at_each_block_outside_try_and_with() -> None:
+    source = '''def f(a, lock):
+    """Doc."""
+    if a:
+        b = 1
+    else:
+        b = 2
+    try:
+        b += 1
+    except ValueError:
+        b = 0
+    with lock:
+        b += 1
+    return b
+'''
+    found = mutate.reach_mutants(source, "<m>", 1)
+    assert [r.mutant.line for r in found] == [3, 4, 6]
+    assert sorted(found[0].lines) == [2, 3, 7, 11, 13]
+    assert all(r.mutant.kind == "reach" for r in found)
+    import threading
+
+    namespace: dict[str, Any] = {}
+    exec(found[1].mutant.code, namespace)
+    assert namespace["f"](0, threading.Lock()) == 4  # the else branch does not stop ...
+    with pytest.raises(SystemExit, match="line 4 reached"):
+        namespace["f"](1, threading.Lock())  # ... the if branch does
+    assert [r.mutant.line for r in mutate.reach_mutants(source, "<m>", 1, covered={4})] == [4]
