@@ -18,6 +18,18 @@ from tests.test_submit import FULL
 
 pytestmark = pytest.mark.slow
 
+
+@pytest.fixture(autouse=True)
+def walked_around_the_static_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The static rules name many of these tricks early; an attacker who reads them finds a
+    spelling they miss. What is tested here is the run-time defence, so every payload reaches
+    the run (as tests/test_confine.py does for the kernel)."""
+    import pytest_quest.submit
+
+    stages = pytest_quest.submit.submission_stages
+    monkeypatch.setattr(pytest_quest.submit, "submission_stages",
+                        lambda: tuple(s for s in stages() if s.name != "static"))
+
 QUEST = "hotel/pricing.py::nightly_rate"
 CASES = """
 CASES = [(100.0, "standard", 2), (100.0, "high", 7), (100.0, "high", 6), (100.0, "low", 1),

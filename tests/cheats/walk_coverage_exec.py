@@ -1,7 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-report-tampered
+# expect: run-report-tampered|run-flaky
 # pending: harness
+# (run-flaky: when pytest-quest's own suite measures itself with branch coverage, the later runs
+# find that collector instead, add_lines fails there and the test fails its clean controls.)
 # Walks around static-tracing-tamper and static-reflective-access: coverage is imported by code
 # built at run time and run by exec; the lines the test never ran are added to the data being
 # measured.
