@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from pytest_quest.cli import cli
 from pytest_quest.config import load_settings
 from pytest_quest.measure import measure
-from pytest_quest.progress import count_tests
+from pytest_quest.progress import Tally
 from pytest_quest.scan import scan
 from pytest_quest.words import plural
 from tests.test_rules_mutation import NULL_OK
@@ -115,15 +115,22 @@ def test_approving_a_pass_quest_says_it_is_pass_before_asking_for_a_note(project
     assert todo.exit_code == 2 and "only REVIEW quests" in todo.stderr
 
 
-def test_progress_is_read_from_the_events_as_they_stream(tmp_path: Path) -> None:
-    events = tmp_path / "events.jsonl"
-    assert count_tests(events) == (0, None)
+def test_progress_is_counted_from_the_events_as_they_stream() -> None:
+    tally = Tally()
+    assert tally.counts() == (0, None)
     lines = [{"event": "start"}, {"event": "collected", "count": 3},
              {"event": "report", "nodeid": "a", "when": "setup", "outcome": "passed"},
              {"event": "report", "nodeid": "a", "when": "call", "outcome": "passed"},
              {"event": "report", "nodeid": "b", "when": "setup", "outcome": "failed"}]
-    events.write_text("\n".join(json.dumps(e) for e in lines) + '\n{"event": "rep')
-    assert count_tests(events) == (2, 3)
+    stream = ("\n".join(json.dumps(e) for e in lines) + '\n{"event": "rep').encode()
+    for start in range(0, len(stream), 7):  # chunks split lines anywhere
+        tally.feed(stream[start:start + 7])
+    assert tally.counts() == (2, 3)
+    tally.feed(b'ort", "nodeid": "c", "when": "call", "outcome": "passed"}\n')
+    assert tally.counts() == (3, 3)
+    tally.feed(b'{"event": "report", ' + b"[" * 100_000 + b"\n")  # garbage counts nothing
+    tally.feed(b'{"event": "collected", "count": 2}\n')  # the rerun without failures
+    assert tally.counts() == (0, 2)
 
 
 @pytest.mark.slow
