@@ -746,6 +746,7 @@ class _ChildRun:
             self.pause()
             if self.measure:
                 judge.cov.stop()
+                self._summarize()
         answer.update(
             collected=[i.nodeid for i in items], collect_errors=self.collect_errors,
             reports=self.reports, failed=failed, types=recorder.types if recorder else [],
@@ -758,6 +759,22 @@ class _ChildRun:
         if self.measure:
             answer.update(self._coverage())
         return answer
+
+    def _summarize(self) -> None:
+        """Print the failures the way pytest's summary does, into the run's output.
+
+        The tests ran here, not in the judge, whose own session summary sees
+        none of them: without this the output tail an agent reads after a
+        FAIL would hold no traceback and none of its captured prints.
+        """
+        reporter = self.session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None:
+            return
+        with contextlib.suppress(Exception):
+            reporter.summary_errors()
+            reporter.summary_failures()
+            reporter.short_test_summary()
+        _flush()
 
     def _import(self, name: str) -> str | None:
         try:
