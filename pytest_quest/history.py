@@ -24,6 +24,7 @@ from typing import Any
 
 from pytest_quest.config import Settings
 from pytest_quest.facts import FAIL, Fact
+from pytest_quest.records import json_lines
 
 __all__ = [
     "NOTICE",
@@ -112,18 +113,6 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _records(lines: Iterable[str]) -> list[dict[str, Any]]:
-    out = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            out.append(record)
-    return out
-
-
 def scope_settings(recorded: Mapping[str, Any] | None,
                    table: Mapping[str, Any] | None) -> dict[str, Any]:
     """The settings that bound the ratchet's scope, as the commands would resolve them.
@@ -202,7 +191,7 @@ def _logged(head_log: Sequence[str], base_log: Sequence[str]) -> set[tuple[str, 
         else:
             fresh.append(line)
     out = set()
-    for r in _records(fresh):
+    for r in json_lines(fresh):
         if r.get("kind") == "review":
             out.add((str(r.get("quest")), str(r.get("action")), str(r.get("time"))))
         elif r.get("kind") == "recheck" and r.get("verdict") == "PASS":
@@ -228,7 +217,7 @@ def _attempt_facts(base_log: Sequence[str], head_log: Sequence[str]) -> list[Fac
     lost = [line for line, n in missing.items() if n > 0 for _ in range(n)]
     if not lost:
         return []
-    first = (_records(lost[:1]) or [{}])[0]
+    first = (json_lines(lost[:1]) or [{}])[0]
     what = f"quest {first.get('quest')} at {first.get('time')}" if first else lost[0][:80]
     return [_fact(ATTEMPTS, ".quest/attempts.jsonl",
                   "every attempt recorded at base is still in the log (it is append-only)",

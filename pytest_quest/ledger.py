@@ -21,7 +21,7 @@ from typing import Any
 from pytest_quest import schema
 from pytest_quest.errors import CorruptLedger, LedgerBusy, NoLedger, UnknownQuest
 from pytest_quest.quest import Quest
-from pytest_quest.records import Attempt
+from pytest_quest.records import Attempt, json_lines
 from pytest_quest.states import State
 
 __all__ = [
@@ -305,12 +305,5 @@ def read_attempts(ledger: Ledger, quest_id: str | None = None) -> list[Attempt]:
         lines = ledger.attempts_path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return []
-    out = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and (quest_id is None or record.get("quest") == quest_id):
-            out.append(Attempt.from_dict(record))
-    return out
+    return [Attempt.from_dict(record) for record in json_lines(lines)
+            if quest_id is None or record.get("quest") == quest_id]

@@ -14,6 +14,7 @@ Pure: no I/O, nothing but the core.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -22,7 +23,7 @@ from typing import Any
 from pytest_quest import __version__
 from pytest_quest.facts import Fact
 
-__all__ = ["TOOL", "Attempt", "AttemptKind", "Evidence", "EvidenceSource"]
+__all__ = ["TOOL", "Attempt", "AttemptKind", "Evidence", "EvidenceSource", "json_lines"]
 
 #: Which pytest-quest wrote a record.
 TOOL = f"pytest-quest {__version__}"
@@ -299,3 +300,22 @@ _ATTEMPT_ALL = frozenset({
     "kind", "quest", "time", "verdict", "state", "tries", "facts", "remaining", "agent", "test",
     "sha256", "covered_lines", "by", "action", "note", "from", "isolation",
 })
+
+
+def json_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The JSON objects of an append-only log, one per line.
+
+    A line that does not parse is skipped, not fatal: the last line of a log
+    whose writer was killed is torn, and the attempts log is merged by git
+    (its merge driver reads both sides with this too). Anything but an object
+    is skipped the same way.
+    """
+    out = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(record, dict):
+            out.append(record)
+    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sysconfig
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -11,13 +11,13 @@ from coverage.python import PythonParser
 from pytest_quest.lines import statements
 
 ROOT = Path(__file__).resolve().parent.parent
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPUS = sorted(
     [*ROOT.glob("pytest_quest/**/*.py"), *ROOT.glob("example_project/**/*.py"),
      *ROOT.glob("tests/cheats/**/*.py"),
-     *(STDLIB / name for name in ("argparse.py", "dataclasses.py", "typing.py", "asyncio/tasks.py",
-                                  "json/decoder.py", "email/_header_value_parser.py",
-                                  "pathlib.py", "inspect.py", "difflib.py", "ast.py"))],
+     # By module name: a module may be a package in another Python (pathlib in 3.13).
+     *(Path(str(importlib.util.find_spec(name).origin))
+       for name in ("argparse", "dataclasses", "typing", "asyncio.tasks", "json.decoder",
+                    "email._header_value_parser", "pathlib", "inspect", "difflib", "ast"))],
 )
 
 
