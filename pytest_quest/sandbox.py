@@ -446,7 +446,7 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     ``observe`` sees each kept chunk as it arrives (progress display only).
     """
     # Fresh per run, never reused: ``private`` (spec, output log) is invisible to the run;
-    # ``channel`` (the harness's events and coverage report) is the one folder it writes
+    # ``channel`` (the harness's scratch coverage report) is the one folder it writes
     # beside its sandbox and temp dirs, read back here only through safeio.
     private = Path(tempfile.mkdtemp(prefix="run-", dir=box.private))
     channel = Path(tempfile.mkdtemp(prefix="channel-", dir=box.base))
