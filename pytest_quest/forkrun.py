@@ -453,8 +453,8 @@ class Judge:
     """The pytest plugin of the judge process; in each run child, the run's recorder too."""
 
     def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine, cov: Any,
-                 test_bytes: bytes, own_coverage: str | None = None,
-                 confined: str = "") -> None:
+                 test_bytes: bytes, finish: Callable[[int | None], NoReturn],
+                 own_coverage: str | None = None, confined: str = "") -> None:
         assert spec.target is not None
         self.spec = spec
         self.target = spec.target
@@ -472,16 +472,19 @@ class Judge:
             self.name, self.first_line = "", 0
         #: The exit status the harness reports; None: the measured run gave no report.
         self.exitstatus: int | None = 0
-        #: Whether pytest got as far as collection (else its own exit status stands).
-        self.ran = False
         #: Set in a run child only.
         self.run: _ChildRun | None = None
+        #: Reports the exit status and ends the process once judged (:func:`harness.finish`).
+        self.finish = finish
 
     # ----------------------------------------------------------- in the judge
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection(self, session: pytest.Session) -> bool:
-        """Fork the zygote here: pytest is set up, no test module is imported yet."""
-        self.ran = True
+    def pytest_collection(self, session: pytest.Session) -> NoReturn:
+        """Fork the zygote here (pytest is set up, no test module is imported yet), judge, end.
+
+        The judge runs no test itself, so nothing follows: the process
+        reports and leaves from here (:func:`pytest_quest.harness.finish`).
+        """
         _rewrite_once(session.config, os.path.join(self.spec.sandbox, self.spec.test_file or ""))
         base_tmp = os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
         os.makedirs(base_tmp, exist_ok=True)
@@ -498,12 +501,7 @@ class Judge:
             self.exitstatus = None
         finally:
             zygote.stop()
-        session.items = []
-        return True
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> bool:
-        return True  # the judge runs no test: the children did
+        self.finish(self.exitstatus)  # judged: pytest's own session teardown adds nothing
 
     def _judge(self, runs: ForkRuns) -> None:
         emit = self.channel.emit

@@ -33,7 +33,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -439,16 +439,45 @@ def _coverage(spec: HarnessSpec) -> Any:
                              include=include, source=None if include else source)
 
 
+#: The collector pytest-quest's own suite started at process start-up, if any.
+_OUTER: list[Any] = []
+
+
 def _keep_measuring_ourselves(outer: Any) -> None:
     """pytest-quest's own suite measures this process (docs/development.md).
 
     coverage.py stops saving the collector it started at process start-up
     as soon as the process creates a Coverage object of its own, which the
     harness always does; for our suite's measurement the start-up one must
-    still save its data at exit. Only ever set when such a collector exists.
+    still save its data when the process leaves (:func:`finish`). Only ever
+    set when such a collector exists.
     """
     if outer is not None:
         outer._auto_save = True
+        _OUTER.append(outer)
+
+
+def finish(channel: Channel, code: int | None) -> NoReturn:
+    """Report the end (``done`` when there is an exit status) and leave at once.
+
+    Everything the gate reads has been written to the pipe by then, and the
+    whole sandbox is thrown away: pytest's session teardown and the
+    interpreter's (unloading every module, the collectors' exit handlers)
+    would cost a tenth of a small submission's gate for nothing
+    (docs/mutation.md, "Cost"). Only our own suite's start-up collector
+    saves its data first.
+    """
+    if code is not None:
+        channel.emit(EventKind.DONE, exitstatus=int(code), denied=[])
+    channel.close()
+    for outer in _OUTER:
+        with contextlib.suppress(Exception):
+            outer.stop()
+            outer.save()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
 
 
 def _run_suite(spec: HarnessSpec, channel: Channel, confined: str) -> int | None:
@@ -490,9 +519,10 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str) -> int | Non
     cov = _coverage(spec)
     _keep_measuring_ourselves(outer)
     cov.start()  # before the conftests: what they import at start-up is measured too
-    judge = Judge(spec, channel, pristine, cov, test_bytes, own, confined)
+    judge = Judge(spec, channel, pristine, cov, test_bytes,
+                  lambda status: finish(channel, status), own, confined)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])
-    return judge.exitstatus if judge.ran else int(code)
+    return int(code)  # pytest stopped before collection: the judge never ran
 
 
 def _arguments(argv: list[str]) -> tuple[str, int]:
@@ -501,7 +531,7 @@ def _arguments(argv: list[str]) -> tuple[str, int]:
     return argv[0], int(argv[2])
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> NoReturn:
     confined = ""
     if {"PYTEST_QUEST_CONFINE", "PYTEST_QUEST_CONFINED"} & os.environ.keys():
         from pytest_quest import confine  # first thing: before any project or test code
@@ -515,12 +545,8 @@ def main(argv: list[str] | None = None) -> int:
     _limit(spec.limits.cpu, spec.limits.memory_mb, spec.limits.fsize_mb)
     runner: Callable[[HarnessSpec, Channel, str], int | None] = (
         _run_suite if spec.mode == "suite" else _run_submit)
-    code = runner(spec, channel, confined)
-    if code is not None:
-        channel.emit(EventKind.DONE, exitstatus=int(code), denied=[])
-    channel.close()
-    return 0
+    finish(channel, runner(spec, channel, confined))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
