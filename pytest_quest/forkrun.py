@@ -336,8 +336,8 @@ class ForkRuns:
         self.zygote = zygote
         self.parallel = max(1, parallel)
 
-    def run(self, requests: Sequence[mutate.RunRequest],
-            deadline: float) -> list[mutate.Ran | None]:
+    def run(self, requests: Sequence[mutate.RunRequest], deadline: float,
+            skip: mutate.Skip | None = None) -> list[mutate.Ran | None]:
         results: list[mutate.Ran | None] = [None] * len(requests)
         pending = list(enumerate(requests))
         flying: dict[int, _Flight] = {}
@@ -348,6 +348,8 @@ class ForkRuns:
                     pending.clear()  # not started: the stage counts them as not run
                     break
                 pending.pop(0)
+                if skip is not None and skip(index, results):
+                    continue
                 flight = self._launch(index, request)
                 flying[flight.fd] = flight
             if not flying:

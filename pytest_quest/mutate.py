@@ -22,7 +22,7 @@ import math
 import random
 import time
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -35,8 +35,10 @@ __all__ = [
     "Ran",
     "RunRequest",
     "Runs",
+    "Skip",
     "Stage",
     "StageInput",
+    "decided_at",
     "killed_by",
     "run_stage",
     "seed_of",
@@ -69,11 +71,20 @@ class Ran:
     tampered: Tampering | None = None
 
 
+#: Asked before each request starts: ``skip(index, results so far)`` (None: not finished).
+Skip = Callable[[int, Sequence[Ran | None]], bool]
+
+
 class Runs(Protocol):
     """The harness side of the stage: it runs requests, each in its own fresh child."""
 
-    def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
-        """One result per request, in order; None for requests not started by ``deadline``."""
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: Skip | None = None) -> list[Ran | None]:
+        """One result per request, in order; None for requests not started by ``deadline``.
+
+        Requests are started in order; one for which ``skip`` says True is not
+        started (None), which lets the stage stop once its verdict is decided.
+        """
         ...
 
 
@@ -188,14 +199,20 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     timeout = max(2.0, 10 * given.measured_seconds)
     rng = random.Random(int(given.seed[:16], 16))
     rng.shuffle(labels)
-    outcomes = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
-                           started + given.budget)
+    # Classic mutants stop once their share passes whatever the rest do (never with a reason
+    # to skip: then no mutant verdict is read). Not on a decided FAIL: its facts name every
+    # survivor, which the agent needs to fix the test in one of its few tries.
+    decide = spec.threshold if spec is not None and reason is None else None
+    outcomes, stopped = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
+                                    started + given.budget, decide)
     if spec is None:
         return stage
     if reason is not None:
         stage.mutation = {**base, "skipped": reason}
         return stage
-    stage.mutation = _event(given, base, made, mutants, outcomes, labels, controls, timeout)
+    ran = [label for label in labels if label not in stopped]
+    stage.mutation = _event(given, base, made, mutants, outcomes, ran, controls, timeout)
+    stage.mutation["stopped"] = len(stopped)
     # In swap mode the coverage also holds what ran in the judge when a conftest imported
     # the module; no run re-executes that, so only installed-at-import runs are checked.
     if made is not None and stage.tampered is None and given.install == "import" and \
@@ -207,14 +224,35 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
 
 
 def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
-                given: StageInput, timeout: float, deadline: float) -> dict[str, dict[str, Any]]:
-    """Run one shuffled schedule; controls go to ``stage``, mutant entries are returned."""
+                given: StageInput, timeout: float, deadline: float,
+                threshold: float | None = None) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """Run one shuffled schedule; controls go to ``stage``, mutant entries are returned.
+
+    With a ``threshold``, classic mutants (``K...``) after the point where
+    the schedule's outcomes pass the classic score (:func:`decided_at`) are
+    not started, and any that were already under way are left out: the
+    stopped labels are returned with the entries. Controls, the null and the
+    extreme mutants always run.
+    """
     pristine = RunRequest(given.module, timeout)
     requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
                 for label in labels]
-    results = runs.run(requests, deadline) if requests else []
+    skip: Skip | None = None
+    if threshold is not None:
+        limit = threshold
+
+        def skip(index: int, results: Sequence[Ran | None]) -> bool:
+            cut = decided_at(labels, results, by_label, limit)
+            return cut is not None and index > cut and labels[index].startswith("K")
+
+    results = runs.run(requests, deadline, skip) if requests else []
+    cut = None if threshold is None else decided_at(labels, results, by_label, threshold)
+    stopped = {label for index, label in enumerate(labels)
+               if cut is not None and index > cut and label.startswith("K")}
     outcomes: dict[str, dict[str, Any]] = {}
     for label, ran in zip(labels, results, strict=True):
+        if label in stopped:
+            continue
         if ran is not None and ran.status == TAMPERED and stage.tampered is None:
             stage.tampered = ran.tampered
         if label == "C":
@@ -222,7 +260,38 @@ def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str,
                 stage.controls.append(_control(ran, given.measured))
         elif ran is not None:
             outcomes[label] = _entry(by_label[label], ran)
-    return outcomes
+    return outcomes, stopped
+
+
+def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
+               by_label: dict[str, Mutant], threshold: float) -> int | None:
+    """The first index of the schedule whose finished prefix passes the classic score.
+
+    Read in schedule order over the prefix of finished runs only, so the
+    answer depends on the outcomes, never on which parallel run finished
+    first: the same submission stops at the same place. The score is the
+    rule's (:mod:`pytest_quest.rules.mutation`): killed over classic mutants
+    that ran without a machinery error plus those never run. It passes for
+    good once the killed ones reach the threshold even if every later one
+    survived; more outcomes never undo that.
+    """
+    remaining = sum(1 for label in labels if label.startswith("K"))
+    counted = killed = 0
+    for index, label in enumerate(labels):
+        if index >= len(results) or results[index] is None:
+            return None
+        if not label.startswith("K"):
+            continue
+        remaining -= 1
+        ran = results[index]
+        assert ran is not None
+        outcome = _entry(by_label[label], ran)["outcome"]
+        if outcome != ERROR:
+            counted += 1
+            killed += outcome in DEAD
+        if killed >= threshold * (counted + remaining) - 1e-9:
+            return index
+    return None
 
 
 def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
@@ -254,7 +323,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
     labels = ["C", *by_label]
     rng.shuffle(labels)
-    reached = _run_labels(runs, stage, labels, by_label, given, timeout, deadline)
+    reached, _ = _run_labels(runs, stage, labels, by_label, given, timeout, deadline)
     stage.mutation["order"] = [*stage.mutation["order"], *labels]
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
@@ -351,5 +420,7 @@ def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
         return data
     data["extreme"] = [outcomes[f"E{i}"] for i in range(len(made.extreme)) if f"E{i}" in outcomes]
     data["classic"] = [outcomes[f"K{i}"] for i in range(len(made.classic)) if f"K{i}" in outcomes]
-    data["not_run"] = sum(1 for label, _ in mutants if label != "N" and label not in outcomes)
+    scheduled = set(labels)  # stopped classic mutants are not in it: they were not due
+    data["not_run"] = sum(1 for label, _ in mutants
+                          if label != "N" and label in scheduled and label not in outcomes)
     return data

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_quest import mutate
+from pytest_quest.mutants import Mutant
 from pytest_quest.mutate import Ran, RunRequest, StageInput, run_stage
 from pytest_quest.protocol import MutationSpec, RunReport, Tampering
 
@@ -41,9 +42,13 @@ class FakeRuns:
         self.behave = behave
         self.inputs = inputs
 
-    def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: mutate.Skip | None = None) -> list[Ran | None]:
         out: list[Ran | None] = []
-        for request in requests:
+        for number, request in enumerate(requests):
+            if skip is not None and skip(number, out):
+                out.append(None)
+                continue
             index = len(self.requests)
             self.requests.append(request)
             ran = Ran(mutate.ANSWERED, 0.01, RunReport(
@@ -139,7 +144,74 @@ def test_the_order_is_seeded_by_the_submission() -> None:
     assert first is not None and again is not None and other is not None
     assert first["order"] == again["order"] and first["seed"] == again["seed"]
     assert other["order"] != first["order"]
-    assert sorted(other["order"]) == sorted(first["order"])
+    # The same runs but for the classic mutants the score was decided without.
+    def planned(event: dict[str, Any]) -> list[str]:
+        return sorted(label for label in event["order"] if not label.startswith("K"))
+
+    assert planned(other) == planned(first)
+    assert (sum(label.startswith("K") for label in other["order"]) + other["stopped"]
+            == sum(label.startswith("K") for label in first["order"]) + first["stopped"])
+
+
+def test_classic_mutants_stop_once_the_score_passes_whatever_the_rest_do() -> None:
+    runs = FakeRuns()
+    event = run_stage(runs, _given()).mutation
+    assert event is not None
+    ran = [label for label in event["order"] if label.startswith("K")]
+    # 11 classic mutants, threshold 0.6: the 7th kill passes even if the other 4 survived.
+    assert len(ran) == 7 and event["stopped"] == 4
+    assert [e["outcome"] for e in event["classic"]] == ["killed"] * 7
+    assert len(runs.requests) == len(event["order"])  # the stopped ones never started
+    # Controls, the null and the extreme mutants all still run.
+    assert event["order"].count("C") == event["controls"] == 3
+    assert {"N", "E0", "E1"} <= set(event["order"]) and event["not_run"] == 0
+
+
+def test_a_failing_score_runs_every_classic_mutant() -> None:
+    # Only f(2) is checked: most mutants survive, and the FAIL names every survivor.
+    event = run_stage(FakeRuns(inputs=(2,)), _given()).mutation
+    assert event is not None and event["stopped"] == 0
+    assert len(event["classic"]) == 11
+    assert sum(e["outcome"] == "survived" for e in event["classic"]) == 5
+
+
+class Pairs(FakeRuns):
+    """Two runs at a time: the second starts before the first has answered, as in the harness."""
+
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: mutate.Skip | None = None) -> list[Ran | None]:
+        out: list[Ran | None] = [None] * len(requests)
+        for start in range(0, len(requests), 2):
+            pair = [i for i in (start, start + 1) if i < len(requests)]
+            started = [i for i in pair if skip is None or not skip(i, out)]
+            for i in started:  # both answer only once both were started
+                out[i] = super().run([requests[i]], deadline)[0]
+        return out
+
+
+def test_the_stop_does_not_depend_on_runs_finishing_in_parallel() -> None:
+    serial = run_stage(FakeRuns(), _given()).mutation
+    runs = Pairs()
+    parallel = run_stage(runs, _given()).mutation
+    assert serial is not None and parallel is not None
+    for key in ("order", "classic", "extreme", "null", "stopped", "not_run"):
+        assert parallel[key] == serial[key]
+    # One classic mutant was already under way when the score passed: it is left out.
+    assert len(runs.requests) == len(parallel["order"]) + 1
+
+
+def test_the_stop_reads_only_the_finished_prefix() -> None:
+    killed = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+    by_label = {label: _mutant() for label in ("K0", "K1")}
+    # K1 died but K0 has not answered yet: nothing is decided.
+    assert mutate.decided_at(["K0", "K1"], [None, killed], by_label, 0.5) is None
+    assert mutate.decided_at(["K0", "K1"], [killed, None], by_label, 0.5) == 0
+    assert mutate.decided_at(["C", "K0", "K1"], [killed, killed, None], by_label, 1.0) is None
+
+
+def _mutant() -> Mutant:
+    code = compile("pass", FILE, "exec")
+    return Mutant("classic", 2, "'a > 1' -> 'a >= 1'", code, code)
 
 
 def test_a_test_that_fails_a_control_is_reported() -> None:
@@ -258,8 +330,9 @@ def test_a_body_never_called_in_a_run_is_import_time_only() -> None:
 
 def test_mutants_past_the_budget_are_not_run() -> None:
     class Late(FakeRuns):
-        def run(self, requests: Sequence[RunRequest], deadline: float) -> list[Ran | None]:
-            done = super().run(requests[:3], deadline)
+        def run(self, requests: Sequence[RunRequest], deadline: float,
+                skip: mutate.Skip | None = None) -> list[Ran | None]:
+            done = super().run(requests[:3], deadline, skip)
             return [*done, *([None] * (len(requests) - 3))]
 
     event = run_stage(Late(), _given()).mutation

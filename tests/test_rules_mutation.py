@@ -70,7 +70,10 @@ def test_strong_test_passes_with_mutation_evidence(submit_test: Callable[..., Re
     assert evidence["extreme_total"] >= 2
     assert evidence["extreme_killed"] == evidence["extreme_total"]
     assert evidence["score"] >= 0.6
-    assert evidence["classic_total"] == 20
+    # Classic mutants stop once 12 of the 20 are killed: the rest cannot change the verdict.
+    assert evidence["classic_killed"] == 12
+    assert evidence["classic_total"] + evidence["classic_stopped"] == 20
+    assert evidence["classic_stopped"] > 0
     assert evidence["mode"] == "fork"
 
 
@@ -183,7 +186,8 @@ def loop_project(example_copy: Path) -> Path:
 
 
 def _submit_loop(project: Path) -> Result:
-    settings = load_settings(project).with_overrides(max_mutants=6)
+    # Threshold 1: every classic mutant runs (a lower one stops once the score passes).
+    settings = load_settings(project).with_overrides(max_mutants=6, mutation_threshold=1.0)
     path = project / "tests" / "quest" / "test_loops.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(LOOP_TEST, encoding="utf-8")

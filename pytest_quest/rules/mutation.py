@@ -79,6 +79,8 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "extreme_equivalent": event.get("extreme_equivalent", 0),
         "classic_killed": killed_classic,
         "classic_total": len(classic),
+        # Classic mutants not run because the ones before them decided the score.
+        "classic_stopped": int(event.get("stopped") or 0),
         "score": round(killed_classic / len(classic), 3) if classic else None,
         "threshold": threshold,
         "timeouts": sum(1 for e in [*extreme, *classic] if e.get("outcome") == "timeout"),
@@ -168,7 +170,8 @@ def _score(event: dict[str, Any], numbers: dict[str, Any], path: str,
            threshold: float) -> Iterator[Fact]:
     classic = _ran(event.get("classic"))
     not_run = int(event.get("not_run") or 0) if classic else 0
-    total = len(classic) + not_run
+    # Stopped ones count as survivors: the stage stops only once the score passes anyway.
+    total = len(classic) + not_run + numbers["classic_stopped"]
     if not total:
         return
     killed = numbers["classic_killed"]
