@@ -37,7 +37,13 @@ from typing import Any, NoReturn
 
 import pytest
 
-from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, encode_event
+from pytest_quest.protocol import (
+    WORKER_COVERAGE_ENV,
+    EventKind,
+    HarnessSpec,
+    TargetSpec,
+    encode_event,
+)
 
 __all__ = ["Channel", "Guard", "Pristine", "Watch", "main"]
 
@@ -55,10 +61,16 @@ _COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed
 
 
 class Channel:
-    """The judge's side of the event pipe: one JSON object per line, written whole."""
+    """The judge's side of the event pipe: one JSON object per line, written whole.
+
+    The descriptor is made non-inheritable at once: no program this process
+    or its children start (an xdist worker, a plugin's helper) receives it.
+    """
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
+        with contextlib.suppress(OSError):
+            os.set_inheritable(fd, False)
 
     def emit(self, kind: EventKind, **data: Any) -> None:
         payload = encode_event(kind, **data)
@@ -365,20 +377,46 @@ def resolve(target: TargetSpec) -> Any:
 
 # ------------------------------------------------------------------- suite mode
 class SuiteSession:
-    """The baseline: the project's own suite, once, measured; events straight to the pipe."""
+    """The baseline: the project's own suite, once, measured; events straight to the pipe.
+
+    In one process, or over pytest-xdist workers (:mod:`pytest_quest.workers`):
+    then the workers collect and run, this controller turns their reports
+    into events and merges their coverage into its own before the report.
+    """
 
     def __init__(self, channel: Channel, cov: Any, spec: HarnessSpec) -> None:
         self.channel = channel
         self.cov = cov
         self.spec = spec
+        self.collected = False
+        #: Each finished worker's coverage data (``coverage.CoverageData.dumps``).
+        self.blobs: list[bytes] = []
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
             self.channel.emit(EventKind.COLLECT_ERROR, nodeid=report.nodeid, **short_repr(report))
 
     def pytest_collection_finish(self, session: Any) -> None:
-        self.channel.emit(EventKind.COLLECTED, count=len(session.items),
-                          nodeids=[i.nodeid for i in session.items])
+        self._collected([i.nodeid for i in session.items], 0)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
+        """Every worker collects the same tests; the first to finish tells how many."""
+        self._collected(list(ids), int(node.workerinput["workercount"]))
+
+    def _collected(self, nodeids: list[str], workers: int) -> None:
+        if not self.collected:
+            self.collected = True
+            self.channel.emit(EventKind.COLLECTED, count=len(nodeids), nodeids=nodeids,
+                              workers=workers)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        from pytest_quest.workers import OUTPUT_KEY
+
+        blob = getattr(node, "workeroutput", {}).get(OUTPUT_KEY)
+        if isinstance(blob, bytes):
+            self.blobs.append(blob)
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         self.channel.emit(EventKind.REPORT, **report_event(report))
@@ -390,7 +428,8 @@ class SuiteSession:
         finally:
             if not session.config.option.collectonly:
                 self.cov.stop()
-                self.channel.emit(EventKind.COVERAGE, **_json_coverage(self.cov, self.spec))
+                self.channel.emit(EventKind.COVERAGE,
+                                  **_json_coverage(self.cov, self.spec, self.blobs))
                 self.channel.emit(EventKind.ROUND_DONE, round=1)
 
 
@@ -407,12 +446,15 @@ def report_event(report: Any) -> dict[str, Any]:
     return data
 
 
-def _json_coverage(cov: Any, spec: HarnessSpec) -> dict[str, Any]:
-    """coverage's JSON report, read back and trimmed (``files``, or an ``error``)."""
+def _json_coverage(cov: Any, spec: HarnessSpec, blobs: Sequence[bytes] = ()) -> dict[str, Any]:
+    """coverage's JSON report (with the xdist workers' data), read back and trimmed."""
+    from pytest_quest.workers import merge
+
     morfs = [os.path.join(spec.sandbox, f) for f in spec.measure_files] or None
     outfile = os.path.join(spec.private_dir, "coverage.json")
     try:
         with _quiet_warnings():
+            merge(cov, blobs)
             cov.json_report(morfs=morfs, outfile=outfile)
         with open(outfile, encoding="utf-8") as handle:
             return {"files": coverage_entries(json.load(handle), spec.sandbox)}
@@ -430,13 +472,17 @@ def _quiet_warnings() -> Iterator[None]:
         yield
 
 
+def _coverage_options(spec: HarnessSpec) -> dict[str, Any]:
+    """What is measured: ``coverage.Coverage`` keywords, the same in every xdist worker."""
+    include = [os.path.join(spec.sandbox, f) for f in spec.measure_files] or None
+    source = [os.path.join(spec.sandbox, s) for s in spec.sources] or None
+    return {"branch": spec.branch, "include": include, "source": None if include else source}
+
+
 def _coverage(spec: HarnessSpec) -> Any:
     import coverage
 
-    include = [os.path.join(spec.sandbox, f) for f in spec.measure_files] or None
-    source = [os.path.join(spec.sandbox, s) for s in spec.sources] or None
-    return coverage.Coverage(data_file=None, config_file=False, branch=spec.branch,
-                             include=include, source=None if include else source)
+    return coverage.Coverage(data_file=None, config_file=False, **_coverage_options(spec))
 
 
 #: The collector pytest-quest's own suite started at process start-up, if any.
@@ -483,6 +529,8 @@ def finish(channel: Channel, code: int | None) -> NoReturn:
 def _run_suite(spec: HarnessSpec, channel: Channel, confined: str) -> int | None:
     import coverage
 
+    # xdist workers measure alike (pytest imports pytest_quest.workers itself: -p).
+    os.environ[WORKER_COVERAGE_ENV] = json.dumps(_coverage_options(spec))
     outer = coverage.Coverage.current()
     cov = _coverage(spec)
     _keep_measuring_ourselves(outer)

@@ -31,6 +31,7 @@ class Tally:
         self._pending = b""
         self._done: set[str] = set()
         self._total: int | None = None
+        self._workers: int | None = None
         self._lock = threading.Lock()
 
     def feed(self, chunk: bytes) -> None:
@@ -51,6 +52,8 @@ class Tally:
         with self._lock:
             if event.get("event") == "collected" and isinstance(event.get("count"), int):
                 self._total = event["count"]
+                workers = event.get("workers")
+                self._workers = workers if isinstance(workers, int) else None
                 self._done.clear()
             elif event.get("event") == "report" and (
                 event.get("when") == "call" or event.get("outcome") != "passed"
@@ -61,6 +64,11 @@ class Tally:
         """``(tests finished, tests collected or None)`` so far."""
         with self._lock:
             return len(self._done), self._total
+
+    def workers(self) -> int | None:
+        """How many xdist workers run the tests (0: one process), once collected."""
+        with self._lock:
+            return self._workers
 
 
 @contextmanager
@@ -78,8 +86,10 @@ def watch(report: Callable[[str], None], what: str,
         while not stop.wait(interval):
             done, total = tally.counts()
             elapsed = time.monotonic() - started
+            workers = tally.workers()
+            where = f" on {workers} xdist workers" if workers else ""
             if total:
-                report(f"{what}: {done} of {total} tests, {elapsed:.0f} s")
+                report(f"{what}: {done} of {total} tests{where}, {elapsed:.0f} s")
             else:
                 report(f"{what}: {elapsed:.0f} s")
 

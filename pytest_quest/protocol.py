@@ -22,6 +22,7 @@ from typing import Any, Final
 __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
+    "WORKER_COVERAGE_ENV",
     "EventKind",
     "HarnessSpec",
     "Limits",
@@ -41,6 +42,8 @@ __all__ = [
 MAX_EVENT_BYTES: Final = 64 * 1024 * 1024
 #: Bound on what one forked run may send back to the judge.
 MAX_REPORT_BYTES: Final = 32 * 1024 * 1024
+#: The baseline harness's measurement options (JSON) for its xdist workers (pytest_quest.workers).
+WORKER_COVERAGE_ENV: Final = "PYTEST_QUEST_WORKER_COVERAGE"
 
 
 class EventKind(StrEnum):
@@ -298,7 +301,7 @@ _MUTATION_FIELDS: dict[str, Check] = {
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),
     EventKind.COLLECT_ERROR: _shape({"nodeid": _str, **_PLACE}),
-    EventKind.COLLECTED: _shape({"count": _int, "nodeids": _list(_str)}),
+    EventKind.COLLECTED: _shape({"count": _int, "nodeids": _list(_str)}, {"workers": _int}),
     EventKind.REPORT: _shape(
         {"round": _int, "nodeid": _str, "when": _one_of(*PHASES),
          "outcome": _one_of(*OUTCOMES), "duration": _number},

@@ -318,15 +318,20 @@ class RunResult:
         return None if event is None else event.get("files", {})
 
 
-def pytest_args(*extra: str) -> list[str]:
+def pytest_args(*extra: str, workers: bool = False) -> list[str]:
     """Options every sandbox run adds to the project's own ``addopts``.
 
     No cache writes, no random order, pytest-cov idle (a ``--cov`` in
-    ``addopts`` stays valid but measures nothing beside our collector), and
-    xdist held in-process: coverage is measured in this one process.
+    ``addopts`` stays valid but measures nothing beside our collector).
+    A submission's run holds xdist in-process: the judge forks its runs
+    itself. With ``workers`` (the baseline), :mod:`pytest_quest.workers`
+    runs the suite over xdist workers when the project's environment has
+    xdist, measuring in each and merging.
     """
     args = ["-p", "no:cacheprovider", "-p", "no:randomly", "--no-cov", *extra]
-    if importlib.util.find_spec("xdist") is not None:
+    if workers:
+        args += ["-p", "pytest_quest.workers"]
+    elif importlib.util.find_spec("xdist") is not None:
         args += ["-n", "0"]
     return args
 
@@ -358,7 +363,8 @@ def harness_spec(settings: Settings, quest: Quest | None = None,
     common: dict[str, Any] = {"sandbox": "", "private_dir": "", "allowed_write": (),
                               "branch": settings.branch}
     if quest is None or test_rel is None:
-        args = pytest_args("-q", "--tb=no", *(f"--deselect={n}" for n in deselect))
+        args = pytest_args("-q", "--tb=no", *(f"--deselect={n}" for n in deselect),
+                           workers=True)
         return HarnessSpec(mode="suite", pytest_args=tuple(args),
                            sources=tuple(settings.sources), reruns=1, guard=False,
                            limits=Limits(memory_mb=settings.memory_mb), **common)

@@ -197,6 +197,8 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
         "deselected": len(deselected["nodeids"]) if deselected else 0,
         "seconds": round(result.seconds, 2),
         "isolation": result.isolation,
+        # pytest-xdist workers that ran the suite; 0: one process (no xdist, or `-n 0`).
+        "workers": int((result.first(EventKind.COLLECTED) or {}).get("workers") or 0),
     }
     if failed or not result.finished:
         report.baseline["note"] = "the suite did not pass cleanly; nothing was locked"

@@ -62,6 +62,9 @@ def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, ro
     if report.baseline:
         base = report.baseline
         line = f"  baseline: {plural(base['tests_passed'], 'test')} passed in {base['seconds']} s"
+        # Visible either way: a slow baseline in one process may just lack pytest-xdist.
+        line += (f" on {base['workers']} xdist workers" if base.get("workers")
+                 else " in one process")
         if base.get("deselected"):
             line += f", {plural(base['deselected'], 'failing test')} left out"
         term.print(line)
