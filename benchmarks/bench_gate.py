@@ -3,12 +3,17 @@
 Run on demand (never collected: the test suite lives in ``tests/``)::
 
     python benchmarks/bench_gate.py [--reps 5] [--mutants 20]
+    python benchmarks/bench_gate.py --lib boltons==26.2.0 \
+        --quest boltons/strutils.py::camel2under --test tests/test_strutils.py
 
-Both sides run on a fresh scanned copy of example_project, alternating in one
+Both sides run on a fresh scanned copy of the project, alternating in one
 process so machine noise hits both alike. The gate side is the full
 ``pytest_quest.submit.submit`` call (sandbox copy, coverage, reruns, mutation);
-the plain side is ``python -m pytest --cov=hotel <testfile>`` in the same copy.
-The target (docs/mutation.md) is a median ratio of at most 1.5.
+the plain side is ``python -m pytest --cov=PACKAGE <testfile>`` in the same copy.
+By default the project is example_project and the test the demo's complete one;
+with ``--lib`` it is a library's sdist (``calibrate.fetch``) and one of its own
+test files, submitted for ``--quest``. The target (docs/mutation.md) is a
+median ratio of at most 1.5.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ def _ignore(_dir: str, names: list[str]) -> set[str]:
     return {n for n in names if n in (".quest", "__pycache__", ".pytest_cache", "quest")}
 
 
-def _fresh(master: Path, into: Path) -> tuple[Path, Path]:
+def _fresh(master: Path, into: Path, quest_id: str = QUEST, text: str = TEST
+           ) -> tuple[Path, Path]:
     """A scanned project copy with the test file written where the quest expects it."""
     from pytest_quest.config import load_settings
     from pytest_quest.ledger import Ledger
@@ -44,32 +50,52 @@ def _fresh(master: Path, into: Path) -> tuple[Path, Path]:
 
     shutil.copytree(master, into)
     settings = load_settings(into)
-    quest = Ledger.load(Ledger.for_root(into).path).get(QUEST)
+    quest = Ledger.load(Ledger.for_root(into).path).get(quest_id)
     test = into / default_test_path(quest, settings)
     test.parent.mkdir(parents=True, exist_ok=True)
-    test.write_text(TEST, encoding="utf-8")
+    test.write_text(text, encoding="utf-8")
     return into, test
 
 
-def _gate(project: Path, test: Path, mutants: int, mutation: bool, reruns: int
-          ) -> tuple[float, str, dict[str, object]]:
+def _library(spec: str, into: Path, quest_id: str, test_rel: str) -> tuple[Path, str, str]:
+    """A library's sdist as a scanned project (no baseline), its package and the test text."""
+    from calibrate import KNOWN, fetch, make_project
+
+    from pytest_quest.config import load_settings
+    from pytest_quest.scan import scan
+
+    package = KNOWN[spec.partition("==")[0]]
+    project = make_project(fetch(spec), package, into)
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text(encoding="utf-8")
+                      + f'\n[tool.pytest-quest]\nsources = ["{package}"]\n', encoding="utf-8")
+    scan(load_settings(project), baseline=False)
+    if quest_id == QUEST:
+        raise SystemExit("--lib needs --quest (and --test): a function of that library")
+    return project, package, (project / test_rel).read_text(encoding="utf-8")
+
+
+def _gate(project: Path, test: Path, mutants: int, mutation: bool, reruns: int,
+          quest_id: str = QUEST) -> tuple[float, str, dict[str, object]]:
     from pytest_quest.config import load_settings
     from pytest_quest.submit import submit
 
     settings = load_settings(project).with_overrides(
         max_mutants=mutants, mutation=mutation, reruns=reruns)
     started = time.perf_counter()
-    result = submit(settings, QUEST, test=test)
+    result = submit(settings, quest_id, test=test)
     seconds = time.perf_counter() - started
     mutation = result.evidence.mutation if result.evidence else None
+    if result.verdict.outcome.value != "PASS":
+        print(f"  {result.verdict.outcome.value}: {[f.to_dict() for f in result.verdict.facts]}")
     return seconds, result.verdict.outcome.value, dict(mutation or {})
 
 
-def _plain(project: Path, test: Path) -> float:
+def _plain(project: Path, test: Path, package: str = "hotel") -> float:
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-         "--cov=hotel", str(test.relative_to(project))],
+         f"--cov={package}", str(test.relative_to(project))],
         cwd=project, capture_output=True, text=True, check=False,
     )
     seconds = time.perf_counter() - started
@@ -85,6 +111,9 @@ def main() -> None:
     parser.add_argument("--no-mutation", action="store_true",
                         help="submit without the mutation stage (coverage and reruns only)")
     parser.add_argument("--reruns", type=int, default=3, help="runs of the test file (>= 1)")
+    parser.add_argument("--lib", help="NAME==VERSION of a library in calibrate.KNOWN")
+    parser.add_argument("--quest", default=QUEST, help="the quest id (with --lib)")
+    parser.add_argument("--test", help="the library's test file submitted for it (with --lib)")
     args = parser.parse_args()
     from pytest_quest.config import load_settings
     from pytest_quest.scan import scan
@@ -92,20 +121,25 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-gate-"))
     try:
         master = work / "master"
-        shutil.copytree(EXAMPLE, master, ignore=_ignore)
-        scan(load_settings(master))
+        package, text = "hotel", TEST
+        if args.lib:
+            _, package, text = _library(args.lib, master, args.quest, args.test or "")
+        else:
+            shutil.copytree(EXAMPLE, master, ignore=_ignore)
+            scan(load_settings(master))
         ratios, gates, plains = [], [], []
         print(f"{'rep':>3} {'gate s':>8} {'plain s':>8} {'ratio':>6}  verdict  mutants")
         for rep in range(args.reps):
-            project, test = _fresh(master, work / f"gate{rep}")
-            plain_project, plain_test = _fresh(master, work / f"plain{rep}")
-            plain = _plain(plain_project, plain_test)
+            project, test = _fresh(master, work / f"gate{rep}", args.quest, text)
+            plain_project, plain_test = _fresh(master, work / f"plain{rep}", args.quest, text)
+            plain = _plain(plain_project, plain_test, package)
             gate, verdict, mutation = _gate(project, test, args.mutants, not args.no_mutation,
-                                            args.reruns)
+                                            args.reruns, args.quest)
             ratios.append(gate / plain)
             gates.append(gate)
             plains.append(plain)
             ran = (f"{mutation.get('extreme_total')}+{mutation.get('classic_total')} "
+                   f"(+{mutation.get('classic_stopped', 0)} stopped) "
                    f"in {mutation.get('seconds')} s") if mutation else "-"
             print(f"{rep:>3} {gate:8.3f} {plain:8.3f} {gate / plain:6.2f}  {verdict:7}  {ran}")
         gate_s, plain_s = statistics.median(gates), statistics.median(plains)

@@ -392,6 +392,16 @@ class SuiteSession:
         #: Each finished worker's coverage data (``coverage.CoverageData.dumps``).
         self.blobs: list[bytes] = []
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        """On xdist workers this controller runs no test: only the workers measure on.
+
+        Each worker measures from its own start (its imports included), so
+        tracing the controller's report handling would only slow it down.
+        """
+        if getattr(config.option, "dist", "no") != "no":
+            self.cov.stop()
+
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed:
             self.channel.emit(EventKind.COLLECT_ERROR, nodeid=report.nodeid, **short_repr(report))
