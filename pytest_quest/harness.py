@@ -45,7 +45,7 @@ from pytest_quest.protocol import (
     encode_event,
 )
 
-__all__ = ["Channel", "Guard", "Pristine", "Watch", "main"]
+__all__ = ["Channel", "Guard", "Pristine", "Watch", "finish", "main"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _PATH_EVENTS = {

@@ -237,14 +237,12 @@ def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str,
     pristine = RunRequest(given.module, timeout)
     requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
                 for label in labels]
-    skip: Skip | None = None
-    if threshold is not None:
-        limit = threshold
+    def passed(index: int, results: Sequence[Ran | None]) -> bool:
+        assert threshold is not None
+        cut = decided_at(labels, results, by_label, threshold)
+        return cut is not None and index > cut and labels[index].startswith("K")
 
-        def skip(index: int, results: Sequence[Ran | None]) -> bool:
-            cut = decided_at(labels, results, by_label, limit)
-            return cut is not None and index > cut and labels[index].startswith("K")
-
+    skip: Skip | None = None if threshold is None else passed
     results = runs.run(requests, deadline, skip) if requests else []
     cut = None if threshold is None else decided_at(labels, results, by_label, threshold)
     stopped = {label for index, label in enumerate(labels)
