@@ -31,6 +31,7 @@ import json
 import marshal
 import math
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -59,13 +60,16 @@ from pytest_quest.harness import (
 from pytest_quest.mutants import MutationError, find_code, function_node
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
+    MAX_START_BYTES,
     EventKind,
     HarnessSpec,
     ProtocolError,
     RunReport,
     Tampering,
     parse_run_report,
+    parse_run_start,
 )
+from pytest_quest.runtrust import settle
 
 __all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "set_dumpable"]
 
@@ -144,9 +148,9 @@ class Zygote:
         self._ended: set[int] = set()
 
     @classmethod
-    def start(cls, child: Callable[[int, int, str], NoReturn], close_fds: Sequence[int],
+    def start(cls, child: Callable[[int, int, int, str], NoReturn], close_fds: Sequence[int],
               base_tmp: str, prepare: Callable[[], object] | None = None) -> Zygote:
-        """Fork the zygote; ``child(request_fd, answer_fd, run_dir)`` runs in each run child.
+        """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run.
 
         ``prepare()`` runs first in the zygote (the judge's coverage is stopped there, so
         only the measured run's child measures, by starting it again).
@@ -165,9 +169,9 @@ class Zygote:
         theirs.close()
         return cls(pid, ours)
 
-    def spawn(self, request_fd: int, answer_fd: int) -> int:
-        """Have the zygote fork a run child holding these two pipe ends; its pid."""
-        socket.send_fds(self.sock, [b"F"], [request_fd, answer_fd])
+    def spawn(self, request_fd: int, answer_fd: int, start_fd: int) -> int:
+        """Have the zygote fork a run child holding these three pipe ends; its pid."""
+        socket.send_fds(self.sock, [b"F"], [request_fd, answer_fd, start_fd])
         while True:
             tag, pid = self._message(None)
             if tag == b"P":
@@ -226,7 +230,7 @@ def _flush() -> None:
             stream.flush()
 
 
-def _zygote(sock: socket.socket, child: Callable[[int, int, str], NoReturn],
+def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
             base_tmp: str) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
@@ -247,8 +251,8 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, str], NoReturn],
             _reap(active, sock)
             if sock not in ready:
                 continue
-            message, fds, _, _ = socket.recv_fds(sock, 1, 2)
-            if not message or len(fds) != 2:
+            message, fds, _, _ = socket.recv_fds(sock, 1, 3)
+            if not message or len(fds) != 3:
                 break
             run_dir = tempfile.mkdtemp(dir=base_tmp)
             _flush()
@@ -259,7 +263,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, str], NoReturn],
                 os.close(wake_w)
                 signal.set_wakeup_fd(-1)
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                child(fds[0], fds[1], run_dir)
+                child(fds[0], fds[1], fds[2], run_dir)
             for fd in fds:
                 os.close(fd)
             active[pid] = run_dir
@@ -372,11 +376,13 @@ class ForkRuns:
     def _launch(self, index: int, request: mutate.RunRequest) -> _Flight:
         request_r, request_w = os.pipe()
         answer_r, answer_w = os.pipe()
+        start_r, start_w = os.pipe()
         try:
-            pid = self.zygote.spawn(request_r, answer_w)
+            pid = self.zygote.spawn(request_r, answer_w, start_w)
         finally:
             os.close(request_r)
             os.close(answer_w)
+            os.close(start_w)
         module = marshal.dumps(request.module)
         header = json.dumps({"measure": request.measure, "module": len(module),
                              "timeout": request.timeout if math.isfinite(request.timeout)
@@ -386,7 +392,7 @@ class ForkRuns:
             _write_all(request_w, payload)
         os.close(request_w)
         started = time.monotonic()
-        return _Flight(index, pid, answer_r, started, started + request.timeout)
+        return _Flight(index, pid, answer_r, start_r, started, started + request.timeout)
 
     def _finish(self, flight: _Flight, timed_out: bool = False) -> mutate.Ran:
         if timed_out or flight.oversized:
@@ -395,6 +401,7 @@ class ForkRuns:
         os.close(flight.fd)
         seconds = time.monotonic() - flight.started
         self.zygote.wait_ended(flight.pid)
+        start = _read_start(flight.start_fd)
         where = f"the report of run {flight.index + 1}"
         if flight.oversized:
             return mutate.Ran(mutate.TAMPERED, seconds, tampered=Tampering(
@@ -404,7 +411,8 @@ class ForkRuns:
         if not flight.data:
             return mutate.Ran(mutate.DIED, seconds)
         try:
-            report = parse_run_report(bytes(flight.data), where)
+            report = settle(parse_run_report(bytes(flight.data), where),
+                            parse_run_start(start, where), where)
         except ProtocolError as exc:
             return mutate.Ran(mutate.TAMPERED, seconds,
                               tampered=Tampering(exc.where, exc.expected, exc.actual))
@@ -414,10 +422,13 @@ class ForkRuns:
 class _Flight:
     """One run in progress, seen from the judge."""
 
-    def __init__(self, index: int, pid: int, fd: int, started: float, deadline: float) -> None:
+    def __init__(self, index: int, pid: int, fd: int, start_fd: int, started: float,
+                 deadline: float) -> None:
         self.index = index
         self.pid = pid
         self.fd = fd
+        #: The run's "test code starts now" pipe, read once the run ended.
+        self.start_fd = start_fd
         self.started = started
         self.deadline = deadline
         self.data = bytearray()
@@ -441,6 +452,30 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def _read_start(fd: int) -> bytes:
+    """The start record of an ended run (its writer is gone: what is there is all there is).
+
+    Read without blocking: a process of the run still holding the pipe open
+    cannot stall the judge; what it has not written by now is not counted.
+    """
+    os.set_blocking(fd, False)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while size <= MAX_START_BYTES:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
 def _read_all(fd: int) -> bytes:
     chunks: list[bytes] = []
     while True:
@@ -455,7 +490,7 @@ class Judge:
     """The pytest plugin of the judge process; in each run child, the run's recorder too."""
 
     def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine, cov: Any,
-                 test_bytes: bytes, finish: Callable[[int | None], NoReturn],
+                 seed_fd: int | None, finish: Callable[[int | None], NoReturn],
                  own_coverage: str | None = None, confined: str = "") -> None:
         assert spec.target is not None
         self.spec = spec
@@ -463,7 +498,8 @@ class Judge:
         self.channel = channel
         self.pristine = pristine
         self.cov = cov
-        self.test_bytes = test_bytes
+        #: The pipe holding the schedule's seed, read only after the zygote is forked.
+        self.seed_fd = seed_fd
         #: Where pytest-quest's own test suite keeps its coverage data (writable in runs).
         self.own_coverage = own_coverage
         #: The kernel confinement the harness entered ("" when none): runs may start processes.
@@ -478,6 +514,9 @@ class Judge:
         self.run: _ChildRun | None = None
         #: Reports the exit status and ends the process once judged (:func:`harness.finish`).
         self.finish = finish
+        #: Decided in the judge before the fork (:meth:`_installed_before_fork`).
+        self.install = "import"
+        self.trusted_lines: frozenset[int] = frozenset()
 
     # ----------------------------------------------------------- in the judge
     @pytest.hookimpl(tryfirst=True)
@@ -494,8 +533,9 @@ class Judge:
         # saw at start-up; no other run measures. (Also what coverage.py's own fork handling,
         # used by pytest-quest's suite, expects to find as the current collector.)
         self.cov.stop()
-        zygote = Zygote.start(lambda r, w, d: self._child(session, r, w, d),
-                              [self.channel.fd], base_tmp)
+        self.install, self.trusted_lines = self._installed_before_fork()
+        zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
+                              [self.channel.fd, *self._seed_fds()], base_tmp)
         try:
             self._judge(ForkRuns(zygote, _parallel()))
         except (ConnectionError, BrokenPipeError):
@@ -504,6 +544,42 @@ class Judge:
         finally:
             zygote.stop()
         self.finish(self.exitstatus)  # judged: pytest's own session teardown adds nothing
+
+    def _seed_fds(self) -> list[int]:
+        return [] if self.seed_fd is None else [self.seed_fd]
+
+    def _seed(self) -> str:
+        """The schedule's seed, first read here: in the judge, after every fork of the zygote.
+
+        From the gate (:mod:`pytest_quest.schedule`): secret, the same for the
+        same submission on the same files. A harness started without one (our
+        own tests) draws a fresh random seed: secret too, not repeatable.
+        """
+        if self.seed_fd is None:
+            return secrets.token_hex(32)
+        try:
+            seed = _read_all(self.seed_fd).decode("ascii", "replace").strip()
+        finally:
+            os.close(self.seed_fd)
+            self.seed_fd = None
+        return seed if len(seed) == 64 else secrets.token_hex(32)
+
+    def _installed_before_fork(self) -> tuple[str, frozenset[int]]:
+        """How runs install the target, and the target's lines that ran in the judge already.
+
+        Decided here, before any run exists, from what the judge itself
+        imported: never from a run's answer (a test could claim either). When
+        a conftest imported the module ("swap"), the lines it ran then are
+        known good; every other covered line must prove it runs (reach check).
+        """
+        if self.target.module not in sys.modules:
+            return "import", frozenset()
+        lines: set[int] = set()
+        with contextlib.suppress(Exception):  # no data: every covered line gets checked
+            data = self.cov.get_data()
+            for name in {self.pristine.path, os.path.realpath(self.pristine.path)}:
+                lines.update(data.lines(name) or ())
+        return "swap", frozenset(lines)
 
     def _judge(self, runs: ForkRuns) -> None:
         emit = self.channel.emit
@@ -536,9 +612,9 @@ class Judge:
             measured=report, measured_seconds=seconds,
             target_file=self.target.file, body=self.target.body, branch=self.spec.branch,
             reruns=self.spec.reruns, budget=self.spec.budget,
-            seed=mutate.seed_of(self.test_bytes, self.pristine.source),
+            seed=self._seed(),
             mutation=self.spec.mutation,
-            install="swap" if report.swapped else "import",
+            install=self.install, trusted_lines=self.trusted_lines,
         ))
         if stage.tampered is not None:
             emit(EventKind.TAMPERED, **vars(stage.tampered))
@@ -575,7 +651,7 @@ class Judge:
         emit(EventKind.ROUND_DONE, round=1)
 
     # ------------------------------------------------------- in a run child
-    def _child(self, session: pytest.Session, request_fd: int, answer_fd: int,
+    def _child(self, session: pytest.Session, request_fd: int, answer_fd: int, start_fd: int,
                run_dir: str) -> NoReturn:
         answer: dict[str, Any] = {}
         run: _ChildRun | None = None
@@ -588,7 +664,7 @@ class Judge:
             options = json.loads(header)
             module = marshal.loads(rest[:int(options["module"])])
             run = _ChildRun(self, session, run_dir, bool(options["measure"]),
-                            options["timeout"], module)
+                            options["timeout"], module, start_fd)
             self.run = run
             answer = run.execute()
         except BaseException as exc:
@@ -665,7 +741,7 @@ class _ChildRun:
     """One run inside its forked child: isolate, install, collect, run, answer."""
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
-                 timeout: float | None, module: types.CodeType) -> None:
+                 timeout: float | None, module: types.CodeType, start_fd: int) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -683,6 +759,7 @@ class _ChildRun:
         self.original_code: types.CodeType | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
         self.started = False
+        self.start_fd = start_fd
 
     def pause(self) -> None:
         """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
@@ -726,6 +803,7 @@ class _ChildRun:
         self._remember()
         answer: dict[str, Any] = {}
         self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
+        self._announce_start(first_error)
         self.started = self.guard.test_started = True
         try:
             self.session.perform_collect()
@@ -751,14 +829,28 @@ class _ChildRun:
             collected=[i.nodeid for i in items], collect_errors=self.collect_errors,
             reports=self.reports, failed=failed, types=recorder.types if recorder else [],
             calls=recorder.count() if recorder else None, denied=self.guard.denied,
-            denied_early=self.guard.early,
             reads=self.watch.reads, replaced=self.replaced,
-            missing=self.original is None, import_error=import_error, swapped=swapped,
+            missing=self.original is None, import_error=import_error,
             exitstatus=_exitstatus(items, self.collect_errors, self.reports, failed),
         )
         if self.measure:
             answer.update(self._coverage())
         return answer
+
+    def _announce_start(self, import_error: str | None) -> None:
+        """Tell the judge, out of band, what was known before test code; then close the pipe.
+
+        The judge believes "our fault" claims only from this record
+        (:mod:`pytest_quest.runtrust`): once it is closed, nothing the test
+        does can add to it. Clipped to stay far below a pipe's buffer.
+        """
+        record = {"import_error": None if import_error is None else import_error[:2000],
+                  "denied_early": [what[:500] for what in self.guard.early[:20]],
+                  "missing": self.original is None}
+        try:
+            _write_all(self.start_fd, json.dumps(record).encode())
+        finally:
+            os.close(self.start_fd)
 
     def _summarize(self) -> None:
         """Print the failures the way pytest's summary does, into the run's output.

@@ -32,7 +32,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 import pytest
@@ -554,7 +554,8 @@ def _run_suite(spec: HarnessSpec, channel: Channel, confined: str) -> int | None
 
 
 # ------------------------------------------------------------------ submit mode
-def _run_submit(spec: HarnessSpec, channel: Channel, confined: str) -> int | None:
+def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
+                seed_fd: int | None = None) -> int | None:
     from pytest_quest.forkrun import Judge, set_dumpable
 
     assert spec.target is not None and spec.test_file is not None
@@ -564,8 +565,6 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str) -> int | Non
         return None
     set_dumpable(False)  # no process of the same user may ptrace or read the judge
     pristine = Pristine.read(spec, spec.target)
-    with open(os.path.join(spec.sandbox, spec.test_file), "rb") as handle:
-        test_bytes = handle.read()
     sys.meta_path.insert(0, pristine)
     for name in third_party_imports(pristine.text, spec.sandbox):
         with contextlib.suppress(BaseException):  # the run will say what is wrong
@@ -577,16 +576,20 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str) -> int | Non
     cov = _coverage(spec)
     _keep_measuring_ourselves(outer)
     cov.start()  # before the conftests: what they import at start-up is measured too
-    judge = Judge(spec, channel, pristine, cov, test_bytes,
+    judge = Judge(spec, channel, pristine, cov, seed_fd,
                   lambda status: finish(channel, status), own, confined)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])
     return int(code)  # pytest stopped before collection: the judge never ran
 
 
-def _arguments(argv: list[str]) -> tuple[str, int]:
-    if len(argv) != 3 or argv[1] != "--events-fd" or not argv[2].isdigit():
-        raise SystemExit("usage: python -m pytest_quest.harness SPEC --events-fd N")
-    return argv[0], int(argv[2])
+def _arguments(argv: list[str]) -> tuple[str, int, int | None]:
+    """SPEC, the event pipe and, for a submission, the pipe holding the schedule's seed."""
+    usage = "usage: python -m pytest_quest.harness SPEC --events-fd N [--seed-fd M]"
+    if len(argv) not in (3, 5) or argv[1] != "--events-fd" or not argv[2].isdigit():
+        raise SystemExit(usage)
+    if len(argv) == 5 and (argv[3] != "--seed-fd" or not argv[4].isdigit()):
+        raise SystemExit(usage)
+    return argv[0], int(argv[2]), int(argv[4]) if len(argv) == 5 else None
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
@@ -595,15 +598,15 @@ def main(argv: list[str] | None = None) -> NoReturn:
         from pytest_quest import confine  # first thing: before any project or test code
 
         confined = confine.enter_requested()
-    spec_path, fd = _arguments(sys.argv[1:] if argv is None else argv)
+    spec_path, fd, seed_fd = _arguments(sys.argv[1:] if argv is None else argv)
     with open(spec_path, encoding="utf-8") as handle:
         spec = HarnessSpec.from_json(handle.read())
     channel = Channel(fd)
     channel.emit(EventKind.START, pid=os.getpid(), time=time.time())
     _limit(spec.limits.cpu, spec.limits.memory_mb, spec.limits.fsize_mb)
-    runner: Callable[[HarnessSpec, Channel, str], int | None] = (
-        _run_suite if spec.mode == "suite" else _run_submit)
-    finish(channel, runner(spec, channel, confined))
+    if spec.mode == "suite":
+        finish(channel, _run_suite(spec, channel, confined))
+    finish(channel, _run_submit(spec, channel, confined, seed_fd))
 
 
 if __name__ == "__main__":

@@ -8,16 +8,16 @@ docs/mutation.md). The mutants come from :mod:`pytest_quest.mutants`.
 
 Every run after the measured one looks the same from inside: the target is
 installed the same way, the same time limits apply, a fresh private temp
-dir. The order of clean control runs and mutants is shuffled by a seed taken
-from the submission's bytes and the target's source, so the same submission
-on the same sources gets the same schedule (recorded in the event), and a
-test that fails a control (a counter, a clock, a pid: anything that tells
-runs apart) is FAIL.
+dir. The order of clean control runs and mutants is shuffled by a seed the
+test cannot compute (:mod:`pytest_quest.schedule`: a keyed hash of the
+sandbox copy, handed to the judge after the fork), so the same submission on
+the same files gets the same schedule (recorded in the event), and a test
+that fails a control (a counter, a clock, a pid: anything that tells runs
+apart) is FAIL.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
 import time
@@ -41,7 +41,6 @@ __all__ = [
     "decided_at",
     "killed_by",
     "run_stage",
-    "seed_of",
 ]
 
 #: Verdicts of one mutant run.
@@ -105,8 +104,12 @@ class StageInput:
     budget: float
     seed: str
     mutation: MutationSpec | None
-    #: "import" (the run installs the module) or "swap" (a conftest imported it first).
+    #: "import" (the run installs the module) or "swap" (a conftest imported it first),
+    #: decided by the judge from what it imported itself, never from a run's answer.
     install: str = "import"
+    #: Lines of the target the judge saw run before any run existed (a conftest's import):
+    #: the only covered lines the reach check takes on trust.
+    trusted_lines: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -116,11 +119,6 @@ class Stage:
     controls: list[dict[str, Any]] = field(default_factory=list)
     mutation: dict[str, Any] | None = None
     tampered: Tampering | None = None
-
-
-def seed_of(test_bytes: bytes, source: bytes) -> str:
-    """The schedule's seed: the same submission on the same sources, the same order."""
-    return hashlib.sha256(test_bytes + b"\0" + source).hexdigest()
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -213,9 +211,9 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     ran = [label for label in labels if label not in stopped]
     stage.mutation = _event(given, base, made, mutants, outcomes, ran, controls, timeout)
     stage.mutation["stopped"] = len(stopped)
-    # In swap mode the coverage also holds what ran in the judge when a conftest imported
-    # the module; no run re-executes that, so only installed-at-import runs are checked.
-    if made is not None and stage.tampered is None and given.install == "import" and \
+    # Both install modes: in swap mode, what ran in the judge when a conftest imported the
+    # module (``trusted_lines``) is left out, as no run re-executes it.
+    if made is not None and stage.tampered is None and \
             stage.mutation.get("null", {}).get("outcome") == SURVIVED and \
             not stage.mutation.get("import_time_only"):
         _reach_phase(runs, stage, given, outcomes, rng, timeout, started + given.budget)
@@ -307,7 +305,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     """
     assert stage.mutation is not None
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
-    covered = set(coverage.get("executed_lines", ()))
+    covered = set(coverage.get("executed_lines", ())) - given.trusted_lines
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:

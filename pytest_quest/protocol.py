@@ -22,6 +22,7 @@ from typing import Any, Final
 __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
+    "MAX_START_BYTES",
     "WORKER_COVERAGE_ENV",
     "EventKind",
     "HarnessSpec",
@@ -29,11 +30,13 @@ __all__ = [
     "MutationSpec",
     "ProtocolError",
     "RunReport",
+    "RunStart",
     "Tampering",
     "TargetSpec",
     "encode_event",
     "parse_events",
     "parse_run_report",
+    "parse_run_start",
     "validate_event",
 ]
 
@@ -421,15 +424,16 @@ class RunReport:
     types: tuple[str, ...] = ()
     calls: int | None = None
     denied: tuple[str, ...] = ()
-    #: Refused before the test module was imported: the project's or a plugin's doing.
+    #: Refused before the test module was imported: the project's or a plugin's doing. Never
+    #: part of the answer (test code could forge it): the judge copies it from the RunStart.
     denied_early: tuple[str, ...] = ()
     reads: tuple[str, ...] = ()
     replaced: tuple[str, ...] = ()
     missing: bool = False
-    #: A conftest imported the target module in the judge: the run swapped ``__code__``.
-    swapped: bool = False
+    #: The target's import failed before the test and again once the test module was collected.
     import_error: str | None = None
-    #: The machinery failed in the child before test code ran (not a kill).
+    #: The machinery failed in the child before test code ran (not a kill); valid only from a
+    #: run that sent no :class:`RunStart` (the judge checks).
     error: str | None = None
     exitstatus: int = 0
 
@@ -439,8 +443,7 @@ _REPORT = _shape({}, {
     "reports": _list(_EVENTS[EventKind.REPORT]), "failed": _optional(_str),
     "coverage": _optional(_dict_of(FILE_COVERAGE)), "coverage_error": _optional(_str),
     "types": _list(_str, 16), "calls": _optional(_int), "denied": _list(_str, 1000),
-    "denied_early": _list(_str, 1000),
-    "reads": _list(_str, 1000), "replaced": _list(_str), "missing": _bool, "swapped": _bool,
+    "reads": _list(_str, 1000), "replaced": _list(_str), "missing": _bool,
     "import_error": _optional(_str), "error": _optional(_str), "exitstatus": _int,
 })
 
@@ -457,3 +460,44 @@ def parse_run_report(data: bytes, where: str) -> RunReport:
     fields_: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                                for k, v in value.items()}
     return RunReport(**fields_)
+
+
+# ------------------------------------------- one forked run's "test code starts now"
+#: Bound on the start record (it goes through a pipe nobody reads until the run ended).
+MAX_START_BYTES: Final = 32 * 1024
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """What a run child knew before any test code ran, sent on a pipe closed right after.
+
+    Written by pytest-quest's own code between the fork and the collection of
+    the test file, so nothing of the test could have shaped it: only these
+    facts may make a run "the environment's fault" (no try spent). Their text
+    is the project's (its import, its conftests), never the test's.
+    """
+
+    #: The first import of the target module failed (the run retries once collected).
+    import_error: str | None = None
+    #: What the sandbox refused while the project was imported.
+    denied_early: tuple[str, ...] = ()
+    #: The target function was not found on the imported module.
+    missing: bool = False
+
+
+_START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
+                 "missing": _bool})
+
+
+def parse_run_start(data: bytes, where: str) -> RunStart | None:
+    """The start record, None when the run never got to test code, or ProtocolError."""
+    if not data:
+        return None
+    if len(data) > MAX_START_BYTES:
+        raise ProtocolError(where, f"at most {MAX_START_BYTES} bytes", f"{len(data)} bytes")
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise ProtocolError(where, "one JSON object", _clip(data)) from None
+    _START(value, where)
+    return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"])

@@ -44,6 +44,7 @@ from pytest_quest.protocol import (
     parse_events,
 )
 from pytest_quest.quest import Quest
+from pytest_quest.schedule import project_key, schedule_seed
 
 __all__ = [
     "RunResult",
@@ -112,6 +113,13 @@ def is_protected(rel: str, settings: Settings) -> bool:
     return any(rel == s or rel.startswith(s + "/") for s in folders)
 
 
+def _fold(digest: Any, rel: str, data: bytes) -> None:
+    """Add one copied file to the sandbox digest (name and length first: no ambiguity)."""
+    name = rel.encode("utf-8", "surrogateescape")
+    digest.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
 def sha256(data: bytes) -> str:
     """The digest every protected file, locked test and submission is recorded by."""
     return hashlib.sha256(data).hexdigest()
@@ -145,6 +153,8 @@ class Sandbox:
     private: Path
     #: Protected files as copied, with their hashes.
     hashes: dict[str, str] = field(default_factory=dict)
+    #: sha256 over every file copied in (names and bytes): what the schedule's seed covers.
+    digest: str = ""
 
     @classmethod
     def create(
@@ -164,6 +174,7 @@ class Sandbox:
         (base / "home").mkdir()
         root = settings.root
         made: set[str] = set()
+        copied = hashlib.sha256()
         files = list(iter_project_files(root, settings.test_dir, settings.exclude))
         for rel in files:
             source = root / rel
@@ -172,10 +183,13 @@ class Sandbox:
             except OSError:
                 continue
             box._write(rel, data, made)
+            _fold(copied, rel, data)
             if is_protected(rel, settings):
                 box.hashes[rel] = sha256(data)
         for rel, data in (extra or {}).items():
             box._write(rel, data, made)
+            _fold(copied, rel, data)
+        box.digest = copied.hexdigest()
         return box
 
     def _write(self, rel: str, data: bytes, made: set[str]) -> None:
@@ -461,12 +475,14 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     spec_path = private / "spec.json"
     os.close(safeio.create_new(spec_path, spec.to_json().encode()))
     read_fd, write_fd = os.pipe()
+    seed_fd = _seed_pipe(box, settings) if spec.mode == "submit" else None
     reader = _Reader(read_fd, observe)
     limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
               if confine.detect().kernel else confine.ProcessLimits(""))
     try:
         command, status_fd, confinement = _command(box, settings, spec_path, channel,
-                                                   limits.cgroups, write_fd)
+                                                   limits.cgroups, write_fd, seed_fd)
+        passed = (write_fd,) if seed_fd is None else (write_fd, seed_fd)
         status = b""
         started = time.monotonic()
         with os.fdopen(safeio.create_new(private / "output.txt"), "wb") as log:
@@ -479,7 +495,7 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
-                    pass_fds=(write_fd,) if status_fd is None else (write_fd, status_fd[1]),
+                    pass_fds=passed if status_fd is None else (*passed, status_fd[1]),
                 )
             except BaseException:
                 os.close(read_fd)
@@ -517,6 +533,8 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
         limits.close()
         with contextlib.suppress(OSError):
             os.close(write_fd)  # already closed unless the launch failed
+        if seed_fd is not None:
+            os.close(seed_fd)
     data, truncated = reader.finish()
     seconds = time.monotonic() - started
     _return_self_coverage(channel)
@@ -578,8 +596,23 @@ class _Reader(threading.Thread):
         return bytes(self.data), self.truncated
 
 
+def _seed_pipe(box: Sandbox, settings: Settings) -> int:
+    """A pipe holding the schedule's seed, for the judge to read after its zygote is forked.
+
+    Never a file or part of the spec: the spec is in every run's memory
+    (docs/security.md, "the schedule").
+    """
+    seed = schedule_seed(project_key(settings.root), box.digest)
+    read, write = os.pipe()
+    try:
+        os.write(write, seed.encode("ascii"))  # 64 bytes: far below a pipe's buffer
+    finally:
+        os.close(write)
+    return read
+
+
 def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
-             cgroups: tuple[str, ...] = (), events_fd: int = -1
+             cgroups: tuple[str, ...] = (), events_fd: int = -1, seed_fd: int | None = None
              ) -> tuple[list[str], tuple[int, int] | None, dict[str, str]]:
     """The harness command and, when this system has kernel confinement, the request for it.
 
@@ -588,6 +621,8 @@ def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
     pipe. ``isolation = "strict"`` refuses to run without kernel confinement.
     """
     harness = ["pytest_quest.harness", str(spec_path), "--events-fd", str(events_fd)]
+    if seed_fd is not None:
+        harness += ["--seed-fd", str(seed_fd)]
     command = [settings.python, "-m", *harness]
     isolation = confine.detect()
     if not isolation.kernel:

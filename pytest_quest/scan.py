@@ -25,6 +25,7 @@ from pytest_quest.records import Evidence
 from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, sha256, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
+from pytest_quest.schedule import project_key
 from pytest_quest.states import State
 
 __all__ = ["ScanReport", "find_functions", "judged_tests", "run_suite", "scan"]
@@ -252,4 +253,5 @@ def scan(
             "retired": len(report.retired),
             "locked": len(report.locked),
         })
+    project_key(settings.root)  # the schedule's secret (pytest_quest.schedule), before any submit
     return report, ledger

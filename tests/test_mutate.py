@@ -68,7 +68,7 @@ def _given(**changes: Any) -> StageInput:
         source=SOURCE, filename=FILE, def_line=1,
         module=compile(SOURCE, FILE, "exec", dont_inherit=True),
         measured=measured, measured_seconds=0.05, target_file=FILE, body=(2, 4), branch=False,
-        reruns=3, budget=60.0, seed=mutate.seed_of(b"test", SOURCE.encode()),
+        reruns=3, budget=60.0, seed="5eed" * 16,
         mutation=MutationSpec(threshold=0.6, max_mutants=20),
     )
     values.update(changes)
@@ -115,8 +115,18 @@ def _is_reach(request: RunRequest) -> bool:
     return any("reached" in str(c) for c in namespace["f"].__code__.co_consts)
 
 
-def test_no_reach_check_when_a_conftest_imported_the_module_first() -> None:
+def test_forged_coverage_is_caught_in_swap_mode_too() -> None:
+    # Red team 2, finding 10: a run claimed "swapped" to turn the reach check off. The judge
+    # decides the mode itself now, and checks in both.
     stage = run_stage(FakeRuns(inputs=(0,)), _given(install="swap"))
+    assert stage.tampered is not None
+    assert stage.tampered.where == "the coverage of m.py:3"
+
+
+def test_lines_the_judge_saw_run_before_the_fork_are_not_reach_checked() -> None:
+    # A conftest imported the module and called f there: no run re-executes that line.
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(install="swap",
+                                                   trusted_lines=frozenset({3})))
     assert stage.tampered is None and stage.mutation is not None
     assert "reach" not in stage.mutation
 
@@ -140,7 +150,7 @@ def test_a_block_that_runs_passes_its_reach_check() -> None:
 def test_the_order_is_seeded_by_the_submission() -> None:
     first = run_stage(FakeRuns(), _given()).mutation
     again = run_stage(FakeRuns(), _given()).mutation
-    other = run_stage(FakeRuns(), _given(seed=mutate.seed_of(b"other", SOURCE.encode()))).mutation
+    other = run_stage(FakeRuns(), _given(seed="0be5" * 16)).mutation
     assert first is not None and again is not None and other is not None
     assert first["order"] == again["order"] and first["seed"] == again["seed"]
     assert other["order"] != first["order"]
@@ -337,8 +347,11 @@ def test_mutants_past_the_budget_are_not_run() -> None:
 
     event = run_stage(Late(), _given()).mutation
     assert event is not None
-    if "N" in event["order"][:3]:
-        assert event["not_run"] == len(event["order"]) - 3 - event["order"][3:].count("C")
+    order = event["order"]
+    reach = sum(1 for label in order if label.startswith("R"))
+    first = order[:len(order) - (reach + 1 if reach else 0)]  # the reach phase adds one C
+    if "N" in first[:3]:
+        assert event["not_run"] == sum(1 for label in first[3:] if label[0] in "EK")
     else:
         assert event["error"].endswith("did not run within the time budget")
 
@@ -357,4 +370,3 @@ def test_only_a_failure_kills() -> None:
     assert mutate.killed_by(RunReport(collect_errors=nameless)) == "<collection>"
     # Other test names (parametrize ids built from the target's results) are not a failure.
     assert mutate.killed_by(RunReport(collected=("t.py::test_f[112.5]",))) is None
-    assert len(mutate.seed_of(b"", b"")) == 64

@@ -1,0 +1,47 @@
+"""What the judge believes of a run: its answer, checked against what it knew before the test.
+
+A run child answers on a pipe that test code can find and write (it runs in
+the same process), so the answer is a claim. Before any test code runs, the
+child sends a :class:`~pytest_quest.protocol.RunStart` on a second pipe and
+closes it: that record is ours. The claims that would make a run "the
+environment's fault" (no try spent) are believed only from it:
+
+- ``error`` (the machinery failed) only from a run that never started the
+  test; after the start it is a forged answer;
+- ``import_error`` only when the first import, before the test, failed too,
+  and then with the project's message from the start record, never the run's
+  text;
+- ``denied_early`` only from the start record;
+- ``missing`` (the target was not found) must agree with the start record
+  when the first import worked.
+
+Anything else is tampering (``run-report-tampered``: a FAIL, the try spent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pytest_quest.protocol import ProtocolError, RunReport, RunStart
+
+__all__ = ["settle"]
+
+
+def settle(report: RunReport, start: RunStart | None, where: str) -> RunReport:
+    """The answer the judge acts on, or ProtocolError when it claims what the run cannot know."""
+    if start is None:
+        if report.error is None:
+            raise ProtocolError(where, "an answer from a run that started the test",
+                                "an answer from a run that never started it")
+        return replace(report, denied_early=())
+    if report.error is not None:
+        raise ProtocolError(where, "no machinery error once the test started",
+                            "an error claimed after the test code started")
+    if report.import_error is not None and start.import_error is None:
+        raise ProtocolError(where, "no import error: the target imported before the test",
+                            "an import error claimed after the test code started")
+    if start.import_error is None and report.missing != start.missing:
+        raise ProtocolError(where, f"missing={start.missing}, as found before the test",
+                            f"missing={report.missing}")
+    import_error = start.import_error if report.import_error is not None else None
+    return replace(report, import_error=import_error, denied_early=start.denied_early)

@@ -1,0 +1,43 @@
+"""The schedule's seed: a keyed hash of the sandbox copy, made in the gate (red team 2, 12)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from pytest_quest.config import Settings
+from pytest_quest.sandbox import Sandbox
+from pytest_quest.schedule import KEY_BYTES, KEY_PATH, project_key, schedule_seed
+
+
+def test_the_key_is_made_once_private_and_kept(tmp_path: Path) -> None:
+    key = project_key(tmp_path)
+    path = tmp_path / KEY_PATH
+    assert len(key) == KEY_BYTES and path.read_bytes() == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert project_key(tmp_path) == key
+    assert list(path.parent.iterdir()) == [path]  # no temporary file left behind
+
+
+def test_a_broken_key_is_replaced(tmp_path: Path) -> None:
+    path = tmp_path / KEY_PATH
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"short")
+    key = project_key(tmp_path)
+    assert len(key) == KEY_BYTES and path.read_bytes() == key
+
+
+def test_the_seed_needs_the_key_and_follows_every_copied_file(settings: Settings) -> None:
+    first = Sandbox.create(settings, {"tests/quest/test_x.py": b"def test(): pass\n"})
+    again = Sandbox.create(settings, {"tests/quest/test_x.py": b"def test(): pass\n"})
+    other = Sandbox.create(settings, {"tests/quest/test_x.py": b"def test(): pass\n",
+                                      "tests/quest/order.json": b"[]"})
+    try:
+        assert first.digest == again.digest != other.digest
+        key = project_key(settings.root)
+        seed = schedule_seed(key, first.digest)
+        assert len(seed) == 64 and seed == schedule_seed(key, again.digest)
+        assert seed != schedule_seed(bytes(KEY_BYTES), first.digest)
+    finally:
+        for box in (first, again, other):
+            box.cleanup()
