@@ -70,6 +70,7 @@ from pytest_quest.protocol import (
     parse_run_start,
 )
 from pytest_quest.runtrust import settle
+from pytest_quest.scrub import RunLoader, scrub_run
 
 __all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "set_dumpable"]
 
@@ -618,6 +619,12 @@ class Judge:
         ))
         if stage.tampered is not None:
             emit(EventKind.TAMPERED, **vars(stage.tampered))
+        for what in stage.reads:
+            if what not in report.reads:
+                emit(EventKind.TARGET_READ, what=what)
+        for what in stage.denied:
+            if what not in report.denied:
+                emit(EventKind.DENIED, what=what)
         for number, control in enumerate(stage.controls, start=2):
             emit(EventKind.ROUND_DONE, round=number, **control)
         if stage.mutation is not None:
@@ -783,12 +790,8 @@ class _ChildRun:
         judge = self.judge
         target = judge.target
         self._isolate()
-        pristine = judge.pristine
-        pristine.code = self.module
-        pristine.watch = self.watch
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(pristine)
-        sys.meta_path.insert(0, pristine)
+        scrub_run(judge.pristine, RunLoader(target.module, judge.pristine.path, self.module,
+                                            self._loading), target.module)
         swapped = target.module in sys.modules
         recorder = _Recorder(self.function) if self.measure and self.function else None
         if self.measure:
@@ -836,6 +839,10 @@ class _ChildRun:
         if self.measure:
             answer.update(self._coverage())
         return answer
+
+    def _loading(self, flag: bool) -> None:
+        """Our own loader executes the module: not the test reading the code."""
+        self.watch.loading = flag
 
     def _announce_start(self, import_error: str | None) -> None:
         """Tell the judge, out of band, what was known before test code; then close the pipe.

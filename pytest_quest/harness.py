@@ -44,6 +44,7 @@ from pytest_quest.protocol import (
     TargetSpec,
     encode_event,
 )
+from pytest_quest.scrub import body_of, holds_body
 
 __all__ = ["Channel", "Guard", "Pristine", "Watch", "finish", "main"]
 
@@ -175,6 +176,7 @@ class Watch:
         self.module = target.module
         self.qualname = ".".join((*target.owner, target.name))
         self.text = text
+        self.body = body_of(text)
         self.paused = False
         self.loading = False
         self.nodeid = ""
@@ -207,14 +209,43 @@ class Watch:
             if (not self.loading and type(func) is types.FunctionType
                     and func.__module__ == self.module and func.__qualname__ == self.qualname):
                 self._saw("read the target's __code__")
-        elif event == "compile" and len(args) == 2:
+        elif event == "compile" and len(args) == 2 and not _pytest_parsing():
             source, filename = args
             if self._is_target(filename):
                 self._saw("compiled code under the target's file name")
             elif isinstance(source, str | bytes) and self.text:
                 text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-                if self.text in text:
+                if self.text in text or holds_body(text, self.body):
                     self._saw("compiled the target's source text")
+
+
+def _statement_finder() -> types.CodeType | None:
+    try:
+        from _pytest._code.source import getstatementrange_ast
+    except ImportError:  # pragma: no cover - another pytest: its tracebacks may be flagged
+        return None
+    return getstatementrange_ast.__code__
+
+
+#: pytest parses a file's text to show the failing statement of a traceback entry.
+_PYTEST_PARSER = _statement_finder()
+
+
+def _pytest_parsing() -> bool:
+    """Whether the compile under way is pytest formatting a traceback (not the test reading).
+
+    Since every run's reads are judged, a mutant that breaks the test at
+    import shows its traceback, and pytest parses the target's text for it.
+    Told by the caller's code object itself, which test code cannot forge.
+    """
+    frame = sys._getframe(2)
+    for _ in range(3):
+        if frame is None:
+            return False
+        if frame.f_code is _PYTEST_PARSER:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None:

@@ -119,6 +119,10 @@ class Stage:
     controls: list[dict[str, Any]] = field(default_factory=list)
     mutation: dict[str, Any] | None = None
     tampered: Tampering | None = None
+    #: What any run after the measured one reported reading of the target's code, or the
+    #: sandbox refused it: judged like the measured run's (red team 2, finding 09).
+    reads: list[str] = field(default_factory=list)
+    denied: list[str] = field(default_factory=list)
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -251,6 +255,9 @@ def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str,
             continue
         if ran is not None and ran.status == TAMPERED and stage.tampered is None:
             stage.tampered = ran.tampered
+        if ran is not None and ran.report is not None:
+            _gather(stage.reads, ran.report.reads)
+            _gather(stage.denied, ran.report.denied)
         if label == "C":
             if ran is not None:
                 stage.controls.append(_control(ran, given.measured))
@@ -288,6 +295,14 @@ def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
         if killed >= threshold * (counted + remaining) - 1e-9:
             return index
     return None
+
+
+def _gather(into: list[str], found: Sequence[str], limit: int = 20) -> None:
+    for what in found:
+        if len(into) >= limit:
+            return
+        if what not in into:
+            into.append(what)
 
 
 def _reach_phase(runs: Runs, stage: Stage, given: StageInput,

@@ -1,7 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-machinery-detected|run-reads-target|static-reads-target-code
-# pending: redteam2
+# expect: mutation-pseudo-tested|mutation-machinery-detected|run-reads-target|static-reads-target-code
+# Stopped (fixgate): a run's target is served by a RunLoader holding only the installed code;
+#   the judge's Pristine is emptied in the child (pytest_quest/scrub.py). The detector finds
+#   nothing, the test asserts nothing, and the extreme mutants survive: mutation-pseudo-tested.
 #
 # RED TEAM 2, finding 07: the target module's __loader__ hands the test the installed mutant.
 # What: in every run the target module is served by the judge's Pristine import hook, which is

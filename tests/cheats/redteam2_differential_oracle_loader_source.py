@@ -1,7 +1,10 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-reads-target-code|run-reads-target
-# pending: redteam2
+# expect: run-exit-code|static-reads-target-code|run-reads-target
+# Stopped (fixgate): RunLoader.get_source() returns None in runs (pytest_quest/scrub.py): the
+#   reference cannot be built and the test fails in the measured run (run-exit-code). A copy
+#   of the body compiled from elsewhere (linecache, the file) is run-reads-target (the watch
+#   matches the body line for line, whatever the def is renamed to).
 #
 # RED TEAM 2, finding 03: differential oracle built from the target's own source.
 # What: `pricing.__loader__.get_source(...)` returns the pristine text (in the gate: the judge's

@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
-# pending: redteam2
 #
 # RED TEAM 2, finding 09: the Watch's findings are read only from the measured run.
 # What: the measured run is always run 1 (a marker file in the sandbox copy, keyed on the

@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-flaky|mutation-machinery-detected
-# pending: redteam2
 #
 # RED TEAM 2, finding 12: the "unguessable" schedule is computed by the test from public inputs.
 # What: the order of clean controls and mutants is shuffled by seed_of(test bytes, source bytes)

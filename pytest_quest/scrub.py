@@ -1,0 +1,122 @@
+"""What a run child must not hand its test: the pristine code next to the installed one.
+
+The judge's :class:`~pytest_quest.harness.Pristine` import hook holds the
+pristine module code and, in a run, the installed one (pristine or a
+mutant). Reachable from the target module (``__loader__``, ``__spec__``,
+``sys.meta_path``), it let a test compare the two and spot every mutant
+without testing anything (red team 2, finding 07), and its ``get_source``
+handed out the pristine text from memory, with no audit event (finding 03).
+
+So before any test code runs, a run child (:func:`scrub_run`):
+
+- serves the target from a :class:`RunLoader` that holds only the code this
+  run installs (which the test can see anyway: it is what runs) and has no
+  source to give;
+- empties the judge's ``Pristine`` in its own memory (the judge keeps its
+  copy: the child's pages are its own after the fork) and points the
+  target module's ``__loader__`` and ``__spec__.loader`` at the run's loader.
+
+What stays: the pristine *text* in :mod:`linecache` (tracebacks need it, and
+the file on disk says the same). Compiling it is what the code watch looks for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["RunLoader", "body_of", "holds_body", "scrub_run"]
+
+
+class RunLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The target module in one run: its code and nothing else (no pristine twin, no source)."""
+
+    def __init__(self, module: str, path: str, code: types.CodeType,
+                 loading: Callable[[bool], None]) -> None:
+        self._module = module
+        self._path = path
+        self._code = code
+        self._loading = loading
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname != self._module:
+            return None
+        package = os.path.basename(self._path) == "__init__.py"
+        spec = importlib.util.spec_from_loader(fullname, self, origin=self._path,
+                                               is_package=package)
+        if spec is None:  # pragma: no cover - spec_from_loader only fails without a loader
+            return None
+        spec.has_location = True
+        if package:
+            spec.submodule_search_locations = [os.path.dirname(self._path)]
+        return spec
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self._loading(True)
+        try:
+            exec(self._code, module.__dict__)
+        finally:
+            self._loading(False)
+
+    def get_source(self, fullname: str) -> None:
+        """No source in a run: the text would be an oracle (``linecache`` serves tracebacks)."""
+        return None
+
+    def get_filename(self, fullname: str) -> str:
+        return self._path
+
+    def is_package(self, fullname: str) -> bool:
+        return os.path.basename(self._path) == "__init__.py"
+
+
+def scrub_run(pristine: Any, loader: RunLoader, module: str) -> None:
+    """Put ``loader`` in the judge's hook's place and empty the hook (in this child only)."""
+    with contextlib.suppress(ValueError):
+        sys.meta_path.remove(pristine)
+    sys.meta_path.insert(0, loader)
+    for name in ("module_code", "code", "watch"):
+        setattr(pristine, name, None)
+    pristine.source = b""
+    pristine.text = ""
+    imported = sys.modules.get(module)
+    if imported is not None:  # a conftest imported it in the judge: the hook is its loader
+        with contextlib.suppress(AttributeError, TypeError):
+            imported.__loader__ = loader
+        spec = getattr(imported, "__spec__", None)
+        if spec is not None:
+            with contextlib.suppress(AttributeError, TypeError):
+                spec.loader = loader
+
+
+#: A body shorter than this (``return x``) is too common to tell a copy of the target by.
+MIN_BODY_CHARS = 40
+
+
+def body_of(function_text: str) -> str:
+    """The target's body, one stripped line per line: what a renamed or re-indented copy keeps.
+
+    The def line is dropped (a copy renames it, red team 2, finding 03), as
+    are blank lines; "" when what is left is too short to be telling.
+    """
+    lines = [line.strip() for line in function_text.splitlines()]
+    start = next((i + 1 for i, line in enumerate(lines) if line.endswith(":")), len(lines))
+    body = "\n".join(line for line in lines[start:] if line)
+    return body if len(body) >= MIN_BODY_CHARS else ""
+
+
+def holds_body(source: str, body: str) -> bool:
+    """Whether ``source`` carries ``body`` (from :func:`body_of`) line for line."""
+    if not body:
+        return False
+    return body in "\n".join(line.strip() for line in source.splitlines() if line.strip())
