@@ -191,6 +191,9 @@ def restrict_writes(paths: Sequence[str]) -> bool:
 
     Also allowed: the null devices. Layers only ever narrow what earlier ones
     allow, so a forked run can shrink its writes to its own fresh temp dir.
+    From ABI 6 the layer is also scoped: no signal to, and no abstract unix
+    socket of, a process outside it (a forked run cannot interrupt the judge
+    that forked it, red team 2 finding 08, nor talk to a sibling run).
     Call it before starting threads (Landlock binds the calling thread and its
     future children). Returns False when the kernel has no Landlock; raises
     :class:`OSError` when Landlock exists but refused the layer.
@@ -201,7 +204,7 @@ def restrict_writes(paths: Sequence[str]) -> bool:
     handled = _write_rights(abi)
     rules = [(os.path.realpath(p), handled) for p in paths]
     rules += [(device, _WRITE_FILE | _TRUNCATE) for device in NULL_DEVICES]
-    _landlock(abi, handled, rules)
+    _landlock(abi, handled, rules, scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
     return True
 
 

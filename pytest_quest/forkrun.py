@@ -537,12 +537,18 @@ class Judge:
         self.install, self.trusted_lines = self._installed_before_fork()
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], base_tmp)
+        # No run may interrupt the judge (red team 2, 08): the Landlock layer of each run
+        # blocks its signals from ABI 6; ignoring SIGINT here covers kernels without it.
+        # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             self._judge(ForkRuns(zygote, _parallel()))
-        except (ConnectionError, BrokenPipeError):
-            # The zygote is gone: only a run (test code) can kill it. No report, no free try.
+        except (ConnectionError, BrokenPipeError, KeyboardInterrupt):
+            # The zygote is gone or the judge was interrupted: only a run (test code) can do
+            # that. No report (run-no-report), never "our fault".
             self.exitstatus = None
         finally:
+            signal.signal(signal.SIGINT, previous)
             zygote.stop()
         self.finish(self.exitstatus)  # judged: pytest's own session teardown adds nothing
 

@@ -416,7 +416,8 @@ def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
                 extreme_equivalent=made.extreme_equivalent, incompatible=made.incompatible)
     null = outcomes.get("N")
     if null is None:
-        data["error"] = "MutationError: the null mutant did not run within the time budget"
+        # Not our fault: the runs took what the test took (red team 2, 04). The rule FAILs it.
+        data["not_run"] = sum(1 for label, _ in mutants if label not in outcomes)
         return data
     if null["outcome"] == ERROR:
         data["error"] = f"MutationError: the null mutant could not be installed: {null['error']}"

@@ -643,6 +643,28 @@ def test_restrict_writes_narrows_the_calling_process(tmp_path: Path) -> None:
     assert not (outside / "no.txt").exists()
 
 
+SIGNAL_OUT = """
+import os, sys
+from pytest_quest import confine
+confine.restrict_writes([sys.argv[1]])
+try:
+    os.kill(os.getppid(), 0)
+    print("signalled")
+except PermissionError:
+    print("refused")
+"""
+
+
+@pytest.mark.slow
+@needs_landlock
+def test_restrict_writes_blocks_signals_out_of_the_layer(tmp_path: Path) -> None:
+    # Red team 2, finding 08: a run child interrupted the judge that forked it.
+    done = subprocess.run([sys.executable, "-c", SIGNAL_OUT, str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["refused" if confine.landlock_abi() >= 6 else "signalled"]
+
+
 def test_restrict_writes_says_false_without_landlock(monkeypatch) -> None:
     monkeypatch.setattr(confine, "landlock_abi", lambda: 0)
     assert confine.restrict_writes(["/nowhere"]) is False

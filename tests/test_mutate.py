@@ -353,7 +353,7 @@ def test_mutants_past_the_budget_are_not_run() -> None:
     if "N" in first[:3]:
         assert event["not_run"] == sum(1 for label in first[3:] if label[0] in "EK")
     else:
-        assert event["error"].endswith("did not run within the time budget")
+        assert "error" not in event and "null" not in event and event["not_run"] > 0
 
 
 def test_generation_faults_are_review_material_not_a_crash() -> None:

@@ -254,14 +254,39 @@ def test_threshold_is_inclusive_and_timeouts_count_as_killed() -> None:
     assert facts[0].actual == "3/5 killed (60%)"
 
 
-def test_unrun_mutants_that_decide_the_verdict_send_to_review() -> None:
+def test_unrun_mutants_that_decide_the_verdict_fail_as_too_slow() -> None:
+    # Red team 2, finding 04: a slow test starved the stage into a free REVIEW.
     from pytest_quest.rules import mutation
 
     event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
              "classic": _classic(["killed", "survived"]), "not_run": 3}
-    assert [f.rule for f in mutation.check(_sub(event))] == ["mutation-not-verified"]
+    facts = list(mutation.check(_sub(event)))
+    assert [f.rule for f in facts] == ["mutation-too-slow"] and facts[0].level == "fail"
     event.update(classic=_classic(["survived", "survived"]), not_run=1)
     assert {f.rule for f in mutation.check(_sub(event))} == {"mutation-score"}
+
+
+def test_a_stage_with_no_run_in_the_budget_is_too_slow() -> None:
+    from pytest_quest.rules import mutation
+
+    event = {"not_run": 9, "budget": 90.0, "timeout": 95.0, "clean_seconds": 9.5}
+    facts = list(mutation.check(_sub(event)))
+    assert [f.rule for f in facts] == ["mutation-too-slow"]
+    assert "the measured run took 9.5 s" in facts[0].actual
+
+
+def test_done_without_a_mutation_report_is_tampering() -> None:
+    # Red team 2, finding 08: the judge, interrupted, still said done.
+    from types import SimpleNamespace
+
+    from pytest_quest.rules import mutation
+
+    done = {"event": "done", "exitstatus": 0}
+    run = SimpleNamespace(first=lambda kind: done if kind == EventKind.DONE else None)
+    sub = SimpleNamespace(run=run, settings=SimpleNamespace(mutation=True),
+                          quest=SimpleNamespace(path="m.py", lines=(1, 3), qualname="f"),
+                          test_rel="t.py")
+    assert [f.rule for f in mutation.check(sub)] == ["run-report-tampered"]
 
 
 def test_mutants_the_machinery_could_not_swap_are_not_counted() -> None:

@@ -7,8 +7,11 @@ these rules only read it. Every extreme
 mutant must die (otherwise the function is pseudo-tested), a calibrated share
 of classic mutants must die (``mutation_threshold``; docs/mutation.md says
 why not 100%), and the unchanged null mutant must survive (otherwise the test
-detects the machinery and every "kill" is fake). When the stage could not
-run, the verdict is REVIEW, never FAIL: our fault must not burn a try.
+detects the machinery and every "kill" is fake). When the machinery could
+not run, the verdict is REVIEW, never FAIL: our fault must not burn a try.
+What the test causes is a FAIL: runs that do not fit in the budget
+(``mutation-too-slow``) and a judge stopped before its report
+(``run-report-tampered``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
 from pytest_quest.protocol import EventKind
+from pytest_quest.rules.run import TAMPERED
 from pytest_quest.submission import Submission
 
 __all__ = ["check", "summary"]
@@ -55,6 +59,15 @@ IMPORT_TIME = CATALOG.add(
     "mutant: a human decides.",
     "A maintainer checks that the test asserts what the import-time calls built; the agent can "
     "also call the function directly in a test so its results are checked.",
+)
+TOO_SLOW = CATALOG.add(
+    "mutation-too-slow", FAIL, "mutation",
+    "Every planned run (clean controls, the null, extreme and classic mutants) fits in the "
+    "time budget. Each run gets ten times what the measured run took; a test too slow to "
+    "verify is the test's doing, not the machinery's.",
+    "Make the test faster: the gate runs it once per mutant and control within the budget "
+    "(docs/mutation.md); drop sleeps and slow setup.",
+    supersedes=("mutation-pseudo-tested", "mutation-score"),
 )
 NOT_VERIFIED = CATALOG.add(
     "mutation-not-verified", REVIEW, "mutation",
@@ -122,6 +135,11 @@ def check(sub: Submission) -> Iterator[Fact]:
     where = f"{path}:{sub.quest.lines[0]}"
     event = run.first(EventKind.MUTATION)
     if event is None:
+        if run.first(EventKind.DONE) is not None:
+            # The judge reports the stage whenever it gets to done: a test stopped it.
+            yield TAMPERED.fact(where, "a mutation report before done",
+                                "done without one: the judge was stopped by the test")
+            return
         yield NOT_VERIFIED.fact(where, "a mutation report", "the harness reported none")
         return
     if event.get("error"):
@@ -131,6 +149,12 @@ def check(sub: Submission) -> Iterator[Fact]:
         yield NOT_VERIFIED.fact(where, "the mutation stage runs", f"skipped: {event['skipped']}")
         return
     null = event.get("null") or {}
+    if not null and event.get("not_run"):
+        yield TOO_SLOW.fact(
+            where, f"every run within the budget of {event.get('budget')} s",
+            f"{event['not_run']} mutants and the null mutant were not run: each run may take "
+            f"{event.get('timeout')} s (the measured run took {event.get('clean_seconds')} s)")
+        return
     if null.get("outcome") != "survived":
         by = null.get("by") or sub.test_rel
         yield MACHINERY.fact(
@@ -160,7 +184,7 @@ def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:
             f"pseudo-tested: body replaced by {text} and every test still passed",
         )
     if event.get("not_run") and not event.get("classic"):
-        yield NOT_VERIFIED.fact(
+        yield TOO_SLOW.fact(
             where, "every extreme mutant runs within the time budget",
             f"{event['not_run']} mutants were not run (budget {event.get('budget')} s)",
         )
@@ -179,8 +203,8 @@ def _score(event: dict[str, Any], numbers: dict[str, Any], path: str,
     expected = f"at least {threshold:.0%} of classic mutants killed"
     if killed >= need:
         return
-    if killed + not_run >= need:  # the mutants we could not run decide it: a human looks
-        yield NOT_VERIFIED.fact(
+    if killed + not_run >= need:  # the mutants the test was too slow for decide it
+        yield TOO_SLOW.fact(
             path, expected,
             f"{killed}/{len(classic)} killed, {not_run} not run within the time budget",
         )

@@ -1,7 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score|run-timeout
-# pending: redteam2
+# expect: mutation-too-slow|mutation-pseudo-tested|mutation-score|run-timeout
+# Stopped (fixgate): runs that do not fit in the budget are the test's doing: mutation-too-slow,
+#   a FAIL with the numbers (pytest_quest/rules/mutation.py), tries spent; no REVIEW.
 #
 # RED TEAM 2, finding 04: a slow measured run starves the mutation stage -> REVIEW, no try spent.
 # What: the test covers every line, asserts nothing about the results (`len(results) == 7`)
