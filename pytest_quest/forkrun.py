@@ -69,6 +69,7 @@ from pytest_quest.protocol import (
     parse_run_report,
     parse_run_start,
 )
+from pytest_quest.runstate import hidden_runs_dir, remove_sysv_ipc, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 
@@ -150,11 +151,13 @@ class Zygote:
 
     @classmethod
     def start(cls, child: Callable[[int, int, int, str], NoReturn], close_fds: Sequence[int],
-              base_tmp: str, prepare: Callable[[], object] | None = None) -> Zygote:
+              base_tmp: str, prepare: Callable[[], object] | None = None,
+              after_run: Callable[[], object] | None = None) -> Zygote:
         """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run.
 
         ``prepare()`` runs first in the zygote (the judge's coverage is stopped there, so
-        only the measured run's child measures, by starting it again).
+        only the measured run's child measures, by starting it again). ``after_run()``
+        runs in the zygote once a run ended and was cleaned up, before the judge hears of it.
         """
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         _flush()
@@ -166,7 +169,7 @@ class Zygote:
                     os.close(fd)
             if prepare is not None:
                 prepare()
-            _zygote(theirs, child, base_tmp)
+            _zygote(theirs, child, base_tmp, after_run)
         theirs.close()
         return cls(pid, ours)
 
@@ -232,7 +235,7 @@ def _flush() -> None:
 
 
 def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
-            base_tmp: str) -> NoReturn:
+            base_tmp: str, after_run: Callable[[], object] | None = None) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
     try:
@@ -249,7 +252,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             if wake_r in ready:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_r, 4096)
-            _reap(active, sock)
+            _reap(active, sock, after_run)
             if sock not in ready:
                 continue
             message, fds, _, _ = socket.recv_fds(sock, 1, 3)
@@ -276,7 +279,8 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
         os._exit(0)
 
 
-def _reap(active: dict[int, str], sock: socket.socket) -> None:
+def _reap(active: dict[int, str], sock: socket.socket,
+          after_run: Callable[[], object] | None = None) -> None:
     """Reap every ended child; for a run child, kill its leftovers and remove its temp dir."""
     while True:
         try:
@@ -290,6 +294,8 @@ def _reap(active: dict[int, str], sock: socket.socket) -> None:
             continue  # an orphan of some run, reparented here and killed below
         _end(pid, run_dir)
         _kill_orphans(set(active))
+        if after_run is not None:
+            after_run()
         with contextlib.suppress(OSError):
             sock.sendall(b"E" + struct.pack("!i", pid))
 
@@ -530,13 +536,18 @@ class Judge:
         _rewrite_once(session.config, os.path.join(self.spec.sandbox, self.spec.test_file or ""))
         base_tmp = os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
         os.makedirs(base_tmp, exist_ok=True)
+        runs_dir = hidden_runs_dir(base_tmp)
         # Stopped before the fork: the measured child starts it again and goes on with what it
         # saw at start-up; no other run measures. (Also what coverage.py's own fork handling,
         # used by pytest-quest's suite, expects to find as the current collector.)
         self.cov.stop()
         self.install, self.trusted_lines = self._installed_before_fork()
+        # IPC objects outlive their process: removed after each run, where only this
+        # submission's runs share the IPC namespace.
+        private_ipc = "namespaces" in self.confined
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
-                              [self.channel.fd, *self._seed_fds()], base_tmp)
+                              [self.channel.fd, *self._seed_fds()], runs_dir,
+                              after_run=remove_sysv_ipc if private_ipc else None)
         # No run may interrupt the judge (red team 2, 08): the Landlock layer of each run
         # blocks its signals from ABI 6; ignoring SIGINT here covers kernels without it.
         # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
@@ -550,6 +561,7 @@ class Judge:
         finally:
             signal.signal(signal.SIGINT, previous)
             zygote.stop()
+            reopen(runs_dir)
         self.finish(self.exitstatus)  # judged: pytest's own session teardown adds nothing
 
     def _seed_fds(self) -> list[int]:
@@ -766,7 +778,8 @@ class _ChildRun:
         self.collect_errors: list[dict[str, Any]] = []
         self.reports: list[dict[str, Any]] = []
         self.replaced: list[str] = []
-        self.guard = Guard([run_dir, judge.spec.sandbox], judge.confined)
+        # Its own temp dir only: a file left in the sandbox copy would reach later runs.
+        self.guard = Guard([run_dir], judge.confined)
         self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge))
         self.original: types.FunctionType | None = None
         self.original_code: types.CodeType | None = None
@@ -785,7 +798,7 @@ class _ChildRun:
         tempfile.tempdir = None
         drop_capabilities()
         if "landlock" in self.judge.confined:  # one more layer on the harness's own
-            writable = [self.run_dir, self.judge.spec.sandbox]
+            writable = [self.run_dir]
             if self.judge.own_coverage:
                 writable.append(self.judge.own_coverage)  # our own suite measures the child
             _restrict_writes(writable)

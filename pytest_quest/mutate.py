@@ -191,7 +191,7 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
             base["error"] = f"{type(exc).__name__}: {exc}"
         else:
             mutants.append(("N", made.null))
-            if report.calls != 0:
+            if not _import_time_only(given):
                 mutants += [(f"E{i}", m) for i, m in enumerate(made.extreme)]
                 mutants += [(f"K{i}", m) for i, m in enumerate(made.classic)]
     # One control per six mutants at least: a test that tells runs apart by shared state
@@ -351,6 +351,22 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
 
 
 
+def _import_time_only(given: StageInput) -> bool:
+    """The body ran only in the judge, before any mutant could be installed: REVIEW material.
+
+    Judged from what the judge knows, not only from the run's call count
+    (which the test can forge to 0): only in swap mode, and only when every
+    covered line of the body is one the judge saw run before the fork. In
+    import mode each run installs the module itself, so mutants always reach.
+    """
+    if given.install != "swap" or given.measured.calls != 0:
+        return False
+    coverage = (given.measured.coverage or {}).get(given.target_file, {})
+    first, last = given.body
+    body = {n for n in coverage.get("executed_lines", ()) if first <= n <= last}
+    return not body - given.trusted_lines
+
+
 def _generate(given: StageInput, spec: MutationSpec) -> Generated:
     covered = set((given.measured.coverage or {}).get(given.target_file, {})
                   .get("executed_lines", ()))
@@ -423,7 +439,7 @@ def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
         data["error"] = f"MutationError: the null mutant could not be installed: {null['error']}"
         return data
     data["null"] = null
-    if given.measured.calls == 0:
+    if _import_time_only(given):
         # Covered, yet never called while the run imported and ran the tests: the body
         # ran only before any mutant could be installed (a conftest imported the
         # module in the judge). No mutant can reach it, so none is run and the rule

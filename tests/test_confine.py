@@ -242,11 +242,13 @@ def world(project: Path, canary: Path) -> Iterator[World]:
 # ===================================================================== escapes
 DIR_FD = '''
 import os
+import tempfile
 from hotel.pricing import nightly_rate
 REAL = {real!r}
 
 def _escape():
-    errors = []
+    os.chdir(tempfile.gettempdir())  # relative names then look, to the audit hook, like the
+    errors = []                      # run's own temp dir: only the kernel stands in the way
     for base in (f"/proc/{{os.getppid()}}/cwd", f"/proc/{caller}/cwd", REAL):
         try:
             fd = os.open(base, os.O_RDONLY)
@@ -289,10 +291,12 @@ def test_dir_fd_write_from_a_confined_process(box, world) -> None:
 PTH = '''
 import os
 import sysconfig
+import tempfile
 from hotel.pricing import nightly_rate
 
 def _plant():
     name = "zz_quest_escape." + "".join(map(chr, (112, 116, 104)))
+    os.chdir(tempfile.gettempdir())  # past the audit hook (a relative name): the kernel's turn
     errors = []
     for key in ("purelib", "platlib"):
         try:

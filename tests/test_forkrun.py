@@ -17,12 +17,13 @@ from pytest_quest.sandbox import Sandbox, harness_spec, run
 pytestmark = pytest.mark.slow
 
 QUEST = "hotel/pricing.py::nightly_rate"
-#: Writes what a run can see of its own process into the sandbox copy (which runs may write).
+#: Prints what a run can see of its own process to the run's log, past pytest's capture
+#: (no run may leave a file behind: red team 2, finding 01).
 PROBE = '''
 import json, os, tempfile
 from hotel.pricing import nightly_rate
 
-def test_probe():
+def test_probe(capfd):
     status = open("/proc/self/status").read()
     caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
     try:
@@ -30,11 +31,19 @@ def test_probe():
         parent_mem = "readable"
     except OSError as exc:
         parent_mem = type(exc).__name__
+    try:
+        open("leak.txt", "w").close()
+        sandbox_write = "written"
+    except OSError as exc:
+        sandbox_write = type(exc).__name__
     seen = {"pid": os.getpid(), "tmp": tempfile.gettempdir(), "home": os.environ["HOME"],
             "caps": caps[0] if caps else None, "parent_mem": parent_mem,
-            "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd"))}
-    with open(f"seen-{os.getpid()}.json", "w") as handle:
-        json.dump(seen, handle)
+            "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")),
+            "sandbox_write": sandbox_write,
+            "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
+            if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
+    with capfd.disabled():
+        print("SEEN " + json.dumps(seen), flush=True)
     assert nightly_rate(100.0, "standard", 2) == 100.0
 '''
 
@@ -47,11 +56,15 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
     try:
         result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
         assert result.tampered is None and result.finished, result.output
-        seen = [json.loads(p.read_text()) for p in sorted(box.path.glob("seen-*.json"))]
-        leftovers = list((box.base / "tmp").iterdir())
+        seen = [json.loads(line.split("SEEN ", 1)[1]) for line in result.output.splitlines()
+                if "SEEN " in line]  # after pytest's progress dots, maybe
+        leftovers = [p for d in (box.base / "tmp").iterdir() for p in d.iterdir()]
+        leaked = (box.path / "leak.txt").exists()
     finally:
         box.cleanup()
     assert len(seen) == 3  # the measured run and two clean controls
+    assert not leaked and {s["sandbox_write"] for s in seen} == {"PermissionError"}
+    assert {str(s["runs_dir"]) for s in seen} == {"unlisted"}  # no run finds a sibling's dir
     assert len({s["pid"] for s in seen}) == 3
     assert len({s["tmp"] for s in seen}) == 3
     assert all(s["tmp"] == s["home"] and s["tmp"].startswith(str(box.base / "tmp"))
@@ -87,8 +100,8 @@ def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -
     test = "tests/quest/test_hang.py"
     source = ("import os, time\nfrom hotel.pricing import nightly_rate\n\n"
               "def test_rate():\n    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
-              "    if os.path.exists('measured'):\n        time.sleep(30)\n"
-              "    open('measured', 'w').close()\n")
+              "    if os.getpid() != os.getppid() + 1:  # a later run\n"
+              "        time.sleep(30)\n")
     box = Sandbox.create(settings, {test: source.encode()})
     try:
         result = run(box, settings, harness_spec(settings, quest, test), 60, 120)

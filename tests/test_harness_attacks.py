@@ -143,8 +143,9 @@ def test_rates():
     _fails(submit_test(QUEST, source), "mutation-pseudo-tested")
 
 
-def test_a_counter_in_the_project_fails_a_clean_control(submit_test: Callable[..., Result]
-                                                        ) -> None:
+def test_a_counter_in_the_project_cannot_be_written(submit_test: Callable[..., Result]
+                                                   ) -> None:
+    # Red team 2, finding 01: runs write only their own temp dir, removed after each run.
     source = "import os\nfrom hotel.pricing import nightly_rate\n" + CASES + """
 def test_rates():
     count = int(open("count").read()) + 1 if os.path.exists("count") else 1
@@ -159,15 +160,15 @@ def test_rates():
     assert count == 1, "a later run: pretend the mutant was caught"
 """
     result = submit_test(QUEST, source)
-    _fails(result, "run-flaky")
-    assert "clean runs" in result.verdict.facts[0].actual
+    _fails(result, "run-exit-code")
+    assert "run-sandbox-violation" in {f.rule for f in result.verdict.facts}
 
 
 def test_a_clock_or_pid_detector_fails_a_clean_control(submit_test: Callable[..., Result]
                                                        ) -> None:
-    # The first run leaves its pid and time behind; any later run (control or mutant)
-    # sees another pid and a later clock and "kills" the mutant.
-    source = "import os, time\nfrom hotel.pricing import nightly_rate\n" + CASES + """
+    # The first run is the first child of the zygote (pids count up); any later run
+    # (control or mutant) "kills" the mutant. The schedule is secret, so the controls fail.
+    source = "import os\nfrom hotel.pricing import nightly_rate\n" + CASES + """
 def test_rates():
     for case in CASES:
         nightly_rate(*case)
@@ -175,11 +176,7 @@ def test_rates():
         nightly_rate(100.0, "standard", 0)
     except ValueError:
         pass
-    if not os.path.exists("first"):
-        with open("first", "w") as handle:
-            handle.write(f"{os.getpid()} {time.time()}")
-    pid, started = open("first").read().split()
-    assert int(pid) == os.getpid() and time.time() - float(started) < 60
+    assert os.getpid() == os.getppid() + 1
 """
     _fails(submit_test(QUEST, source), "run-flaky")
 
@@ -286,14 +283,16 @@ def test_rate():
         assert fact.where.endswith("(the coverage of hotel/pricing.py:7)")
 
 
-def test_killing_the_zygote_ends_without_a_report(submit_test: Callable[..., Result]) -> None:
-    # A later run kills its parent (the zygote): the judge loses its runs mid-way.
+def test_killing_the_zygote_is_refused_or_ends_without_a_report(
+        submit_test: Callable[..., Result]) -> None:
+    # A later run kills its parent (the zygote): with Landlock's signal scope (ABI 6) the
+    # kernel refuses and the later runs fail (run-flaky); without it the judge loses its
+    # runs mid-way (run-no-report). Never a REVIEW.
     source = "import os\nfrom hotel.pricing import nightly_rate\n" + CASES + """
 def test_rates():
     for case in CASES:
         assert nightly_rate(*case) > 0
-    if os.path.exists("measured"):
+    if os.getpid() != os.getppid() + 1:  # not the zygote's first child: a later run
         getattr(os, "ki" + "ll")(os.getppid(), 3 * 3)
-    open("measured", "w").close()
 """
-    _fails(submit_test(QUEST, source), "run-no-report")
+    _fails(submit_test(QUEST, source), "run-flaky", "run-no-report")

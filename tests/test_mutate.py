@@ -332,7 +332,8 @@ def test_a_body_never_called_in_a_run_is_import_time_only() -> None:
     given = _given()
     measured = RunReport(**{**vars(given.measured), "calls": 0})
     runs = FakeRuns()
-    event = run_stage(runs, _given(measured=measured)).mutation
+    event = run_stage(runs, _given(measured=measured, install="swap",
+                                   trusted_lines=frozenset({2, 3, 4}))).mutation
     assert event is not None and event["import_time_only"] is True
     assert event["extreme"] == event["classic"] == [] and event["null"]["outcome"] == "survived"
     assert "N" in event["order"] and not any(o.startswith(("E", "K")) for o in event["order"])
@@ -370,3 +371,15 @@ def test_only_a_failure_kills() -> None:
     assert mutate.killed_by(RunReport(collect_errors=nameless)) == "<collection>"
     # Other test names (parametrize ids built from the target's results) are not a failure.
     assert mutate.killed_by(RunReport(collected=("t.py::test_f[112.5]",))) is None
+
+
+@pytest.mark.parametrize("changes", [
+    {},  # import mode: every run installs the module, so mutants reach it whatever calls says
+    {"install": "swap"},  # swap mode, but the body's lines were not seen in the judge
+])
+def test_a_forged_call_count_of_zero_buys_no_review(changes: dict[str, Any]) -> None:
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0})
+    event = run_stage(FakeRuns(), _given(measured=measured, **changes)).mutation
+    assert event is not None and "import_time_only" not in event
+    assert event["extreme"] and event["classic"]

@@ -1,7 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-score
-# pending: redteam2
+# expect: run-exit-code|run-sandbox-violation|mutation-score
+# Stopped (fixgate): a run writes only its own temp dir, removed before the next run starts
+#   (pytest_quest/runstate.py; the run's Landlock layer and guard no longer allow the sandbox
+#   copy): the snapshot cannot be written, the measured run fails (run-exit-code).
 #
 # RED TEAM 2, finding 01: snapshot oracle carried across runs in the sandbox copy.
 # What: the test's "expected values" are what nightly_rate returned in the FIRST run of the
