@@ -435,6 +435,7 @@ def generate(
     max_mutants: int = 20,
     zero_types: Sequence[str] = (),
     null_name: str = "_unused",
+    null_shape: int = 0,
 ) -> Generated:
     """Make the null, extreme and (at most ``max_mutants``) classic mutants of one function.
 
@@ -443,8 +444,10 @@ def generate(
     the target's code replaced. ``covered`` limits classic mutants to
     executed lines (None: every line). ``zero_types`` are type names the
     function was seen returning; each with a zero value adds an extreme
-    mutant. ``null_name`` is the dead local the null mutant adds (the harness
-    derives it from the submission, so no fixed name gives it away). The
+    mutant. ``null_name`` is the dead local the null mutant adds and
+    ``null_shape`` picks what it stores and before which statement (the harness
+    derives both from the secret seed, so no fixed name, value or place gives
+    it away). The
     unchanged function compiled on its own must match the module's, or every
     mutant would be a lie (:class:`MutationError`). Deterministic: the same
     arguments give the same mutants in the same order.
@@ -476,7 +479,7 @@ def generate(
     def whole(kind: str, line: int, description: str, code: types.CodeType) -> Mutant:
         return Mutant(kind, line, description, splice(module_code, original, code), code)
 
-    null = _null_mutant(func, build, null_name)
+    null = _null_mutant(func, build, null_name, null_shape)
     result = Generated(null=whole("null", null.line, null.description, null.code),
                        extreme=[], classic=[])
 
@@ -651,17 +654,26 @@ def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
                 yield from _blocks(case.body)
 
 
-def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: str) -> Mutant:
+#: What the null mutant's dead store may store (``null_shape`` picks one).
+_NULL_VALUES = ("None", "0", "()", "''", "False", "1", "-1", "0.0")
+
+
+def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: str,
+                 shape: int = 0) -> Mutant:
     """The original behaviour in a code object that is neither identical nor equal to it.
 
     A dead store to a fresh local changes the bytecode, the names and the
     constants' neighbourhood the way a real mutant does, and nothing a caller
     can observe. A test that "kills" it compares code objects, not results.
+    ``shape`` varies the stored value and the top-level statement it goes
+    before (red team 2, finding 07 spotted a fixed shape).
     """
     if not name.isidentifier():
         raise MutationError(f"{name!r} cannot name the null mutant's local")
-    marker = ast.parse(f"{name} = None").body[0]
-    start = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
+    value = _NULL_VALUES[shape % len(_NULL_VALUES)]
+    marker = ast.parse(f"{name} = {value}").body[0]
+    first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
+    start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
     anchor = func.body[start]
     for node in ast.walk(marker):
         node.lineno = node.end_lineno = anchor.lineno  # type: ignore[attr-defined]

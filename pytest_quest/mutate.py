@@ -367,12 +367,20 @@ def _import_time_only(given: StageInput) -> bool:
     return not body - given.trusted_lines
 
 
+def _null_name(seed: str) -> str:
+    """A fresh local's name from the secret seed, in one of several styles (no fixed pattern)."""
+    styles = ("_{}", "_tmp_{}", "v{}", "_{}_", "cache_{}")
+    number = int(seed[16:24], 16)
+    return styles[number % len(styles)].format(seed[17:17 + 3 + number % 6])
+
+
 def _generate(given: StageInput, spec: MutationSpec) -> Generated:
     covered = set((given.measured.coverage or {}).get(given.target_file, {})
                   .get("executed_lines", ()))
     return generate(given.source, given.filename, given.def_line, module_code=given.module,
                     covered=covered, max_mutants=spec.max_mutants,
-                    zero_types=given.measured.types, null_name="_" + given.seed[16:24])
+                    zero_types=given.measured.types, null_name=_null_name(given.seed),
+                    null_shape=int(given.seed[24:32], 16))
 
 
 def _control(ran: Ran, measured: RunReport) -> dict[str, Any]:

@@ -342,6 +342,18 @@ def test_the_null_mutant_local_is_named_by_the_caller() -> None:
         _gen("def f(a):\n    return a + 1\n", "f", null_name="not a name")
 
 
+def test_the_null_mutant_varies_its_value_and_place() -> None:
+    source = "def f(a):\n    b = a + 1\n    c = b * 2\n    return c\n"
+    codes = {_gen(source, "f", null_shape=shape)[0].null.function.co_code
+             for shape in range(24)}
+    assert len(codes) > 8  # values and places differ; behaviour does not
+    for shape in (0, 9, 23):
+        made, _ = _gen(source, "f", null_shape=shape)
+        namespace: dict[str, Any] = {}
+        exec(made.null.code, namespace)
+        assert namespace["f"](3) == 8
+
+
 def test_function_node_gives_the_first_decorator_line() -> None:
     source = "import functools\n\n@functools.cache\ndef f():\n    return 1\n"
     assert mutate.function_node(source, 4) == ("f", 3)
