@@ -53,16 +53,17 @@ NO_REPORT = CATALOG.add(
 FLAKY = CATALOG.add(
     "run-flaky", FAIL, "run",
     "Every clean run passes: the measured run and the clean control runs interleaved with "
-    "the mutants in an order seeded by the submission. A test that fails a control depends "
-    "on order, time, leftover state or on telling runs apart.",
+    "the mutants in an order seeded by a secret and the submission. A test that fails a "
+    "control depends on order, time, leftover state or on telling runs apart.",
     "Remove the dependence on order, time, randomness, leftover files or the process.",
     supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score",
                 "mutation-machinery-detected"),
 )
 SANDBOX = CATALOG.add(
     "run-sandbox-violation", FAIL, "run",
-    "The test writes only inside the sandbox and, unless the kernel confines the run, starts no "
-    "processes.",
+    "The test writes only inside its own temp dir (tmp_path, TMPDIR, HOME; not the project "
+    "copy, so nothing one run writes reaches the next) and, unless the kernel confines the "
+    "run, starts no processes.",
     "Write files only under tmp_path; call the function instead of a subprocess.",
 )
 UNREACHABLE = CATALOG.add(
