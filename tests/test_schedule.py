@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
-from pytest_quest.config import Settings
+import pytest
+
+from pytest_quest.cli.demo import COMPLETE
+from pytest_quest.config import Settings, load_settings
+from pytest_quest.ledger import Ledger
+from pytest_quest.paths import default_test_path
 from pytest_quest.sandbox import Sandbox
 from pytest_quest.schedule import KEY_BYTES, KEY_PATH, project_key, schedule_seed
+from pytest_quest.submit import Result
+
+QUEST = "hotel/pricing.py::nightly_rate"
 
 
 def test_the_key_is_made_once_private_and_kept(tmp_path: Path) -> None:
@@ -41,3 +50,20 @@ def test_the_seed_needs_the_key_and_follows_every_copied_file(settings: Settings
     finally:
         for box in (first, again, other):
             box.cleanup()
+
+
+@pytest.mark.slow
+def test_the_gate_hands_the_seed_to_the_judge(project: Path,
+                                              submit_test: Callable[..., Result]) -> None:
+    # The same submission on the same files: the same schedule; another key: another one.
+    first = submit_test(QUEST, COMPLETE, dry_run=True)
+    again = submit_test(QUEST, COMPLETE, dry_run=True)
+    (project / KEY_PATH).write_bytes(bytes(KEY_BYTES))
+    other = submit_test(QUEST, COMPLETE, dry_run=True)
+    seeds = [r.evidence.mutation["seed"] for r in (first, again, other) if r.evidence]
+    assert len(seeds) == 3 and seeds[0] == seeds[1] != seeds[2]
+    settings = load_settings(project)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    box = Sandbox.create(settings, {default_test_path(quest, settings): COMPLETE.encode()})
+    box.cleanup()
+    assert schedule_seed(bytes(KEY_BYTES), box.digest)[:16] == seeds[2]
