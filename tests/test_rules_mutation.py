@@ -207,7 +207,8 @@ def test_looping_mutant_is_killed_by_timeout(loop_project: Path) -> None:
 def _sub(event: dict[str, Any] | None, threshold: float = 0.6) -> Any:
     from types import SimpleNamespace
 
-    run = SimpleNamespace(first=lambda kind: event if kind == EventKind.MUTATION else None)
+    run = SimpleNamespace(first=lambda kind: event if kind == EventKind.MUTATION else None,
+                          tampered=None)
     return SimpleNamespace(
         run=run,
         settings=SimpleNamespace(mutation=True, mutation_threshold=threshold),
@@ -282,11 +283,14 @@ def test_done_without_a_mutation_report_is_tampering() -> None:
     from pytest_quest.rules import mutation
 
     done = {"event": "done", "exitstatus": 0}
-    run = SimpleNamespace(first=lambda kind: done if kind == EventKind.DONE else None)
+    run = SimpleNamespace(first=lambda kind: done if kind == EventKind.DONE else None,
+                          tampered=None)
     sub = SimpleNamespace(run=run, settings=SimpleNamespace(mutation=True),
                           quest=SimpleNamespace(path="m.py", lines=(1, 3), qualname="f"),
                           test_rel="t.py")
     assert [f.rule for f in mutation.check(sub)] == ["run-report-tampered"]
+    run.tampered = object()  # the run rule says so already: no second fact
+    assert [f.rule for f in mutation.check(sub)] == ["mutation-not-verified"]
 
 
 def test_mutants_the_machinery_could_not_swap_are_not_counted() -> None:

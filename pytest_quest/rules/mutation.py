@@ -135,7 +135,8 @@ def check(sub: Submission) -> Iterator[Fact]:
     where = f"{path}:{sub.quest.lines[0]}"
     event = run.first(EventKind.MUTATION)
     if event is None:
-        if run.first(EventKind.DONE) is not None:
+        tampered = run.tampered is not None or run.first(EventKind.TAMPERED) is not None
+        if run.first(EventKind.DONE) is not None and not tampered:  # else run-report-tampered
             # The judge reports the stage whenever it gets to done: a test stopped it.
             yield TAMPERED.fact(where, "a mutation report before done",
                                 "done without one: the judge was stopped by the test")
