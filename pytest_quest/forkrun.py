@@ -779,7 +779,9 @@ class _ChildRun:
         self.reports: list[dict[str, Any]] = []
         self.replaced: list[str] = []
         # Its own temp dir only: a file left in the sandbox copy would reach later runs.
-        self.guard = Guard([run_dir], judge.confined)
+        # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
+        self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else [])],
+                           judge.confined)
         self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge))
         self.original: types.FunctionType | None = None
         self.original_code: types.CodeType | None = None
