@@ -441,7 +441,8 @@ def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
     null = outcomes.get("N")
     if null is None:
         # Not our fault: the runs took what the test took (red team 2, 04). The rule FAILs it.
-        data["not_run"] = sum(1 for label, _ in mutants if label not in outcomes)
+        due = set(labels)  # stopped classic mutants were not due
+        data["not_run"] = sum(1 for label, _ in mutants if label in due and label not in outcomes)
         return data
     if null["outcome"] == ERROR:
         data["error"] = f"MutationError: the null mutant could not be installed: {null['error']}"
