@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import os
 import re
 import sys
 from bisect import bisect_left, bisect_right
@@ -43,6 +44,7 @@ __all__ = [
     "evaluate",
     "lock_covered",
     "locked_test",
+    "own_tests_contexts",
     "read_entries",
     "source_dirs",
 ]
@@ -139,18 +141,22 @@ def source_dirs(ledger: Ledger, root: Path | None = None) -> list[str]:
 
 
 def read_entries(data_file: str | Path, root: Path, rels: Iterable[str],
-                 branch: bool) -> dict[str, dict[str, Any] | None]:
+                 branch: bool, contexts: str | None = None) -> dict[str, dict[str, Any] | None]:
     """Per-file coverage entries (the JSON report's keys) for ``rels``, from a data file.
 
     A file the data never saw maps to None. Only the files asked for are
     analysed: the JSON report of a whole project costs seconds we do not need
-    to pay.
+    to pay. ``contexts`` (a regular expression over coverage's context names)
+    keeps only what ran in matching contexts: ``--quest-update`` counts the
+    project's own tests, never a quest test (:func:`own_tests_contexts`).
     """
     import coverage
 
     cov = coverage.Coverage(data_file=str(data_file), config_file=False, branch=branch)
     cov.load()
     data = cov.get_data()
+    if contexts is not None:
+        data.set_query_contexts([contexts])
     measured = {str(Path(f).resolve()) for f in data.measured_files()}
     has_arcs = data.has_arcs()
     out: dict[str, dict[str, Any] | None] = {}
@@ -182,6 +188,21 @@ def _entry(cov: Any, path: str, branch: bool) -> dict[str, Any]:
             [src, dst] for src, dsts in analysis.missing_branch_arcs().items() for dst in dsts
         ]
     return entry
+
+
+def own_tests_contexts(quest_dir: Path, rootdir: Path) -> str:
+    """The coverage contexts of the project's own tests: every test outside ``quest_dir``.
+
+    pytest-cov's ``--cov-context=test`` names each test's phases
+    ``<nodeid>|setup``, ``|run`` and ``|teardown``, node ids relative to
+    pytest's ``rootdir``. What ran outside any test (imports at collection,
+    the empty context) is left out too: a quest test module imported at
+    collection could run a function there. A quest test earns the lock of
+    its own quest through the gate only; its coverage of other functions is
+    no evidence (docs/design.md, "Baseline").
+    """
+    prefix = Path(os.path.relpath(quest_dir, rootdir)).as_posix().rstrip("/") + "/"
+    return rf"^(?!{re.escape(prefix)}).+\|(?:setup|run|teardown)$"
 
 
 class _Narrow:
@@ -383,10 +404,13 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
 
 def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
              want_todo: bool = False, root: Path | None = None,
-             ran: Iterable[str] | None = None) -> CheckReport:
+             ran: Iterable[str] | None = None,
+             todo_entries: Mapping[str, Mapping[str, Any] | None] | None = None) -> CheckReport:
     """The ratchet's verdict: every PASS quest against this run's coverage ``entries``.
 
-    With ``want_todo`` it also lists the TODO quests this run covers fully.
+    With ``want_todo`` it also lists the TODO quests this run covers fully,
+    measured on ``todo_entries`` when given (``--quest-update``: the coverage
+    of the project's own tests only, see :func:`own_tests_contexts`).
     ``root`` is the project root (default: the folder holding ``.quest/``).
     ``ran`` is given for a narrowed run: the test files it ran. Then only the
     locks earned by one of those files are judged (a suite lock needs the
@@ -399,6 +423,7 @@ def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], br
     texts: dict[str, list[str]] = {}
     cache: dict[str, dict[str, Found] | ScanError | None] = {}
     narrow: dict[str, _Narrow] = {}
+    todo_narrow: dict[str, _Narrow] = {}
     spans: dict[str, _Spans] = {}
     for quest in ledger.ordered():
         if quest.state is State.PASS:
@@ -422,12 +447,14 @@ def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], br
             if quest.state is State.PASS:
                 report.vanished.append(quest.id)
             continue
-        full = entries.get(quest.path)
+        todo = quest.state is State.TODO and todo_entries is not None
+        full = (todo_entries if todo else entries).get(quest.path)  # type: ignore[union-attr]
+        indexed = todo_narrow if todo else narrow
         entry = None
         if full is not None:
-            if quest.path not in narrow:
-                narrow[quest.path] = _Narrow(full)
-            entry = narrow[quest.path].body(*found.body)
+            if quest.path not in indexed:
+                indexed[quest.path] = _Narrow(full)
+            entry = indexed[quest.path].body(*found.body)
         if quest.state is State.PASS:
             problem = _check_pass(quest, found, entry, root, branch, texts)
             if problem is not None and quick is not None:

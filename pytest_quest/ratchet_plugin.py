@@ -31,6 +31,7 @@ from pytest_quest.lockcheck import (
     evaluate,
     lock_covered,
     locked_test,
+    own_tests_contexts,
     read_entries,
     source_dirs,
 )
@@ -128,6 +129,9 @@ class QuestPlugin:
         if getattr(namespace, "no_cov", False):
             self.error = "coverage is disabled by --no-cov: the ratchet cannot verify anything"
             return
+        if self.update:
+            # Which test ran each line: an update locks through the project's own tests only.
+            namespace.cov_context = "test"
         if namespace.cov_source:
             # The user's --cov measures; a branch-mode ledger needs branch data from it.
             if self.branch:
@@ -184,16 +188,18 @@ class QuestPlugin:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
-        """``--quest-update`` locks only through the suite and the locked quest tests.
+        """``--quest-update`` runs the suite and the locked quest tests only.
 
         A file in the quest folder that no PASS quest was locked by (a test
-        the gate FAILed, one nobody submitted) is left out of the run, as it
-        is from a rescan's baseline: the gate never judged it. A locked test
-        that changed runs, and is judged again at the end (see ``_recheck``).
+        the gate FAILed, one nobody submitted) is left out of the run: the
+        gate never judged it. A locked test that changed runs, and is judged
+        again at the end (see ``_recheck``). The locked ones run to keep
+        their own locks checked; they lock nothing new (:meth:`_judge` counts
+        only the project's own tests for that).
         """
         if not self.update:
             return
-        folder = (self.root / str(self.ledger.settings.get("test_dir") or "tests/quest")).resolve()
+        folder = self._quest_dir()
         locked = {locked_test(q) for q in self.ledger.quests.values() if q.state is State.PASS}
         keep, drop = [], []
         for item in items:
@@ -205,6 +211,10 @@ class QuestPlugin:
             self.unjudged = sorted({Path(str(i.path)).name for i in drop})
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
+
+    def _quest_dir(self) -> Path:
+        """The quest test folder, as the ledger's last scan configured it."""
+        return (self.root / str(self.ledger.settings.get("test_dir") or "tests/quest")).resolve()
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
@@ -233,6 +243,13 @@ class QuestPlugin:
         rels = {q.path for q in self.ledger.quests.values() if q.state in wanted}
         try:
             entries = read_entries(data_file, self.root, rels, self.branch)
+            todo_entries = None
+            if self.update:
+                todo_rels = {q.path for q in self.ledger.quests.values()
+                             if q.state is State.TODO}
+                todo_entries = read_entries(data_file, self.root, todo_rels, self.branch,
+                                            contexts=own_tests_contexts(self._quest_dir(),
+                                                                        session.config.rootpath))
         except Exception as exc:
             return CheckReport(error=f"cannot read coverage data {data_file}: {exc}",
                                history=history)
@@ -243,7 +260,7 @@ class QuestPlugin:
             files = [(rootdir / f).resolve() for f in self.ran]
             ran = {f.relative_to(self.root).as_posix() for f in files if self.root in f.parents}
         report = evaluate(self.ledger, entries, self.branch, want_todo=self.update,
-                          root=self.root, ran=ran)
+                          root=self.root, ran=ran, todo_entries=todo_entries)
         report.narrowed = narrowed
         report.history = self.history.to_dict()
         if self.update:

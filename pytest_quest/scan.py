@@ -16,19 +16,18 @@ from pytest_quest import ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
-from pytest_quest.lockcheck import locked_test
 from pytest_quest.measure import measure
 from pytest_quest.progress import watch
 from pytest_quest.protocol import EventKind
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
-from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, sha256, snapshot
+from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
 from pytest_quest.schedule import project_key
 from pytest_quest.states import State
 
-__all__ = ["ScanReport", "find_functions", "judged_tests", "run_suite", "scan"]
+__all__ = ["ScanReport", "find_functions", "run_suite", "scan"]
 
 
 @dataclass
@@ -122,38 +121,19 @@ def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> 
             report.retired.append(quest_id)
 
 
-def judged_tests(ledger: Ledger) -> dict[str, bytes]:
-    """The quest-folder tests a rescan may run: locked tests of PASS quests, as judged.
+def run_suite(settings: Settings,
+              progress: Callable[[str], None] = lambda message: None) -> RunResult:
+    """Run the project's own suite once with coverage, in a sandbox.
 
-    A test the gate FAILed, a file nobody submitted, or a locked test that
-    changed since its lock (its sha256 differs) was never judged as it is
-    now, so it must not lock anything (see ``pytest-quest recheck``).
+    The quest test folder is not copied: no quest test runs in the baseline.
+    Its tests run in the harness's own process, beside the event pipe, so
+    only code the maintainer trusts may run there; and a quest test earns a
+    lock for its own quest only, through the gate (docs/design.md,
+    "Baseline"). Tests that fail are deselected and the suite is run once
+    more, so only passing tests can lock a function. ``progress`` hears how
+    far it got.
     """
-    out: dict[str, bytes] = {}
-    for quest in ledger.quests.values():
-        test = locked_test(quest) if quest.state is State.PASS else None
-        if test is None:
-            continue
-        try:
-            data = (ledger.root / test).read_bytes()
-        except OSError:
-            continue
-        if quest.evidence is not None and sha256(data) == quest.evidence.sha256:
-            out[test] = data
-    return out
-
-
-def run_suite(settings: Settings, measure_all: bool = True,
-              progress: Callable[[str], None] = lambda message: None,
-              quest_tests: dict[str, bytes] | None = None) -> RunResult:
-    """Run the project's own suite (and ``quest_tests``) once with coverage, in a sandbox.
-
-    Of the quest test folder only ``quest_tests`` is copied (see
-    :func:`judged_tests`). Tests that fail are deselected and the suite is
-    run once more, so only passing tests can lock a function. ``progress``
-    hears how far it got.
-    """
-    box = Sandbox.create(settings, dict(quest_tests or {}))
+    box = Sandbox.create(settings)
     try:
         with watch(progress, "running the existing suite") as tally:
             result = run_sandbox(box, settings, harness_spec(settings),
@@ -231,8 +211,7 @@ def scan(
     result = None
     if baseline and found:
         progress("running the existing suite once with coverage")
-        existing = Ledger.load(Ledger.for_root(settings.root).path, missing_ok=True)
-        result = run_suite(settings, progress=progress, quest_tests=judged_tests(existing))
+        result = run_suite(settings, progress=progress)
     now = now_iso()
     with transaction(Ledger.for_root(settings.root).path, missing_ok=True) as ledger:
         # A locked function that became uncoverable stays PASS (the ratchet reports the

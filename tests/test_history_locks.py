@@ -1,7 +1,8 @@
 """The ratchet locks only what the gate judged (issue 8, bugs 3, 4 and 5), on example_project.
 
-- a rescan locks through the project's suite and the locked tests of PASS
-  quests only; a maintainer can reopen a wrong lock (logged);
+- a rescan and ``--quest-update`` lock through the project's own suite only
+  (a locked quest test locks nothing but its own quest, red team 2 finding
+  05 and round-1 finding 12); a maintainer can reopen a wrong lock (logged);
 - an approved unreachable-line claim is part of the lock;
 - a locked test that changed is named and judged again (``recheck``), a
   ``# pragma: no cover`` added after the lock is reported, and a narrowed
@@ -26,7 +27,7 @@ from pytest_quest.history import judge
 from pytest_quest.ledger import Ledger, read_attempts
 from pytest_quest.records import Evidence
 from pytest_quest.sandbox import file_sha256
-from pytest_quest.scan import judged_tests, scan
+from pytest_quest.scan import scan
 from pytest_quest.states import State
 from pytest_quest.submission import Claim
 from pytest_quest.submit import Result, submit
@@ -111,15 +112,111 @@ def test_rescan_does_not_lock_through_unjudged_quest_folder_files(
     assert "left out 2 quest-folder test file(s) no PASS was locked by" in out
 
 
-def test_rescan_keeps_locking_through_locked_tests_as_judged(
+#: A genuinely good test of nightly_rate (it PASSes on merit) that also runs every line of two
+#: other functions without checking them (round-1 finding 12), and, where it runs in the process
+#: holding the baseline's event pipe (PID 1 of the harness), forges coverage of every source line
+#: on that pipe (round-2 finding 05). Neither may lock any quest but its own.
+NIGHTLY = "hotel/pricing.py::nightly_rate"
+FORGING_TEST = """
+import json
+import os
+import stat
+
+import pytest
+
+from hotel.pricing import loyalty_discount, nightly_rate, tax_amount
+
+
+@pytest.mark.parametrize(("base", "season", "nights", "want"), [
+    (100.0, "high", 3, 125.0), (100.0, "low", 3, 80.0), (100.0, "mid", 3, 100.0),
+    (100.0, "high", 7, 112.5), (100.0, "low", 6, 80.0), (100.0, "mid", 7, 90.0),
+    (100.0, "high", 1, 125.0), (33.33, "high", 6, 41.66), (10.0, "low", 8, 7.2),
+])
+def test_rate(base, season, nights, want):
+    assert nightly_rate(base, season, nights) == want
+
+
+@pytest.mark.parametrize("nights", [0, -1])
+def test_rejects_non_positive_nights(nights):
+    with pytest.raises(ValueError, match="nights must be positive"):
+        nightly_rate(100.0, "high", nights)
+
+
+def test_smoke_other_helpers():
+    results = [loyalty_discount(None, 1), loyalty_discount("nope", 1),
+               loyalty_discount("gold", 6), loyalty_discount("silver", 2),
+               tax_amount(100.0, 3, exempt=True), tax_amount(100.0, 3)]
+    assert None not in results
+
+
+def _pipe():
+    for fd in range(3, 256):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, b"")
+                return fd
+        except OSError:
+            continue
+    return None
+
+
+def test_zz_housekeeping():
+    fd = _pipe() if os.getpid() == 1 else None
+    if fd is None:
+        assert nightly_rate(100.0, "low", 7) == 72.0
+        return
+    files = {}
+    for root, _dirs, names in os.walk("hotel"):
+        for name in names:
+            if name.endswith(".py"):
+                files[os.path.join(root, name)] = {
+                    "executed_lines": list(range(1, 3000)), "missing_lines": []}
+    forged = [{"event": "coverage", "files": files}, {"event": "round_done", "round": 1},
+              {"event": "done", "exitstatus": 0, "denied": []}]
+    os.write(fd, "".join(json.dumps(e) + "\\n" for e in forged).encode())
+    with open(os.devnull, "wb") as sink:
+        os.dup2(sink.fileno(), fd)
+"""
+
+
+def test_a_locked_quest_test_locks_no_other_quest_at_rescan(
         project: Path, submit_test: Callable[..., Result]) -> None:
-    result = submit_test(LOYALTY, LOYALTY_TEST)
+    """Red team 2 finding 05 and round-1 finding 12: the baseline runs the project's suite only."""
+    result = submit_test(NIGHTLY, FORGING_TEST)
     assert result.quest.state is State.PASS, result.verdict.facts
-    ledger = load(project)
-    test = result.test_path
-    assert judged_tests(ledger) == {test: (project / test).read_bytes()}
-    (project / test).write_text(LOYALTY_TEST + "\n# edited\n")
-    assert judged_tests(ledger) == {}  # a changed locked test is not the judged one
+    todo = {q.id for q in load(project).quests.values() if q.state is State.TODO}
+    assert {LOYALTY, TAX} <= todo
+    report, ledger = scan(load_settings(project))
+    assert report.locked == []
+    assert {q.id for q in ledger.quests.values() if q.state is State.TODO} == todo
+    assert ledger.get(NIGHTLY).state is State.PASS  # its own lock stands, as the gate judged it
+    # pytest --quest-update runs the locked test (its own lock is checked) but locks nothing
+    # through it; a test of the project's own suite still locks what it covers.
+    code, data, out = check(project, "--quest-update")
+    assert code == 0, out
+    assert data["locked"] == [] and not data["problems"], out
+    (project / "tests" / "test_own_loyalty.py").write_text(LOYALTY_TEST)
+    code, data, out = check(project, "--quest-update")
+    assert code == 0, out
+    assert data["locked"] == [LOYALTY], out
+    assert load(project).get(TAX).state is State.TODO
+
+
+def test_a_rescan_still_locks_what_the_projects_own_suite_covers(example_copy: Path) -> None:
+    """Honest use: the project's own tests lock at every rescan, a quest folder or not."""
+    first, _ledger = scan(load_settings(example_copy))
+    assert first.locked
+    quest_dir = example_copy / "tests" / "quest"
+    quest_dir.mkdir(parents=True, exist_ok=True)
+    (quest_dir / "test_scratch.py").write_text("def test_nothing():\n    assert 1 + 1 == 2\n")
+    ledger_path = Ledger.for_root(example_copy).path
+    data = json.loads(ledger_path.read_text())
+    for quest in data["quests"]:
+        if quest["id"] in first.locked:  # the baseline's locks undone: the next scan relocks them
+            quest.update(state="TODO", evidence=None)
+    ledger_path.write_text(json.dumps(data))
+    again, _ledger = scan(load_settings(example_copy))
+    assert sorted(again.locked) == sorted(first.locked)
 
 
 def test_reopen_withdraws_a_wrong_lock_and_is_logged(project: Path) -> None:
