@@ -88,6 +88,7 @@ def recheck(settings: Settings, quest_ids: tuple[str, ...] = ()) -> list[Recheck
             results.append(Recheck(quest.id, test, old, None, "MISSING"))
             continue
         verdict, sub = judge(settings, quest, test, data, ledger, _claims(quest))
+        verdict = verdict.printable()  # run text, shown and logged (red team 2, finding 06)
         result = Recheck(quest.id, test, old, sha256(data), verdict.outcome.value,
                          list(verdict.facts))
         results.append(result)

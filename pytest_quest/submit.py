@@ -15,7 +15,7 @@ from typing import Any
 from pytest_quest import preflight, ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import QuestLocked, UsageError
-from pytest_quest.facts import Verdict
+from pytest_quest.facts import Verdict, printable
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.paths import default_test_path, project_relative
@@ -143,8 +143,11 @@ def submit(
     verdict, sub = judge(settings, quest, test_rel, data, ledger, claims, keep_sandbox)
     seconds = sub.run.seconds if sub.run else 0.0
     evidence = _evidence(sub, agent) if verdict.outcome is Outcome.PASS else None
-    verdict = replace(verdict, facts=preflight.project_paths(verdict.facts, sub.sandbox))
-    output = preflight.output_tail(sub.run, sub.sandbox)
+    # Run-provided text is made printable before anything writes or shows it: a lone
+    # surrogate in a message crashed the record after the verdict (red team 2, finding 06).
+    verdict = replace(verdict, facts=preflight.project_paths(verdict.facts, sub.sandbox)
+                      ).printable()
+    output = printable(preflight.output_tail(sub.run, sub.sandbox))
     kept = str(sub.sandbox.base) if keep_sandbox and sub.sandbox is not None else None
     if dry_run:
         return Result(quest, verdict, test_rel, seconds, evidence, _isolation(sub),
@@ -211,7 +214,8 @@ def _record(
             state=updated.state.value, tries=updated.tries, facts=verdict.facts,
             remaining=ledger.remaining, isolation=_isolation(sub),
         )
-        # The run's output tail, for diagnosing a failed run later (`show`).
-        append_attempt(ledger, replace(attempt, other={"output": output}))
+    # Logged once the ledger (and the try it counts) is saved: nothing in the record
+    # can undo the try. The run's output tail is for diagnosing a failed run (`show`).
+    append_attempt(ledger, replace(attempt, other={"output": output}))
     return Result(updated, verdict, sub.test_rel, seconds, evidence, _isolation(sub),
                   output=output)

@@ -10,8 +10,10 @@ tests survive the later stages).
 A cheat marked ``# pending: <branch>`` walks around a static rule on purpose and is stopped
 only by a defence of issue 13 built on that branch (``confine``: kernel confinement;
 ``harness``: sealed evidence channel, interleaved clean control runs, mutants in place before
-import). Until that defence is on this branch (``LANDED``), its test is ``xfail(strict=True)``:
-it must fail today (the attack works), and the mark goes when the defence lands.
+import; ``redteam2``: red team round 2, not fixed yet; ``parent``: the judging parent records
+run-provided text safely, red team round 2). Until that defence is on this branch (``LANDED``),
+its test is ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when
+the defence lands.
 ``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
 for it (measured in a trial merge: the harness's judge process hides the caller behind a
 process of its own, so ``/proc/<ppid>`` is not the caller any more).
@@ -44,7 +46,7 @@ _HEADER = re.compile(r"^# (quest|expect|pending|also-stopped-by): (\S+)\s*$", re
 #: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
-LANDED: frozenset[str] = frozenset({"confine", "harness"})
+LANDED: frozenset[str] = frozenset({"confine", "harness", "parent"})
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -77,7 +79,7 @@ def test_corpus_size_and_rules_exist() -> None:
         header = _header(path)
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
-        assert pending in (None, "confine", "harness", "redteam2"), path.name
+        assert pending in (None, "confine", "harness", "redteam2", "parent"), path.name
         if pending is None or pending in LANDED:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pytest_quest.errors import CorruptLedger, NoLedger, UnknownQuest
+from pytest_quest.facts import FAIL, Fact
 from pytest_quest.ledger import (
     Ledger,
     append_attempt,
@@ -109,6 +111,34 @@ def test_torn_attempt_line_is_skipped(tmp_path: Path) -> None:
     with open(ledger.attempts_path, "a") as handle:
         handle.write('{"quest": "b", "tr')
     assert read_attempts(ledger) == [record]
+
+
+def test_a_lone_surrogate_from_a_run_is_stored_as_printable_text(tmp_path: Path) -> None:
+    """Red team 2 finding 06: ``"\\ud800"`` in a message crashed the write after the verdict."""
+    ledger = Ledger.for_root(tmp_path)
+    fact = Fact("run-exit-code", FAIL, "t.py::test_rate", "passes", "AssertionError: x\ud800y")
+    ledger.put(_quest(1).with_(facts=(fact,), tries=1))
+    ledger.save()
+    record = Attempt.submitted("m.py::f1", "t", None, "t.py", "0" * 64, "FAIL", "TODO", 1,
+                               (fact,), 1)
+    append_attempt(ledger, replace(record, other={"output": "E  x\udfffy"}))
+    for path in (ledger.path, ledger.attempts_path):
+        path.read_bytes().decode("utf-8")  # valid UTF-8 on disk
+    stored = Ledger.load(ledger.path).get("m.py::f1")
+    assert stored.tries == 1 and stored.facts[0].actual == "AssertionError: x\\ud800y"
+    [logged] = read_attempts(ledger)
+    assert logged.facts[0].actual == "AssertionError: x\\ud800y"
+    assert logged.other == {"output": "E  x\\udfffy"}
+
+
+def test_non_ascii_text_is_stored_as_it_is(tmp_path: Path) -> None:
+    """Honest text: accents, CJK and emoji keep their characters, no escapes added."""
+    ledger = Ledger.for_root(tmp_path)
+    fact = Fact("run-exit-code", FAIL, "t.py::test_café", "passes", "Prix 12 € 😀 価格")
+    ledger.put(_quest(1).with_(facts=(fact,)))
+    ledger.save()
+    assert "Prix 12 € 😀 価格" in ledger.path.read_text(encoding="utf-8")
+    assert Ledger.load(ledger.path).get("m.py::f1").facts == (fact,)
 
 
 def test_counts_remaining_and_total(tmp_path: Path) -> None:

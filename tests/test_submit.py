@@ -62,6 +62,30 @@ def test_partial_test_fails_with_exact_missing_lines(submit_test):
     assert fact.where == "hotel/pricing.py:7,9,11,15"
 
 
+SURROGATE = """
+from hotel.pricing import nightly_rate
+
+def test_rate():
+    got = nightly_rate(100.0, "high", 3)
+    print("seen: \\ud800")
+    assert got == 1.0, "x\\ud800y" + str(got)
+"""
+
+
+def test_a_lone_surrogate_in_a_failure_spends_the_try_and_is_logged(submit_test, project: Path):
+    """Red team 2 finding 06: the record crashed after the verdict, so the try was never spent."""
+    result = submit_test("hotel/pricing.py::nightly_rate", SURROGATE)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.quest.tries == 1
+    assert any("x\\ud800y" in f.actual for f in result.verdict.facts), result.verdict.facts
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    assert ledger.get("hotel/pricing.py::nightly_rate").tries == 1
+    log = ledger.attempts_path.read_bytes().decode("utf-8")
+    assert '"tries": 1' in log and "\\\\ud800" in log
+    shown = invoke(project, "show", "hotel/pricing.py::nightly_rate")
+    assert shown.exit_code == 0, shown.stderr
+
+
 def test_next_show_status_and_export_agree_on_the_missing_lines(submit_test, project: Path):
     submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
     quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")

@@ -1,7 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code
-# pending: redteam2
+# pending: parent
 #
 # RED TEAM 2, finding 06: a lone surrogate in the run's output crashes `submit` while it records
 #   the verdict: the attempt is never logged, the try never counted (free retries, max_tries void).
