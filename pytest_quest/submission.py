@@ -31,7 +31,13 @@ from pytest_quest.quest import Quest
 from pytest_quest.sandbox import RunResult, Sandbox, file_sha256
 from pytest_quest.sandbox import run as run_sandbox
 
-__all__ = ["Claim", "Submission", "copy_project", "parse", "run_tests", "stray_files"]
+__all__ = ["MAX_DEPTH", "Claim", "Submission", "copy_project", "nesting", "parse", "run_tests",
+           "stray_files"]
+
+#: How deep a submitted file's syntax tree may nest. The static rules walk it with recursive
+#: visitors; real test files stay near 20 levels. Deeper is a FAIL, never a traceback (red
+#: team 2, finding 11: 3000 levels made ``ast.parse`` itself raise ``RecursionError``).
+MAX_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,8 @@ class Submission:
     # --- static
     tree: ast.Module | None = None
     syntax_error: SyntaxError | None = None
+    #: Why a file that may be valid Python cannot be analysed (it nests too deep).
+    unanalysable: str | None = None
     # --- scope
     #: Files the agent left in the quest test folder besides its test.
     stray_files: tuple[str, ...] = ()
@@ -89,14 +97,38 @@ class Submission:
         return measure(entry, self.quest.body, self.settings.branch)
 
 
+def nesting(tree: ast.AST, limit: int = MAX_DEPTH) -> int:
+    """How deep ``tree`` nests, counted without recursion; stops counting past ``limit``."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > limit:
+            return depth
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 def parse(sub: Submission) -> Submission:
-    """The ``static`` stage's preparation: the file's syntax tree, or why it has none."""
+    """The ``static`` stage's preparation: the file's syntax tree, or why it has none.
+
+    A file the parser cannot hold (``RecursionError``, ``MemoryError``) or
+    whose tree nests deeper than :data:`MAX_DEPTH` gets no tree: the rules
+    would recurse through it in this unconfined process.
+    """
+    too_deep = f"the test file nests too deep to analyse (at most {MAX_DEPTH} levels)"
     try:
-        return replace(sub, tree=ast.parse(sub.test_bytes, filename=sub.test_rel))
+        tree = ast.parse(sub.test_bytes, filename=sub.test_rel)
     except SyntaxError as exc:
         return replace(sub, syntax_error=exc)
     except ValueError as exc:  # null bytes
         return replace(sub, syntax_error=SyntaxError(str(exc), (sub.test_rel, 1, 0, "", 1, 0)))
+    except (RecursionError, MemoryError):
+        return replace(sub, unanalysable=too_deep)
+    if nesting(tree) > MAX_DEPTH:
+        return replace(sub, unanalysable=too_deep)
+    return replace(sub, tree=tree)
 
 
 def copy_project(sub: Submission) -> Submission:

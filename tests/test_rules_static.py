@@ -81,6 +81,38 @@ def test_parses_quiet() -> None:
     assert "test-file-parses" not in rules(GOOD)
 
 
+#: Red team 2, finding 11: 3000 levels make ``ast.parse`` raise RecursionError; 150 parse, but the
+#: rules' recursive visitors would walk them in the unconfined parent. Built here, not kept as a
+#: corpus file: tests/test_lines.py parses every corpus file with coverage's parser.
+DEEP = {
+    "attribute chain": "import os\n\ndef test_x():\n    x = os" + ".path" * 3000 + "\n    assert x\n",
+    "unary chain": "def test_x():\n    assert " + "-" * 3000 + "1\n",
+    "parsable but deep": "def test_x():\n    assert " + "not " * 150 + "0 is not None\n",
+}
+
+
+@pytest.mark.parametrize("source", DEEP.values(), ids=DEEP.keys())
+def test_a_file_nested_too_deep_is_a_parse_fact_not_a_crash(source: str) -> None:
+    (fact,) = facts(source)
+    assert fact.rule == "test-file-parses"
+    assert fact.actual == "the test file nests too deep to analyse (at most 100 levels)"
+
+
+def test_code_nested_too_deep_in_an_exec_string_is_a_parse_fact() -> None:
+    source = "def test_x():\n    exec('x = ' + '-' * 0)\n    exec('x = " + "-" * 3000 + "1')\n"
+    found = [f for f in facts(source) if f.rule == "test-file-parses"]
+    assert len(found) == 1 and "nests too deep to analyse" in found[0].actual
+
+
+def test_ordinary_nesting_is_analysed() -> None:
+    """Honest: nested comprehensions, calls and a 40-deep expression are judged as usual."""
+    source = GOOD + (
+        "\ndef test_nested():\n"
+        "    rows = [[nightly_rate(b, s, n) for n in (1, 7)] for b in (1.0, 2.0) for s in ('low',)]\n"
+        "    assert rows[0][0] == " + "(" * 40 + "0.8" + ")" * 40 + "\n")
+    assert facts(source) == []
+
+
 # --- static-skip ------------------------------------------------------------
 
 @pytest.mark.parametrize("source", [

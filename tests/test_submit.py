@@ -86,6 +86,23 @@ def test_a_lone_surrogate_in_a_failure_spends_the_try_and_is_logged(submit_test,
     assert shown.exit_code == 0, shown.stderr
 
 
+def test_a_test_nested_too_deep_fails_and_spends_the_try(submit_test, project: Path):
+    """Red team 2 finding 11: ``RecursionError`` in the static stage, a traceback and no try.
+
+    The file is generated here: as a corpus file it would break tests/test_lines.py.
+    """
+    deep = ("import os\nfrom hotel.pricing import nightly_rate\n\n\ndef test_rate():\n"
+            "    assert nightly_rate(100.0, 'high', 3) == 125.0\n"
+            "    x = os" + ".path" * 3000 + "\n    assert x\n")
+    result = submit_test("hotel/pricing.py::nightly_rate", deep)
+    assert result.verdict.outcome is Outcome.FAIL
+    (fact,) = result.verdict.facts
+    assert fact.rule == "test-file-parses" and "nests too deep" in fact.actual
+    assert result.quest.tries == 1
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    assert '"verdict": "FAIL"' in ledger.attempts_path.read_text(encoding="utf-8")
+
+
 def test_next_show_status_and_export_agree_on_the_missing_lines(submit_test, project: Path):
     submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
     quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")

@@ -34,7 +34,7 @@ from pytest_quest.rules.names import (
     quote,
     truthiness,
 )
-from pytest_quest.submission import Submission
+from pytest_quest.submission import MAX_DEPTH, Submission, nesting
 
 __all__ = ["PARSES", "SOURCES_MODIFIED", "check", "check_after_run", "sources_check"]
 
@@ -159,6 +159,9 @@ def check(sub: Submission) -> Iterator[Fact]:
             "a test file that parses",
             f"SyntaxError: {err.msg}",
         )
+        return
+    if sub.unanalysable is not None:
+        yield PARSES.fact(sub.test_rel, "a test file the gate can analyse", sub.unanalysable)
         return
     tree = sub.tree
     assert tree is not None
@@ -332,6 +335,13 @@ def _dynamic_code(sub: Submission, tree: ast.Module, names: Names) -> Iterator[F
         try:
             inner = ast.parse(text)
         except (SyntaxError, ValueError):
+            continue
+        except (RecursionError, MemoryError):
+            inner = None
+        if inner is None or nesting(inner) > MAX_DEPTH:
+            yield PARSES.fact(_at(sub, node), "code in a string the gate can analyse",
+                              f"`{quote(sub, node)}` runs code that nests too deep to analyse "
+                              f"(at most {MAX_DEPTH} levels)")
             continue
         for fact in _references(sub, inner, Names(inner), quiet=True):
             rule = CATALOG.get(fact.rule)
