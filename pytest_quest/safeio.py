@@ -12,20 +12,28 @@ parent would exhaust the host's memory). Every read here therefore
 
 Files the parent writes for a run are created with ``O_CREAT | O_EXCL |
 O_NOFOLLOW``: nothing planted beforehand is ever opened for writing.
+
+Trees a run made are walked and removed without recursion and without whole
+paths (:func:`walk_files`, :func:`remove_tree`): a test can nest folders
+thousands deep, past the interpreter's recursion limit and ``PATH_MAX``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
 from pathlib import Path
 
-__all__ = ["UnsafeFileError", "create_new", "hash_regular", "read_regular"]
+__all__ = ["UnsafeFileError", "create_new", "hash_regular", "read_regular", "remove_tree",
+           "walk_files"]
 
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | getattr(
     os, "O_NONBLOCK", 0)
 _CHUNK = 1 << 20
+_DIR_FLAGS = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_DIRECTORY", 0) | getattr(
+    os, "O_NOFOLLOW", 0)
 
 
 class UnsafeFileError(OSError):
@@ -121,3 +129,132 @@ def create_new(path: Path | str, data: bytes = b"") -> int:
         os.close(fd)
         raise
     return fd
+
+
+def walk_files(root: Path | str, max_depth: int) -> tuple[list[str], str | None]:
+    """Everything but folders beneath ``root`` (posix, relative), and the first folder too deep.
+
+    Files, symlinks (never followed), FIFOs and the like are listed alike;
+    the walk is iterative and never enters a symlink. A folder nested deeper than
+    ``max_depth`` is not entered: its relative path is returned instead, for
+    the caller to judge (a run left a tree too deep to check). A folder that
+    cannot be listed is skipped.
+    """
+    files: list[str] = []
+    too_deep: str | None = None
+    stack = [("", 0)]
+    while stack:
+        rel, depth = stack.pop()
+        try:
+            with os.scandir(os.path.join(root, rel) if rel else root) as entries:
+                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        except OSError:
+            continue
+        for name, is_dir in listed:
+            child = f"{rel}/{name}" if rel else name
+            if not is_dir:
+                files.append(child)
+            elif depth + 1 >= max_depth:
+                too_deep = too_deep or child
+            else:
+                stack.append((child, depth + 1))
+    return sorted(files), too_deep
+
+
+def remove_tree(path: Path | str) -> list[str]:
+    """Remove ``path`` and everything beneath it; what could not be removed, never an exception.
+
+    Walks down with one open folder at a time (``openat`` of each child and
+    of ``..`` on the way up), so neither depth nor path length matters; never
+    follows a symlink; gives folders a run made unreadable (``chmod 000``)
+    back their permissions first.
+    """
+    failed: list[str] = []
+    try:
+        fd = os.open(path, _DIR_FLAGS)
+    except FileNotFoundError:
+        return failed
+    except OSError as exc:
+        if not os.path.isdir(path) or os.path.islink(path):
+            try:
+                os.unlink(path)
+            except OSError as again:
+                failed.append(f"{path}: {again.strerror}")
+            return failed
+        failed.append(f"{path}: {exc.strerror}")
+        return failed
+    # Each entry: a folder's name in its parent, and its subfolders still to remove.
+    stack: list[tuple[str, list[str]]] = [("", _clear(fd, str(path), failed))]
+    try:
+        while stack:
+            _name, pending = stack[-1]
+            if pending:
+                child = pending.pop()
+                inner = _enter(fd, child)
+                if inner is None:
+                    failed.append(f"{path}: cannot open {child!r} at depth {len(stack)}")
+                    continue
+                os.close(fd)
+                fd = inner
+                stack.append((child, _clear(fd, child, failed)))
+                continue
+            name, _ = stack.pop()
+            if not stack:
+                break
+            parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError as exc:
+                failed.append(f"{path}: {name!r} at depth {len(stack)}: {exc.strerror}")
+    except OSError as exc:  # ``..`` gone: the tree moved under us; what is left stays
+        failed.append(f"{path}: {exc.strerror}")
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError as exc:
+        failed.append(f"{path}: {exc.strerror}")
+    return failed
+
+
+def _enter(fd: int, name: str) -> int | None:
+    """Open the subfolder ``name`` of ``fd`` (made readable if it was not), or None."""
+    for attempt in (0, 1):
+        try:
+            return os.open(name, _DIR_FLAGS, dir_fd=fd)
+        except PermissionError:
+            if attempt:
+                return None
+            try:
+                os.chmod(name, 0o700, dir_fd=fd)
+            except OSError:
+                return None
+        except OSError:
+            return None
+    return None
+
+
+def _clear(fd: int, where: str, failed: list[str]) -> list[str]:
+    """Unlink everything in the open folder ``fd`` but its subfolders; return their names."""
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, 0o700)
+    folders: list[str] = []
+    try:
+        with os.scandir(fd) as entries:
+            listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    except OSError as exc:
+        failed.append(f"{where}: {exc.strerror}")
+        return folders
+    for name, is_dir in listed:
+        if is_dir:
+            folders.append(name)
+            continue
+        try:
+            os.unlink(name, dir_fd=fd)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            failed.append(f"{where}/{name}: {exc.strerror}")
+    return folders

@@ -293,6 +293,107 @@ def test_stale_sandboxes_are_removed_fresh_ones_kept(tmp_path: Path) -> None:
     assert not old.exists() and fresh.exists() and other.exists()
 
 
+def _deep(base: Path, levels: int) -> Path:
+    """``base/d/d/...`` ``levels`` deep, made the way a run does it (``chdir``, no long path)."""
+    here = os.getcwd()
+    base.mkdir(parents=True, exist_ok=True)
+    os.chdir(base)
+    try:
+        for _ in range(levels):
+            os.mkdir("d")
+            os.chdir("d")
+        Path("bottom.py").write_text("x = 1\n")
+    finally:
+        os.chdir(here)
+    return base
+
+
+def test_trees_of_any_depth_are_walked_and_removed_without_recursion(tmp_path: Path) -> None:
+    """Red team 2 finding 13: 1500 levels broke rglob and shutil.rmtree (RecursionError)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("mine")
+    tree = _deep(tmp_path / "tree", 3000)  # past PATH_MAX too: 3000 x "d/"
+    (tree / "link").symlink_to(outside)
+    (tree / "locked").mkdir()
+    (tree / "locked" / "file").write_text("x")
+    (tree / "locked").chmod(0o000)
+    files, too_deep = safeio.walk_files(tree, 100)
+    assert "link" in files and too_deep == "/".join(["d"] * 100)
+    assert not any(f.startswith("d/") for f in files)  # nothing from past the cap
+    assert safeio.remove_tree(tree) == []
+    assert not tree.exists()
+    assert (outside / "keep").read_text() == "mine"  # never followed
+
+
+def test_ordinary_trees_are_walked_and_removed(tmp_path: Path) -> None:
+    """Honest: a project tree lists every file and goes away whole."""
+    for rel in ("a.py", "pkg/__init__.py", "pkg/sub/m.py", "data/x.csv"):
+        (tmp_path / "p" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "p" / rel).write_text("1")
+    files, too_deep = safeio.walk_files(tmp_path / "p", 100)
+    assert files == ["a.py", "data/x.csv", "pkg/__init__.py", "pkg/sub/m.py"] and too_deep is None
+    assert safeio.remove_tree(tmp_path / "p") == [] and not (tmp_path / "p").exists()
+    assert safeio.remove_tree(tmp_path / "p") == []  # gone already: nothing to say
+
+
+def test_a_deep_or_broken_stale_sandbox_stops_no_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Red team 2 finding 13: one leftover 1500 deep made every later scan and submit crash."""
+    deep = _deep(tmp_path / "pytest-quest-deep", 1500)
+    broken, fine = tmp_path / "pytest-quest-broken", tmp_path / "pytest-quest-fine"
+    broken.mkdir()
+    fine.mkdir()
+    two_days = time.time() - 2 * 24 * 3600
+    for folder in (deep, broken, fine):
+        os.utime(folder, (two_days, two_days))
+    real = safeio.remove_tree
+
+    def remove_tree(path: Path | str) -> list[str]:
+        if Path(path) == broken:
+            raise RecursionError("what any one bad folder may raise")
+        return real(path)
+
+    monkeypatch.setattr(safeio, "remove_tree", remove_tree)
+    removed = sandbox.remove_stale(str(tmp_path))
+    assert sorted(removed) == sorted([str(deep), str(fine)])
+    assert broken.exists() and not deep.exists() and not fine.exists()
+    assert f"could not remove {broken}: RecursionError" in capsys.readouterr().err
+
+
+DEEP_TEST = """
+import os
+
+from hotel.pricing import nightly_rate
+
+
+def test_rate():
+    here = os.getcwd()
+    try:
+        for _ in range(1500):
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
+    assert nightly_rate(100.0, "high", 3) == 125.0
+"""
+
+
+def test_a_test_leaving_a_deep_tree_fails_spends_the_try_and_leaves_nothing(
+        project: Path, submit_test: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 2 finding 13 through the gate: a FAIL with a fact, the try spent, no leftover."""
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(private))  # a leftover must not reach /tmp
+    result = submit_test("hotel/pricing.py::nightly_rate", DEEP_TEST)
+    assert result.verdict.outcome.value == "FAIL"
+    found = {f.rule: f for f in result.verdict.facts}
+    assert found["run-sources-modified"].actual == "the test left a tree over 100 folders deep"
+    assert result.quest.tries == 1
+    assert [p.name for p in private.iterdir() if p.name.startswith("pytest-quest-")] == []
+
+
 HANG = """
 def test_hang():
     import time

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from pytest_quest import safeio
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
 from pytest_quest.paths import module_name
@@ -36,7 +37,8 @@ from pytest_quest.rules.names import (
 )
 from pytest_quest.submission import MAX_DEPTH, Submission, nesting
 
-__all__ = ["PARSES", "SOURCES_MODIFIED", "check", "check_after_run", "sources_check"]
+__all__ = ["MAX_TREE_DEPTH", "PARSES", "SOURCES_MODIFIED", "check", "check_after_run",
+           "sources_check"]
 
 _COVERAGE = ("coverage-lines", "coverage-branches")
 
@@ -561,6 +563,10 @@ def _is_source_path(path: ast.expr, names: Names, target_file: str) -> bool:
     return hinted and not other_suffix
 
 
+#: How deep the sandbox copy may nest after a run; deeper is a change the gate cannot check.
+MAX_TREE_DEPTH = 100
+
+
 def check_after_run(sub: Submission) -> Iterator[Fact]:
     """After the run: the sandbox's pristine copies are unchanged, no new sources appeared.
 
@@ -577,13 +583,20 @@ def check_after_run(sub: Submission) -> Iterator[Fact]:
                 rel, f"unchanged during the run (sha256 {digest[:12]})",
                 "deleted" if now is None else f"changed ({now[:12]})",
             )
-    for path in sorted(box.path.rglob("*")):
-        if "__pycache__" in path.parts or not path.name.endswith((".py", ".pth")):
+    # Walked without recursion and to a bounded depth: the run controls this tree (red
+    # team 2, finding 13: 1500 nested folders made rglob raise RecursionError here).
+    files, too_deep = safeio.walk_files(box.path, MAX_TREE_DEPTH)
+    for rel in files:
+        if "__pycache__" in rel.split("/") or not rel.endswith((".py", ".pth")):
             continue
-        rel = path.relative_to(box.path).as_posix()
-        if rel not in box.hashes and rel != sub.test_rel and path.is_file():
+        if rel not in box.hashes and rel != sub.test_rel:
             yield SOURCES_MODIFIED.fact(rel, "no new Python file in the project",
                                         "created during the run")
+    if too_deep is not None:
+        yield SOURCES_MODIFIED.fact(
+            too_deep.split("/", 1)[0], f"a project tree the gate can check (at most "
+            f"{MAX_TREE_DEPTH} folders deep)",
+            f"the test left a tree over {MAX_TREE_DEPTH} folders deep")
 
 
 #: The stage function the gate runs right after ``run`` (see rules/__init__.py).
