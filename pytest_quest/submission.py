@@ -23,6 +23,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from pytest_quest import safeio
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.measure import Measured, measure
@@ -172,10 +173,14 @@ def stray_files(settings: Settings, test_rel: str, locked: Mapping[str, str]) ->
     if not folder.is_dir():
         return ()
     out = []
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts:
+    # Agents write here: walked without recursion, to a bounded depth (red team 2, finding 13).
+    names, too_deep = safeio.walk_files(folder, MAX_DEPTH)
+    prefix = folder.relative_to(settings.root).as_posix()
+    for inner in names:
+        path = folder / inner
+        if "__pycache__" in inner.split("/") or not path.is_file():
             continue
-        rel = path.relative_to(settings.root).as_posix()
+        rel = f"{prefix}/{inner}"
         name = path.name
         if rel == test_rel or rel in locked or name == "__init__.py":
             continue
@@ -183,6 +188,8 @@ def stray_files(settings: Settings, test_rel: str, locked: Mapping[str, str]) ->
             name.endswith((".pth", ".ini", ".cfg", ".toml"))
         ):
             out.append(rel)
+    if too_deep is not None:  # what it holds cannot be checked: a stray like any other
+        out.append(f"{prefix}/{too_deep}")
     return tuple(out)
 
 

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -293,6 +294,18 @@ def test_stale_sandboxes_are_removed_fresh_ones_kept(tmp_path: Path) -> None:
     assert not old.exists() and fresh.exists() and other.exists()
 
 
+@pytest.fixture
+def deep_tmp(tmp_path: Path) -> Iterator[Path]:
+    """``tmp_path``, emptied without recursion afterwards, pass or fail.
+
+    pytest removes old temp folders with ``shutil.rmtree``, which recurses:
+    a deep tree left there would crash a later session of anyone on the machine.
+    """
+    yield tmp_path
+    for entry in tmp_path.iterdir():
+        safeio.remove_tree(entry)
+
+
 def _deep(base: Path, levels: int) -> Path:
     """``base/d/d/...`` ``levels`` deep, made the way a run does it (``chdir``, no long path)."""
     here = os.getcwd()
@@ -308,12 +321,12 @@ def _deep(base: Path, levels: int) -> Path:
     return base
 
 
-def test_trees_of_any_depth_are_walked_and_removed_without_recursion(tmp_path: Path) -> None:
+def test_trees_of_any_depth_are_walked_and_removed_without_recursion(deep_tmp: Path) -> None:
     """Red team 2 finding 13: 1500 levels broke rglob and shutil.rmtree (RecursionError)."""
-    outside = tmp_path / "outside"
+    outside = deep_tmp / "outside"
     outside.mkdir()
     (outside / "keep").write_text("mine")
-    tree = _deep(tmp_path / "tree", 3000)  # past PATH_MAX too: 3000 x "d/"
+    tree = _deep(deep_tmp / "tree", 3000)  # past PATH_MAX too: 3000 x "d/"
     (tree / "link").symlink_to(outside)
     (tree / "locked").mkdir()
     (tree / "locked" / "file").write_text("x")
@@ -338,11 +351,11 @@ def test_ordinary_trees_are_walked_and_removed(tmp_path: Path) -> None:
 
 
 def test_a_deep_or_broken_stale_sandbox_stops_no_command(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        deep_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Red team 2 finding 13: one leftover 1500 deep made every later scan and submit crash."""
-    deep = _deep(tmp_path / "pytest-quest-deep", 1500)
-    broken, fine = tmp_path / "pytest-quest-broken", tmp_path / "pytest-quest-fine"
+    deep = _deep(deep_tmp / "pytest-quest-deep", 1500)
+    broken, fine = deep_tmp / "pytest-quest-broken", deep_tmp / "pytest-quest-fine"
     broken.mkdir()
     fine.mkdir()
     two_days = time.time() - 2 * 24 * 3600
@@ -356,7 +369,7 @@ def test_a_deep_or_broken_stale_sandbox_stops_no_command(
         return real(path)
 
     monkeypatch.setattr(safeio, "remove_tree", remove_tree)
-    removed = sandbox.remove_stale(str(tmp_path))
+    removed = sandbox.remove_stale(str(deep_tmp))
     assert sorted(removed) == sorted([str(deep), str(fine)])
     assert broken.exists() and not deep.exists() and not fine.exists()
     assert f"could not remove {broken}: RecursionError" in capsys.readouterr().err
@@ -381,9 +394,9 @@ def test_rate():
 
 
 def test_a_test_leaving_a_deep_tree_fails_spends_the_try_and_leaves_nothing(
-        project: Path, submit_test: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        project: Path, submit_test: Any, deep_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Red team 2 finding 13 through the gate: a FAIL with a fact, the try spent, no leftover."""
-    private = tmp_path / "tmp"
+    private = deep_tmp / "tmp"
     private.mkdir()
     monkeypatch.setattr("tempfile.tempdir", str(private))  # a leftover must not reach /tmp
     result = submit_test("hotel/pricing.py::nightly_rate", DEEP_TEST)

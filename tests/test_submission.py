@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_quest import safeio
 from pytest_quest import submission as submission_module
 from pytest_quest.config import load_settings
 from pytest_quest.errors import EnvironmentFault
@@ -79,6 +81,26 @@ def test_stray_files_are_what_could_change_a_run(root: Path) -> None:
     assert stray_files(settings, TEST, {}) == ("tests/quest/helper.py", "tests/quest/setup.cfg")
     shutil.rmtree(folder)
     assert stray_files(settings, TEST, {}) == ()
+
+
+def test_a_folder_nested_too_deep_in_the_quest_folder_is_a_stray_not_a_crash(root: Path) -> None:
+    """Red team 2 finding 13's tree, left where agents write: rglob raised RecursionError."""
+    folder = root / "tests" / "quest"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "helper.py").write_text("")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        for _ in range(1500):
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
+    deep = "tests/quest/" + "/".join(["d"] * 100)
+    try:
+        assert stray_files(load_settings(root), TEST, {}) == ("tests/quest/helper.py", deep)
+    finally:
+        assert safeio.remove_tree(folder / "d") == []  # pytest's own cleanup would recurse
 
 
 def _run(events: list[dict[str, Any]], output: str = "") -> RunResult:
