@@ -448,7 +448,7 @@ def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], br
                 report.vanished.append(quest.id)
             continue
         todo = quest.state is State.TODO and todo_entries is not None
-        full = (todo_entries if todo else entries).get(quest.path)  # type: ignore[union-attr]
+        full = (todo_entries if todo_entries is not None and todo else entries).get(quest.path)
         indexed = todo_narrow if todo else narrow
         entry = None
         if full is not None:
