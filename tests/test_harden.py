@@ -350,6 +350,19 @@ def test_ordinary_trees_are_walked_and_removed(tmp_path: Path) -> None:
     assert safeio.remove_tree(tmp_path / "p") == []  # gone already: nothing to say
 
 
+def test_remove_tree_removes_a_link_or_a_file_given_as_the_root(tmp_path: Path) -> None:
+    """A sandbox path the run swapped for a symlink is unlinked, its target left alone."""
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "keep").write_text("mine")
+    (tmp_path / "link").symlink_to(target)
+    (tmp_path / "file").write_text("x")
+    assert safeio.remove_tree(tmp_path / "link") == []
+    assert safeio.remove_tree(tmp_path / "file") == []
+    assert not (tmp_path / "link").is_symlink() and not (tmp_path / "file").exists()
+    assert (target / "keep").read_text() == "mine"
+
+
 def test_a_deep_or_broken_stale_sandbox_stops_no_command(
         deep_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
