@@ -24,20 +24,29 @@ import contextlib
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["UnsafeFileError", "create_new", "hash_regular", "read_regular", "remove_tree",
-           "walk_files"]
+from pytest_quest.errors import UsageError
+
+__all__ = ["PROJECT_DEPTH", "TreeTooDeep", "UnsafeFileError", "create_new", "hash_regular",
+           "read_regular", "remove_tree", "walk", "walk_files"]
 
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | getattr(
     os, "O_NONBLOCK", 0)
 _CHUNK = 1 << 20
+#: How deep the project's own folders may nest before a walk refuses (:func:`walk`).
+PROJECT_DEPTH = 100
 _DIR_FLAGS = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_DIRECTORY", 0) | getattr(
     os, "O_NOFOLLOW", 0)
 
 
 class UnsafeFileError(OSError):
     """The path is not a plain regular file (a symlink, FIFO, device, socket or folder)."""
+
+
+class TreeTooDeep(UsageError):
+    """A folder of the project nests deeper than we walk (a message, not a ``RecursionError``)."""
 
 
 def _open_regular(path: Path | str) -> tuple[int, os.stat_result]:
@@ -129,6 +138,41 @@ def create_new(path: Path | str, data: bytes = b"") -> int:
         os.close(fd)
         raise
     return fd
+
+
+def walk(top: Path | str, max_depth: int) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top)`` without recursion: top-down, links not followed, unreadable folders skipped.
+
+    Python 3.11's ``os.walk`` recurses, so a folder nested 1500 deep in the
+    working tree (anyone with write access can make one) crashed every scan
+    and submit. The caller prunes ``dirnames`` in place as with ``os.walk``;
+    a folder left to walk past ``max_depth`` raises :class:`TreeTooDeep`.
+    """
+    stack = [(os.fspath(top), 0)]
+    while stack:
+        path, depth = stack.pop()
+        dirnames: list[str] = []
+        filenames: list[str] = []
+        links: set[str] = set()
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirnames if is_dir else filenames).append(entry.name)
+                    if is_dir and entry.is_symlink():
+                        links.add(entry.name)
+        except OSError:
+            continue
+        yield path, dirnames, filenames
+        below = [d for d in dirnames if d not in links]
+        if below and depth + 1 > max_depth:
+            raise TreeTooDeep(
+                f"{os.path.join(path, below[0])} nests folders more than {max_depth} deep: "
+                "remove it, or list its top folder in [tool.pytest-quest] exclude")
+        stack.extend((os.path.join(path, d), depth + 1) for d in reversed(below))
 
 
 def walk_files(root: Path | str, max_depth: int) -> tuple[list[str], str | None]:

@@ -84,7 +84,7 @@ def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
     """
     quest_dir = (root / test_dir).resolve()
     skipped = {(root / e).resolve() for e in exclude}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in safeio.walk(root, safeio.PROJECT_DEPTH):
         here = Path(dirpath)
         dirnames[:] = sorted(
             d for d in dirnames

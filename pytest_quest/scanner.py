@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from pytest_quest import safeio
 from pytest_quest.config import IGNORED_DIRS, is_tooling
 
 __all__ = [
@@ -125,7 +126,7 @@ def iter_source_files(root: Path, sources: tuple[str, ...], test_dir: str) -> It
             candidates = [source] if base.suffix == ".py" else []
         else:
             candidates = []
-            for dirpath, dirnames, filenames in os.walk(base):
+            for dirpath, dirnames, filenames in safeio.walk(base, safeio.PROJECT_DEPTH):
                 dirnames[:] = sorted(
                     d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".")
                     and not (Path(dirpath, d) / "pyvenv.cfg").exists()

@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,6 +32,7 @@ from pytest_quest.protocol import EventKind
 from pytest_quest.sandbox import RunResult, Sandbox, pytest_args
 from pytest_quest.submission import _raise_env_fault
 
+EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 ISOLATION = confine.detect()
 needs_kernel = pytest.mark.skipif(
     not ISOLATION.kernel, reason="needs kernel confinement (Landlock or namespaces)")
@@ -348,6 +350,30 @@ def test_ordinary_trees_are_walked_and_removed(tmp_path: Path) -> None:
     assert files == ["a.py", "data/x.csv", "pkg/__init__.py", "pkg/sub/m.py"] and too_deep is None
     assert safeio.remove_tree(tmp_path / "p") == [] and not (tmp_path / "p").exists()
     assert safeio.remove_tree(tmp_path / "p") == []  # gone already: nothing to say
+
+
+def test_walk_is_os_walk_without_recursion(deep_tmp: Path) -> None:
+    """Honest: on an ordinary tree it yields what ``os.walk`` yields, in the same order."""
+    shutil.copytree(EXAMPLE, deep_tmp / "p")
+    (deep_tmp / "p" / "hotel_link").symlink_to(deep_tmp / "p" / "hotel")  # listed, not walked
+    assert list(safeio.walk(deep_tmp / "p", 100)) == list(os.walk(deep_tmp / "p"))
+
+
+def test_a_folder_nested_too_deep_in_the_project_is_a_usage_error(deep_tmp: Path) -> None:
+    """Red team 2 finding 13's tree in the working tree: 3.11's ``os.walk`` recursed, so every
+    scan and submit crashed; now a message names the folder, and ``exclude`` skips it."""
+    from pytest_quest.scan import find_functions
+
+    project = deep_tmp / "p"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns(".quest", "__pycache__"))
+    _deep(project / "hotel" / "cache", 1500)
+    settings = load_settings(project)
+    with pytest.raises(safeio.TreeTooDeep, match=r"hotel/cache/d/.* nests folders more than 100"):
+        list(sandbox.iter_project_files(project, settings.test_dir))
+    with pytest.raises(safeio.TreeTooDeep):
+        find_functions(settings)
+    files = list(sandbox.iter_project_files(project, settings.test_dir, ("hotel/cache",)))
+    assert "hotel/pricing.py" in files and not any(f.startswith("hotel/cache") for f in files)
 
 
 def test_remove_tree_removes_a_link_or_a_file_given_as_the_root(tmp_path: Path) -> None:
