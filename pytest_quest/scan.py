@@ -126,10 +126,10 @@ def run_suite(settings: Settings,
     """Run the project's own suite once with coverage, in a sandbox.
 
     The quest test folder is not copied: no quest test runs in the baseline.
-    Its tests run in the harness's own process, beside the event pipe, so
-    only code the maintainer trusts may run there; and a quest test earns a
-    lock for its own quest only, through the gate (docs/design.md,
-    "Baseline"). Tests that fail are deselected and the suite is run once
+    Without xdist its tests run in the harness's own process, beside the
+    event pipe, so only code the maintainer trusts may run there; and a
+    quest test earns a lock for its own quest only, through the gate
+    (docs/design.md, "Baseline"). Tests that fail are deselected and the suite is run once
     more, so only passing tests can lock a function. ``progress`` hears how
     far it got.
     """
