@@ -196,7 +196,7 @@ class _Narrow:
         self.lists = {key: sorted(entry.get(key, ())) for key in ("executed_lines",
                                                                    "missing_lines")}
         self.arcs: dict[str, list[tuple[int, int]]] = {
-            key: sorted(tuple(b) for b in entry.get(key, ()))  # type: ignore[misc]
+            key: sorted(tuple(b) for b in entry.get(key, ()))
             for key in ("executed_branches", "missing_branches") if key in entry
         }
 
@@ -242,8 +242,8 @@ class _Spans:
             first = body[1]
         if (node.lineno, node.end_lineno) != tuple(quest.lines) or first.lineno != quest.body[0]:
             return None
-        return Found(quest.path, quest.qualname, quest.kind, tuple(quest.lines),  # type: ignore[arg-type]
-                     tuple(quest.body), quest.source_hash)  # type: ignore[arg-type]
+        return Found(quest.path, quest.qualname, quest.kind, quest.lines, quest.body,
+                     quest.source_hash)
 
 
 def _current(root: Path, rel: str, cache: dict[str, dict[str, Found] | ScanError | None]

@@ -195,7 +195,8 @@ class QuestPlugin:
             return
         folder = (self.root / str(self.ledger.settings.get("test_dir") or "tests/quest")).resolve()
         locked = {locked_test(q) for q in self.ledger.quests.values() if q.state is State.PASS}
-        keep, drop = [], []
+        keep: list[pytest.Item] = []
+        drop: list[pytest.Item] = []
         for item in items:
             path = Path(str(item.path)).resolve()
             inside = folder == path or folder in path.parents
