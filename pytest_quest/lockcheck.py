@@ -40,7 +40,7 @@ __all__ = [
     "CheckReport",
     "Problem",
     "approved_lines",
-    "evaluate",
+    "check_locks",
     "lock_covered",
     "locked_test",
     "read_entries",
@@ -381,9 +381,9 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
     return Problem(quest.id, tuple(facts), test=test, changed=bool(changed))
 
 
-def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
-             want_todo: bool = False, root: Path | None = None,
-             ran: Iterable[str] | None = None) -> CheckReport:
+def check_locks(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
+                want_todo: bool = False, root: Path | None = None,
+                ran: Iterable[str] | None = None) -> CheckReport:
     """The ratchet's verdict: every PASS quest against this run's coverage ``entries``.
 
     With ``want_todo`` it also lists the TODO quests this run covers fully.
