@@ -226,7 +226,7 @@ class _ExampleContext:
         return self._importable[key]
 
     def _resolve(self, top: str, test_file: Path) -> bool:
-        from pytest_quest.sandbox import import_roots
+        from pytest_quest.paths import import_roots
 
         root = self.settings.root
         for base in import_roots(self.settings):

@@ -166,12 +166,13 @@ def _sound(item: Any) -> bool:
     return True
 
 
-def validate(data: Any) -> None:
-    """Raise ``ValueError`` naming the first place where ``data`` is not a ledger.
+def validate(data: object) -> dict[str, Any]:
+    """``data`` as a ledger document, or ``ValueError`` naming the first place where it is not.
 
     The schema version is checked by the caller (it has its own message).
     """
-    _expect(isinstance(data, dict), "top level", "an object", data)
+    if not isinstance(data, dict):
+        raise _bad("top level", "an object", data)
     if "quests" not in data:
         raise _Bad("required key 'quests' is missing")
     quests = data["quests"]
@@ -196,3 +197,4 @@ def validate(data: Any) -> None:
         _expect(isinstance(entry, dict) and isinstance(entry.get("id"), str)
                 and isinstance(entry.get("reason"), str), f"skipped[{n}]",
                 "an object with text id and reason", entry)
+    return data
