@@ -239,7 +239,7 @@ def _pytest_parsing() -> bool:
     import shows its traceback, and pytest parses the target's text for it.
     Told by the caller's code object itself, which test code cannot forge.
     """
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     for _ in range(3):
         if frame is None:
             return False
