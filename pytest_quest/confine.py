@@ -123,8 +123,8 @@ def _check(result: int, what: str) -> int:
 
 
 def _prctl(option: int, arg: int = 0, arg3: int = 0) -> int:
-    return _libc().prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3), ctypes.c_ulong(0),
-                         ctypes.c_ulong(0))
+    return int(_libc().prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3),
+                             ctypes.c_ulong(0), ctypes.c_ulong(0)))
 
 
 @functools.cache

@@ -7,6 +7,7 @@ A fact is the unit of feedback. Vague feedback is a bug, so every fact carries
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -45,7 +46,7 @@ class Fact:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Fact:
+    def from_dict(cls, data: Mapping[str, object]) -> Fact:
         keys = ("rule", "level", "where", "expected", "actual")
         return cls(**{k: str(data.get(k, "")) for k in keys})
 

@@ -42,7 +42,7 @@ import tempfile
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -73,6 +73,9 @@ from pytest_quest.runstate import hidden_runs_dir, remove_sysv_ipc, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 
+if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
+    import coverage
+
 __all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "set_dumpable"]
 
 _PR_SET_PDEATHSIG = 1
@@ -83,10 +86,10 @@ _PR_SET_NO_NEW_PRIVS = 38
 _CAP_VERSION_3 = 0x20080522
 
 
-_LIBC: list[Any] = []
+_LIBC: list[ctypes.CDLL] = []
 
 
-def _libc() -> Any:
+def _libc() -> ctypes.CDLL:
     """The C library, loaded once (each run child calls it some 70 times)."""
     if not _LIBC:
         _LIBC.append(ctypes.CDLL(None, use_errno=True))
@@ -496,8 +499,9 @@ def _read_all(fd: int) -> bytes:
 class Judge:
     """The pytest plugin of the judge process; in each run child, the run's recorder too."""
 
-    def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine, cov: Any,
-                 seed_fd: int | None, finish: Callable[[int | None], NoReturn],
+    def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine,
+                 cov: coverage.Coverage, seed_fd: int | None,
+                 finish: Callable[[int | None], NoReturn],
                  own_coverage: str | None = None, confined: str = "") -> None:
         assert spec.target is not None
         self.spec = spec
@@ -708,11 +712,11 @@ class Judge:
             _flush()
             os._exit(0)
 
-    def pytest_collectreport(self, report: Any) -> None:
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
             self.run.collect_errors.append({"nodeid": report.nodeid, **short_repr(report)})
 
-    def pytest_runtest_logreport(self, report: Any) -> None:
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.run is not None and self.run.measure:
             self.run.reports.append(report_event(report))
 
@@ -984,8 +988,8 @@ def _function_text(judge: Judge) -> str:
     return "".join(lines[first - 1:last]).strip()
 
 
-def _exitstatus(items: Sequence[Any], errors: Sequence[Any], reports: Sequence[dict[str, Any]],
-                failed: str | None) -> int:
+def _exitstatus(items: Sequence[pytest.Item], errors: Sequence[dict[str, Any]],
+                reports: Sequence[dict[str, Any]], failed: str | None) -> int:
     if errors:
         return 2
     if not items:

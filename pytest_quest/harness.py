@@ -37,6 +37,7 @@ from typing import Any, NoReturn
 
 import pytest
 
+from pytest_quest.measure import coverage_core
 from pytest_quest.protocol import (
     WORKER_COVERAGE_ENV,
     EventKind,
@@ -238,7 +239,7 @@ def _pytest_parsing() -> bool:
     import shows its traceback, and pytest parses the target's text for it.
     Told by the caller's code object itself, which test code cannot forge.
     """
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     for _ in range(3):
         if frame is None:
             return False
@@ -270,7 +271,7 @@ def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def short_repr(report: Any) -> dict[str, Any]:
+def short_repr(report: pytest.CollectReport | pytest.TestReport) -> dict[str, Any]:
     """Location and message of a failure, not pages of traceback."""
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None:
@@ -474,7 +475,7 @@ class SuiteSession:
                 self.channel.emit(EventKind.ROUND_DONE, round=1)
 
 
-def report_event(report: Any) -> dict[str, Any]:
+def report_event(report: pytest.TestReport) -> dict[str, Any]:
     """One pytest report as the ``report`` event of the measured round."""
     data: dict[str, Any] = {
         "round": 1, "nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
@@ -523,7 +524,12 @@ def _coverage_options(spec: HarnessSpec) -> dict[str, Any]:
 def _coverage(spec: HarnessSpec) -> Any:
     import coverage
 
-    return coverage.Coverage(data_file=None, config_file=False, **_coverage_options(spec))
+    cov = coverage.Coverage(data_file=None, config_file=False, **_coverage_options(spec))
+    # sys.monitoring on 3.12+ where it measures what the run needs (measure.coverage_core).
+    core = coverage_core(spec.branch)
+    if core is not None:
+        cov.set_option("run:core", core)
+    return cov
 
 
 #: The collector pytest-quest's own suite started at process start-up, if any.

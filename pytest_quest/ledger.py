@@ -195,10 +195,9 @@ def read_document(path: Path, missing_ok: bool = False) -> dict[str, Any] | None
         raise _corrupt(path, f"schema {data.get('schema')!r}, this pytest-quest reads "
                              f"{SCHEMA_VERSION}")
     try:
-        schema.validate(data)
+        return schema.validate(data)
     except ValueError as exc:
         raise _corrupt(path, exc) from None
-    return data
 
 
 def _corrupt(path: Path, reason: object) -> CorruptLedger:

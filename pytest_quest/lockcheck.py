@@ -41,7 +41,7 @@ __all__ = [
     "CheckReport",
     "Problem",
     "approved_lines",
-    "evaluate",
+    "check_locks",
     "lock_covered",
     "locked_test",
     "own_tests_contexts",
@@ -217,7 +217,7 @@ class _Narrow:
         self.lists = {key: sorted(entry.get(key, ())) for key in ("executed_lines",
                                                                    "missing_lines")}
         self.arcs: dict[str, list[tuple[int, int]]] = {
-            key: sorted(tuple(b) for b in entry.get(key, ()))  # type: ignore[misc]
+            key: sorted(tuple(b) for b in entry.get(key, ()))
             for key in ("executed_branches", "missing_branches") if key in entry
         }
 
@@ -263,8 +263,8 @@ class _Spans:
             first = body[1]
         if (node.lineno, node.end_lineno) != tuple(quest.lines) or first.lineno != quest.body[0]:
             return None
-        return Found(quest.path, quest.qualname, quest.kind, tuple(quest.lines),  # type: ignore[arg-type]
-                     tuple(quest.body), quest.source_hash)  # type: ignore[arg-type]
+        return Found(quest.path, quest.qualname, quest.kind, quest.lines, quest.body,
+                     quest.source_hash)
 
 
 def _current(root: Path, rel: str, cache: dict[str, dict[str, Found] | ScanError | None]
@@ -402,10 +402,11 @@ def _check_pass(quest: Quest, found: Found, entry: Mapping[str, Any] | None, roo
     return Problem(quest.id, tuple(facts), test=test, changed=bool(changed))
 
 
-def evaluate(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
-             want_todo: bool = False, root: Path | None = None,
-             ran: Iterable[str] | None = None,
-             todo_entries: Mapping[str, Mapping[str, Any] | None] | None = None) -> CheckReport:
+def check_locks(ledger: Ledger, entries: Mapping[str, Mapping[str, Any] | None], branch: bool,
+                want_todo: bool = False, root: Path | None = None,
+                ran: Iterable[str] | None = None,
+                todo_entries: Mapping[str, Mapping[str, Any] | None] | None = None
+                ) -> CheckReport:
     """The ratchet's verdict: every PASS quest against this run's coverage ``entries``.
 
     With ``want_todo`` it also lists the TODO quests this run covers fully,

@@ -8,11 +8,15 @@ entry of coverage's JSON report (or the same keys built from ``analysis2``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Measured", "format_branch", "format_lines", "measure"]
+__all__ = ["SYSMON", "Measured", "coverage_core", "format_branch", "format_lines", "measure"]
+
+#: coverage.py's core on ``sys.monitoring`` (PEP 669), its ``[run] core`` value.
+SYSMON = "sysmon"
 
 
 @dataclass(frozen=True)
@@ -86,3 +90,22 @@ def _run(run: list[int]) -> str:
 def format_branch(src: int, dst: int) -> str:
     """A branch arc as a reader says it: ``12->14`` or ``12->exit``."""
     return f"{src}->exit" if dst < 0 else f"{src}->{dst}"
+
+
+def coverage_core(branch: bool, version: Sequence[int] = sys.version_info[:2]) -> str | None:
+    """The coverage.py core to ask for: ``sysmon`` wherever it measures what we need.
+
+    On Python 3.12+ coverage.py can collect through ``sys.monitoring``, which
+    stops reporting a line once it has been seen: a loop costs its first pass
+    only, where the C tracer (coverage's default before 3.14) pays on every
+    line event (benchmarks/bench_sysmon.py measures it). It measures lines,
+    which is all a line-mode quest needs. Before Python 3.14 it cannot measure
+    branches: coverage.py then warns and falls back, and the project's
+    ``filterwarnings = error`` would turn that warning into a crash, so a
+    branch-mode run keeps the default. ``None`` leaves coverage.py's default.
+    Nothing else it lacks matters here: we use no dynamic contexts, no
+    coverage plugins and no greenlet/eventlet/gevent concurrency.
+    """
+    if tuple(version) < (3, 12) or (branch and tuple(version) < (3, 14)):
+        return None
+    return SYSMON

@@ -241,9 +241,7 @@ def _module_bindings(source: str, filename: str) -> list[ast.stmt]:
         out.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in assigned],
                               value=ast.Constant(value=None)))
     for stmt in out:
-        for node in ast.walk(stmt):
-            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
-            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+        _locate(stmt, 1, 0)
     return out
 
 
@@ -381,6 +379,20 @@ def _candidates(func: _Func, covered: set[int] | None) -> list[_Candidate]:
                         _unparse_with(context, "value", new_value, node),
                         _setter(node, "value", new_value))
     return out
+
+
+#: The nodes that carry a source position (``ast.AST`` itself declares none).
+_Located = (ast.expr | ast.stmt | ast.excepthandler | ast.arg | ast.keyword | ast.alias
+            | ast.pattern)
+
+
+def _locate(root: ast.AST, lineno: int, col_offset: int) -> None:
+    """Put every node of a generated tree at one position: ``compile`` needs one on each,
+    and a traceback through the mutant then points at the line the mutant replaces."""
+    for node in ast.walk(root):
+        if isinstance(node, _Located):
+            node.lineno = node.end_lineno = lineno
+            node.col_offset = node.end_col_offset = col_offset
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -562,9 +574,7 @@ def _keeping_freevars(func: _Func, names: tuple[str, ...],
         return None
     where = func.body[0]
     keeper = ast.parse(f"if False:\n    ({', '.join(names)},)").body[0]
-    for node in ast.walk(keeper):
-        node.lineno = node.end_lineno = where.lineno  # type: ignore[attr-defined]
-        node.col_offset = node.end_col_offset = where.col_offset  # type: ignore[attr-defined]
+    _locate(keeper, where.lineno, where.col_offset)
     start = 1 if _is_docstring(where) and len(func.body) > 1 else 0
     func.body.insert(start, keeper)
     try:
@@ -618,9 +628,7 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
         if covered is not None and head.lineno not in covered:
             continue
         stop = ast.parse(f"raise SystemExit('pytest-quest: line {head.lineno} reached')").body[0]
-        for node in ast.walk(stop):
-            node.lineno = node.end_lineno = head.lineno  # type: ignore[attr-defined]
-            node.col_offset = node.end_col_offset = head.col_offset  # type: ignore[attr-defined]
+        _locate(stop, head.lineno, head.col_offset)
         block.insert(at, stop)
         try:
             code = build()
@@ -675,9 +683,7 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
     first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
     start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
     anchor = func.body[start]
-    for node in ast.walk(marker):
-        node.lineno = node.end_lineno = anchor.lineno  # type: ignore[attr-defined]
-        node.col_offset = node.end_col_offset = anchor.col_offset  # type: ignore[attr-defined]
+    _locate(marker, anchor.lineno, anchor.col_offset)
     func.body.insert(start, marker)
     try:
         code = build()
@@ -690,13 +696,11 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
 
 def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[list[ast.stmt], str]]:
     """Trivial bodies: ``return None``, then a zero of each observed type (not generators)."""
-    where = {"lineno": func.body[0].lineno, "col_offset": func.body[0].col_offset}
+    where = func.body[0]
 
     def located(stmts: list[ast.stmt]) -> list[ast.stmt]:
         for stmt in stmts:
-            for node in ast.walk(stmt):
-                node.lineno = node.end_lineno = where["lineno"]  # type: ignore[attr-defined]
-                node.col_offset = node.end_col_offset = where["col_offset"]  # type: ignore[attr-defined]
+            _locate(stmt, where.lineno, where.col_offset)
         return stmts
 
     generator = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func))

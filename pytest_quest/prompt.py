@@ -226,7 +226,7 @@ class _ExampleContext:
         return self._importable[key]
 
     def _resolve(self, top: str, test_file: Path) -> bool:
-        from pytest_quest.sandbox import import_roots
+        from pytest_quest.paths import import_roots
 
         root = self.settings.root
         for base in import_roots(self.settings):
@@ -262,10 +262,12 @@ class _ExampleContext:
         for node in imports:
             if not set(_bound(node)) & used:
                 continue
-            if isinstance(node, ast.ImportFrom) and (node.level or not node.module):
-                return None  # relative to the original test's package
-            tops = [node.module.split(".")[0]] if isinstance(node, ast.ImportFrom) else [
-                a.name.split(".")[0] for a in node.names]
+            if isinstance(node, ast.ImportFrom):
+                if node.level or not node.module:
+                    return None  # relative to the original test's package
+                tops = [node.module.split(".")[0]]
+            else:
+                tops = [a.name.split(".")[0] for a in node.names]
             if not all(self.importable(top, test_file) for top in tops):
                 return None
             kept.append("\n".join(lines[node.lineno - 1 : node.end_lineno]))

@@ -47,8 +47,8 @@ def annotate(data: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
             notes.append({"id": quest.id, "state": quest.state.value, **quest.decision})
     notes.sort(key=lambda n: (str(n.get("time", "")), n["id"]), reverse=True)
     for row in data.get("quests", []):
-        quest = ledger.quests.get(row["id"])
-        who = locked_by(quest) if quest is not None else None
+        known = ledger.quests.get(row["id"])
+        who = locked_by(known) if known is not None else None
         if who is not None:
             row["locked_by"] = who
     data["locked_by"] = counts

@@ -52,7 +52,8 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
     moment = now or datetime.now(UTC)
     lease = None
 
-    def choose(held: dict[str, dict[str, str]]) -> tuple[dict[str, object], Survey, object]:
+    def choose(held: dict[str, dict[str, str]]
+               ) -> tuple[dict[str, object], Survey, dict[str, object] | None]:
         data = read_document(path) or {}
         quests = data.get("quests", [])
         by_id = {q["id"]: q for q in quests}
@@ -66,17 +67,18 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
             counts[q["state"]] = counts.get(q["state"], 0) + 1
         leased = sum(1 for k, v in held.items()
                      if k != quest_id and v.get("agent") != agent and k in by_id)
-        return raw, Survey(raw, counts, leased), data.get("settings")
+        recorded = data.get("settings")
+        return raw, Survey(raw, counts, leased), recorded if isinstance(recorded, dict) else None
 
     if agent is None:
         raw, survey, recorded = choose(leases.live(moment))
-        settings = load_settings(base, recorded)  # type: ignore[arg-type]
+        settings = load_settings(base, recorded)
     else:
         with leases.edit(moment) as held:
             raw, survey, recorded = choose(held)
-            settings = load_settings(base, recorded)  # type: ignore[arg-type]
+            settings = load_settings(base, recorded)
             lease = leases.grant(held, agent, quest_id, settings.lease_seconds, moment)
-    item = brief(Quest.from_dict(raw), settings)  # type: ignore[arg-type]
+    item = brief(Quest.from_dict(raw), settings)
     return Handout(settings, item, survey, agent, None, lease)
 
 

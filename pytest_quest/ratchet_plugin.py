@@ -28,13 +28,14 @@ from pytest_quest.ledger import LEDGER_DIR, Ledger
 from pytest_quest.lockcheck import (
     TEST_CHANGED,
     CheckReport,
-    evaluate,
+    check_locks,
     lock_covered,
     locked_test,
     own_tests_contexts,
     read_entries,
     source_dirs,
 )
+from pytest_quest.measure import coverage_core
 from pytest_quest.states import State
 
 __all__ = ["PLUGIN_NAME", "QuestPlugin"]
@@ -140,9 +141,13 @@ class QuestPlugin:
         self.private, self.owns_private = _private_dir()
         rc = self.private / "coveragerc"
         if self.owns_private:
+            # sys.monitoring where it measures what the ledger needs (measure.coverage_core);
+            # a COVERAGE_CORE the user set still wins, as coverage.py lets it.
+            core = coverage_core(self.branch)
             rc.write_text(
                 "[run]\n"
                 f"branch = {self.branch}\n"
+                f"{f'core = {core}' if core else ''}\n"
                 f"data_file = {self.private / '.coverage'}\n"
                 # An unimported source is the ratchet's fact to report, not a warning
                 # that `filterwarnings = error` would turn into a crash.
@@ -201,7 +206,8 @@ class QuestPlugin:
             return
         folder = self._quest_dir()
         locked = {locked_test(q) for q in self.ledger.quests.values() if q.state is State.PASS}
-        keep, drop = [], []
+        keep: list[pytest.Item] = []
+        drop: list[pytest.Item] = []
         for item in items:
             path = Path(str(item.path)).resolve()
             inside = folder == path or folder in path.parents
@@ -259,8 +265,8 @@ class QuestPlugin:
             rootdir = session.config.rootpath
             files = [(rootdir / f).resolve() for f in self.ran]
             ran = {f.relative_to(self.root).as_posix() for f in files if self.root in f.parents}
-        report = evaluate(self.ledger, entries, self.branch, want_todo=self.update,
-                          root=self.root, ran=ran, todo_entries=todo_entries)
+        report = check_locks(self.ledger, entries, self.branch, want_todo=self.update,
+                             root=self.root, ran=ran, todo_entries=todo_entries)
         report.narrowed = narrowed
         report.history = self.history.to_dict()
         if self.update:

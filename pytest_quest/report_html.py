@@ -55,17 +55,17 @@ def burndown(scans: list[dict[str, Any]], attempts: list[Attempt], remaining: in
     """
     events: list[tuple[str, int, str, dict[str, Any]]] = []
     clamp = ""
-    records = [r for r in attempts if r.remaining is not None]
     pending = [s for s in scans if isinstance(s.get("remaining"), int)]
     i = 0
-    for record in records:
-        stamp = record.time
-        clamp = max(clamp, stamp)
+    for attempt in attempts:
+        if attempt.remaining is None:
+            continue
+        clamp = max(clamp, attempt.time)
         while i < len(pending) and str(pending[i].get("time", "")) <= clamp:
             scan = pending[i]
             events.append((str(scan.get("time", "")), scan["remaining"], "scan", scan))
             i += 1
-        events.append((clamp, record.remaining, record.kind, {"quest": record.quest}))
+        events.append((clamp, attempt.remaining, attempt.kind, {"quest": attempt.quest}))
     for scan in pending[i:]:
         events.append((str(scan.get("time", "")), scan["remaining"], "scan", scan))
     if not events or events[-1][1] != remaining:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import json
@@ -247,24 +248,19 @@ def _remove_live() -> None:
         _LIVE.discard(base)
 
 
+@functools.cache  # once per process
 def _cleanup_on_signals() -> None:
     """SIGTERM/SIGHUP end this process through ``finally`` blocks, as Ctrl-C (SIGINT) does.
 
     Only where nobody else handles them (the default action would kill the
     process without removing its sandbox); atexit removes what is left.
     """
-    if _cleanup_on_signals.done:  # type: ignore[attr-defined]
-        return
-    _cleanup_on_signals.done = True  # type: ignore[attr-defined]
     atexit.register(_remove_live)
     if threading.current_thread() is not threading.main_thread():
         return
     for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if number is not None and signal.getsignal(number) is signal.SIG_DFL:
             signal.signal(number, _exit_on_signal)
-
-
-_cleanup_on_signals.done = False  # type: ignore[attr-defined]
 
 
 def _exit_on_signal(number: int, _frame: Any) -> None:
@@ -550,10 +546,10 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     events, tampered = parse_events(data, truncated=truncated,
                                     died=timed_out or returncode < 0)
     try:
-        output = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
+        raw = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
     except OSError:
-        output = b""
-    output = output.decode("utf-8", errors="replace")[-20000:]
+        raw = b""
+    output = raw.decode("utf-8", errors="replace")[-20000:]
     return RunResult(events, returncode, timed_out, seconds, output, isolation, tampered)
 
 

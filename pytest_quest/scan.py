@@ -107,7 +107,9 @@ def _merge(ledger: Ledger, found: list[Found], now: str, report: ScanReport) -> 
             "lines": item.lines, "body": item.body, "source_hash": item.source_hash,
         }
         if old is None:
-            ledger.put(Quest(id=item.id, added=now, updated=now, **shape))
+            ledger.put(Quest(id=item.id, path=item.path, qualname=item.qualname, kind=item.kind,
+                             lines=item.lines, body=item.body, source_hash=item.source_hash,
+                             added=now, updated=now))
             report.added.append(item.id)
         elif old.state is State.RETIRED:
             ledger.put(old.with_(state=State.TODO, tries=0, facts=(), evidence=None, updated=now,

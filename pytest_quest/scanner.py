@@ -214,7 +214,7 @@ _PRAGMA = re.compile(_EXCLUDE_PATTERNS[0])
 
 def _mark_excluded(found: list[Found], text: str, lines: list[str]) -> list[Found]:
     """Skip functions whose body holds no statement coverage.py would measure."""
-    from coverage.python import PythonParser
+    from coverage.parser import PythonParser
 
     parser = PythonParser(text=text, exclude="|".join(f"(?:{p})" for p in _EXCLUDE_PATTERNS))
     try:

@@ -52,10 +52,20 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _bad(where: str, what: str, value: object) -> _Bad:
+    return _Bad(f"{where}: expected {what}, got {repr(value)[:60]}")
+
+
 def _expect(ok: bool, where: str, what: str, value: Any) -> None:
     if not ok:
-        shown = repr(value)
-        raise _Bad(f"{where}: expected {what}, got {shown[:60]}")
+        raise _bad(where, what, value)
+
+
+def _text(value: object, where: str) -> str:
+    """The value, checked to be non-empty text: narrowed for the caller, not only tested."""
+    if isinstance(value, str) and value != "":
+        return value
+    raise _bad(where, "text", value)
 
 
 def _time(value: Any, where: str) -> None:
@@ -77,8 +87,9 @@ def _quest(item: Any, where: str) -> str:
     for key in _REQUIRED:
         if key not in item:
             raise _Bad(f"{where}: required key {key!r} is missing")
-    for key in ("id", "path", "qualname"):
-        _expect(isinstance(item[key], str) and item[key] != "", f"{where}.{key}", "text", item[key])
+    ident = _text(item["id"], f"{where}.id")
+    for key in ("path", "qualname"):
+        _text(item[key], f"{where}.{key}")
     _expect(item["state"] in _STATES, f"{where}.state", f"one of {', '.join(sorted(_STATES))}",
             item["state"])
     _expect(_is_int(item["tries"]) and item["tries"] >= 0, f"{where}.tries",
@@ -106,7 +117,7 @@ def _quest(item: Any, where: str) -> str:
         if missing is not None:
             _expect(isinstance(missing, list) and all(_is_int(x) for x in missing),
                     f"{where}.{place}", "a list of line numbers", missing)
-    return item["id"]
+    return ident
 
 
 _OPTIONAL_TEXT = ("kind", "source_hash", "added", "updated")
@@ -155,12 +166,13 @@ def _sound(item: Any) -> bool:
     return True
 
 
-def validate(data: Any) -> None:
-    """Raise ``ValueError`` naming the first place where ``data`` is not a ledger.
+def validate(data: object) -> dict[str, Any]:
+    """``data`` as a ledger document, or ``ValueError`` naming the first place where it is not.
 
     The schema version is checked by the caller (it has its own message).
     """
-    _expect(isinstance(data, dict), "top level", "an object", data)
+    if not isinstance(data, dict):
+        raise _bad("top level", "an object", data)
     if "quests" not in data:
         raise _Bad("required key 'quests' is missing")
     quests = data["quests"]
@@ -185,3 +197,4 @@ def validate(data: Any) -> None:
         _expect(isinstance(entry, dict) and isinstance(entry.get("id"), str)
                 and isinstance(entry.get("reason"), str), f"skipped[{n}]",
                 "an object with text id and reason", entry)
+    return data

@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from pytest_quest.measure import coverage_core
 from pytest_quest.protocol import WORKER_COVERAGE_ENV
 
 __all__ = ["OUTPUT_KEY", "merge", "pytest_cmdline_main", "pytest_sessionfinish",
@@ -52,7 +53,11 @@ def start_worker_coverage() -> bool:
         return False
     import coverage
 
-    cov = coverage.Coverage(data_file=None, config_file=False, **json.loads(raw))
+    options = json.loads(raw)
+    cov = coverage.Coverage(data_file=None, config_file=False, **options)
+    core = coverage_core(bool(options.get("branch")))  # as the harness's own collector
+    if core is not None:
+        cov.set_option("run:core", core)
     cov.start()
     _STARTED.append(cov)
     return True

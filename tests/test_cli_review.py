@@ -210,8 +210,8 @@ def test_by_defaults_to_git_user_name(synthetic: Path) -> None:
 
 def test_no_name_anywhere_is_a_usage_error(synthetic: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from pytest_quest.cli import review as review_cli
+    from pytest_quest import review as review_service
 
-    monkeypatch.setattr(review_cli, "git_user", lambda root: None)
+    monkeypatch.setattr(review_service, "git_user", lambda root: None)
     result = review(synthetic, REVIEWED, "--reject", "--note", "cover it")
     assert result.exit_code == 2 and "--by" in result.stderr

@@ -15,7 +15,7 @@ import pytest
 
 from pytest_quest import harness
 from pytest_quest.harness import Channel, Guard, Pristine, Watch, coverage_entries, short_repr
-from pytest_quest.protocol import EventKind, TargetSpec, parse_events
+from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, parse_events
 
 TARGET = TargetSpec(file="shop.py", module="shop_under_test", owner=(), name="price",
                     accessor=None, qualname="price", body=(2, 2), lines=(1, 2))
@@ -252,3 +252,15 @@ def test_source_is_read_as_bytes_so_encodings_survive(tmp_path: Path) -> None:
     pristine = Pristine.read(SimpleNamespace(sandbox=str(tmp_path)), TARGET)  # type: ignore[arg-type]
     assert pristine.source == SHOP
     assert tokenize.detect_encoding(io.BytesIO(pristine.source).readline)[0] == "utf-8"
+
+
+@pytest.mark.parametrize("branch", [False, True])
+def test_the_judge_measures_through_sys_monitoring_where_it_can(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, branch: bool) -> None:
+    monkeypatch.setenv("COVERAGE_CORE", "pytrace")  # sys.monitoring wins over it where usable
+    spec = HarnessSpec(mode="submit", pytest_args=(), sandbox=str(tmp_path),
+                       private_dir=str(tmp_path), allowed_write=(), measure_files=("shop.py",),
+                       branch=branch)
+    sysmon = sys.version_info >= ((3, 14) if branch else (3, 12))
+    core = harness._coverage(spec).get_option("run:core")
+    assert core == ("sysmon" if sysmon else "pytrace")

@@ -107,6 +107,29 @@ def test_a_plugin_check_that_raises_spends_no_try() -> None:
         evaluate(stages, _submission("def test_x():\n    assert 1\n"), catalog)
 
 
+@pytest.mark.parametrize("returned", [[naming], Check("static", naming), 3])
+def test_a_plugin_that_returns_no_checks_is_named_before_any_stage_runs(returned: object) -> None:
+    class Sloppy:
+        @hookimpl
+        def pytest_quest_checks(self) -> object:
+            return returned
+
+    with pytest.raises(EnvironmentFault, match=r"plugin 'Sloppy': pytest_quest_checks must "
+                                               r"return a list of pytest_quest.gate.Check"):
+        submission_stages(new_manager(Sloppy(), catalog=Catalog()))
+
+
+def test_a_plugin_may_declare_no_checks() -> None:
+    class Quiet:
+        @hookimpl
+        def pytest_quest_checks(self) -> None:
+            return None
+
+    stages = submission_stages(new_manager(Quiet(), catalog=Catalog()))
+    assert [c for s in stages[:-1] for c in s.checks] == [
+        c.run for c in Builtin().pytest_quest_checks()]
+
+
 def test_a_failing_plugin_check_stops_the_gate_in_its_stage() -> None:
     catalog = Catalog()
     manager = new_manager(Strict(), catalog=catalog)

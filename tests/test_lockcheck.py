@@ -11,7 +11,7 @@ import pytest
 from pytest_quest import ratchet
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger, now_iso, read_attempts, transaction
-from pytest_quest.lockcheck import evaluate, lock_covered, read_entries, source_dirs
+from pytest_quest.lockcheck import check_locks, lock_covered, read_entries, source_dirs
 from pytest_quest.records import Evidence
 from pytest_quest.scan import scan
 from pytest_quest.states import State
@@ -45,12 +45,12 @@ def entry(executed: list[int]) -> dict[str, Any]:
 
 
 def test_everything_covered_is_ok(root: Path) -> None:
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     assert report.ok and report.checked == 2 and report.problems == []
 
 
 def test_lost_lines_name_the_function_and_lines(root: Path) -> None:
-    report = evaluate(ledger_of(root), {PATH: entry([2, 3, 8, 9, 11])}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry([2, 3, 8, 9, 11])}, branch=False)
     assert not report.ok
     by_quest = {p.quest: p for p in report.problems}
     assert set(by_quest) == {f"{PATH}::covered", f"{PATH}::partial"}
@@ -59,7 +59,7 @@ def test_lost_lines_name_the_function_and_lines(root: Path) -> None:
 
 
 def test_file_never_measured_is_a_problem(root: Path) -> None:
-    report = evaluate(ledger_of(root), {PATH: None}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: None}, branch=False)
     assert {p.quest for p in report.problems} == {f"{PATH}::covered", f"{PATH}::partial"}
 
 
@@ -68,7 +68,7 @@ def test_locked_test_file_missing(root: Path) -> None:
         quest = ledger.get(f"{PATH}::other")
         evidence = Evidence.submitted("tests/quest/t.py", "0" * 64, (), "", now_iso())
         ledger.put(ratchet.lock_pass(quest, evidence, now_iso()))
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     (problem,) = report.problems
     assert problem.quest == f"{PATH}::other" and problem.test == "tests/quest/t.py"
     assert problem.facts[0].rule == "ratchet-test-missing"
@@ -78,7 +78,7 @@ def test_forged_pass_without_evidence_is_caught(root: Path) -> None:
     with transaction(Ledger.for_root(root).path) as ledger:
         quest = ledger.get(f"{PATH}::other")
         ledger.put(quest.with_(state=State.PASS, evidence=None))
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     (problem,) = report.problems
     assert problem.quest == f"{PATH}::other"
     assert "ratchet-no-evidence" in {f.rule for f in problem.facts}
@@ -87,7 +87,7 @@ def test_forged_pass_without_evidence_is_caught(root: Path) -> None:
 def test_changed_function_keeps_its_lock_and_says_so(root: Path) -> None:
     mod = root / PATH
     mod.write_text(mod.read_text().replace('return "down"', 'z = 1\n    return "down"'))
-    report = evaluate(ledger_of(root), {PATH: entry([2, 3])}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry([2, 3])}, branch=False)
     problem = next(p for p in report.problems if p.quest.endswith("::covered"))
     assert problem.changed
     said = "function changed since it was locked: source hash"
@@ -97,19 +97,19 @@ def test_changed_function_keeps_its_lock_and_says_so(root: Path) -> None:
 def test_deleted_function_is_a_notice(root: Path) -> None:
     mod = root / PATH
     mod.write_text(mod.read_text().replace("def covered(x):", "def renamed(x):"))
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     assert report.vanished == [f"{PATH}::covered"] and report.ok
 
 
 def test_unparsable_source_is_a_problem(root: Path) -> None:
     (root / PATH).write_text("def covered(:\n")
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
     assert {f.rule for p in report.problems for f in p.facts} == {"ratchet-unparsable"}
 
 
 def test_update_locks_what_the_run_covers_and_never_unlocks(root: Path) -> None:
     path = Ledger.for_root(root).path
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False, want_todo=True)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False, want_todo=True)
     assert set(report.coverable) == {f"{PATH}::other", f"{PATH}::gone"}
     locked = lock_covered(path, report, branch=False)
     ledger = ledger_of(root)
@@ -117,14 +117,14 @@ def test_update_locks_what_the_run_covers_and_never_unlocks(root: Path) -> None:
     assert ledger.counts()["PASS"] == 4 and ledger.remaining == 0
     assert ledger.get(f"{PATH}::other").evidence.source == "suite"
     assert {a.quest for a in read_attempts(ledger) if a.kind == "suite-lock"} == set(locked)
-    again = evaluate(ledger_of(root), {PATH: entry([2, 3])}, branch=False, want_todo=True)
+    again = check_locks(ledger_of(root), {PATH: entry([2, 3])}, branch=False, want_todo=True)
     assert lock_covered(path, again, branch=False) == []
     assert ledger_of(root).counts()["PASS"] == 4  # nothing unlocked
 
 
 def test_lock_covered_skips_quests_no_longer_todo(root: Path) -> None:
     path = Ledger.for_root(root).path
-    report = evaluate(ledger_of(root), {PATH: entry(ALL)}, branch=False, want_todo=True)
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False, want_todo=True)
     with transaction(path) as ledger:
         quest = ledger.get(f"{PATH}::other")
         ledger.put(quest.with_(state=State.DONE))
@@ -141,7 +141,7 @@ def test_read_entries_from_a_real_data_file(root: Path, tmp_path: Path) -> None:
     got = entries[PATH]
     assert got is not None
     assert 4 in got["executed_lines"] and 10 in got["missing_lines"]
-    report = evaluate(ledger_of(root), entries, branch=False)
+    report = check_locks(ledger_of(root), entries, branch=False)
     (problem,) = report.problems
     assert problem.quest == f"{PATH}::partial" and problem.facts[0].where == f"{PATH}:10"
 
@@ -155,7 +155,7 @@ def test_read_entries_with_branches(root: Path, tmp_path: Path) -> None:
     entries = read_entries(data_file, root, [PATH], branch=True)
     got = entries[PATH]
     assert got is not None and [2, 4] in got["missing_branches"]
-    report = evaluate(ledger_of(root), entries, branch=True)
+    report = check_locks(ledger_of(root), entries, branch=True)
     problem = next(p for p in report.problems if p.quest.endswith("::covered"))
     assert {f.rule for f in problem.facts} >= {"coverage-lines", "coverage-branches"}
 
@@ -168,7 +168,7 @@ def test_source_dirs(root: Path) -> None:
 
 
 def test_report_to_dict(root: Path) -> None:
-    report = evaluate(ledger_of(root), {PATH: entry([2])}, branch=False)
+    report = check_locks(ledger_of(root), {PATH: entry([2])}, branch=False)
     data = report.to_dict()
     assert data["ok"] is False and data["checked"] == 2
     assert data["problems"][0]["facts"][0]["rule"] == "coverage-lines"

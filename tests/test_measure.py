@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pytest_quest.measure import Measured, format_branch, format_lines, measure
+import pytest
+
+from pytest_quest.measure import Measured, coverage_core, format_branch, format_lines, measure
 
 ENTRY = {
     "executed_lines": [1, 3, 4, 6, 9],
@@ -44,3 +46,16 @@ def test_lines_are_written_as_ranges() -> None:
 def test_branches_are_written_as_arcs() -> None:
     assert format_branch(12, 14) == "12->14"
     assert format_branch(12, -1) == "12->exit"
+
+
+@pytest.mark.parametrize(("branch", "version", "core"), [
+    (False, (3, 11), None),
+    (False, (3, 12), "sysmon"),
+    (False, (3, 13), "sysmon"),
+    (True, (3, 12), None),  # sys.monitoring measures no branches before 3.14
+    (True, (3, 13), None),
+    (True, (3, 14), "sysmon"),
+])
+def test_sys_monitoring_where_it_measures_what_the_quest_needs(
+        branch: bool, version: tuple[int, int], core: str | None) -> None:
+    assert coverage_core(branch, version) == core

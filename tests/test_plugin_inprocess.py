@@ -7,6 +7,7 @@ subprocess tests in test_plugin.py cover xdist and the command line.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,22 @@ def test_without_pytest_cov_nothing_can_be_verified(pytester: pytest.Pytester) -
     result = run(pytester, "--quest-check", "-p", "no:pytest_cov")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*pytest-cov is not active*"])
+
+
+@pytest.mark.parametrize("branch", [False, True])
+def test_the_ratchet_measures_through_sys_monitoring_where_it_can(
+        pytester: pytest.Pytester, branch: bool) -> None:
+    make_project(pytester, branch=branch, lock=("covered",))
+    # Who measures while the tests run: a sys.monitoring tool, or a trace function.
+    pytester.makeconftest(
+        "import sys\n\n\n"
+        "def pytest_collection_finish(session):\n"
+        "    monitoring = getattr(sys, 'monitoring', None)\n"
+        "    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []\n"
+        "    print('core:', 'SysMonitor' if 'coverage.py' in tools\n"
+        "          else type(sys.gettrace()).__name__)\n")
+    result = run(pytester, "--quest-check", "-s")
+    assert result.ret == 0
+    # sys.monitoring on 3.12+ for lines; for branches only from 3.14 (measure.coverage_core).
+    sysmon = sys.version_info >= ((3, 14) if branch else (3, 12))
+    result.stdout.fnmatch_lines([f"core: {'SysMonitor' if sysmon else 'CTracer'}"])

@@ -53,7 +53,9 @@ class LazyGroup(click.Group):
         module = COMMANDS.get(cmd_name)
         if module is None or not _exists(module):
             return None
-        return importlib.import_module(f"pytest_quest.cli.{module}").command
+        # Every module named in COMMANDS defines ``command`` with @click.command.
+        command: click.Command = importlib.import_module(f"pytest_quest.cli.{module}").command
+        return command
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["pytest_quest.argv"] = list(args)

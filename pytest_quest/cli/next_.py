@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pytest_quest.cli.options import complete_quest_id, json_option, root_option
 from pytest_quest.cli.terminal import Terminal
+
+if TYPE_CHECKING:  # imported lazily at run time: `--help` must not load the prompt
+    from pytest_quest.prompt import Brief
 
 
 @click.command("next")
@@ -49,7 +53,7 @@ def command(agent: str | None, shard: str | None, quest_id: str | None, root: Pa
     _render(term, out.brief, out.remaining)
 
 
-def _render(term: Terminal, item, remaining: int) -> None:  # type: ignore[no-untyped-def]
+def _render(term: Terminal, item: Brief, remaining: int) -> None:
     from pytest_quest.measure import format_lines
 
     q = item.quest

@@ -37,17 +37,18 @@ def command(sources: tuple[str, ...], no_baseline: bool, branch: bool | None, ro
 
         raise UsageError(f"no Python sources found under {settings.root}: pass --source DIR")
     with term.status("scanning") as live:
-        last = [0.0, ""]
+        last_time, last_step = 0.0, ""
 
         def progress(message: str) -> None:
+            nonlocal last_time, last_step
             if live is not None:
                 live.update(message)
                 return
             # A log (not a terminal): a line when the step changes, else every 10 s.
             step = message.split(":", 1)[0]
             now = time.monotonic()
-            if step != last[1] or now - last[0] >= LOG_EVERY:
-                last[:] = [now, step]
+            if step != last_step or now - last_time >= LOG_EVERY:
+                last_time, last_step = now, step
                 term.info(message)
 
         report, ledger = scan(settings, baseline=not no_baseline, progress=progress)

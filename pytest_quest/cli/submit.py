@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pytest_quest.cli.options import complete_quest_id, json_option, root_option, settings_from
 from pytest_quest.cli.terminal import Terminal
+
+if TYPE_CHECKING:  # imported lazily at run time: `--help` must not load the gate
+    from pytest_quest.submit import Result
 
 _EXIT = {"PASS": 0, "FAIL": 1, "REVIEW": 3}
 _CLAIM = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$", re.S)
@@ -73,7 +76,7 @@ def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: st
     raise SystemExit(_EXIT[verdict])
 
 
-def _render(term: Terminal, result, max_tries: int) -> None:  # type: ignore[no-untyped-def]
+def _render(term: Terminal, result: Result, max_tries: int) -> None:
     verdict = result.verdict
     style = verdict.outcome.value.lower()
     q = result.quest

@@ -100,7 +100,7 @@ def submission_stages(manager: pluggy.PluginManager | None = None
     checks: list[Check[Submission]] = []
     # In the order pluggy calls them: the built-in rules (tryfirst) first.
     for impl in reversed(manager.hook.pytest_quest_checks.get_hookimpls()):
-        declared = impl.function() or ()
+        declared = _declared_checks(impl.function(), _name(impl))
         if isinstance(impl.plugin, Builtin):
             checks.extend(declared)
         else:
@@ -108,6 +108,24 @@ def submission_stages(manager: pluggy.PluginManager | None = None
     checks.append(Check("review", PluginCheck(partial(review_facts, manager=manager),
                                               "reviewers")))
     return stages(checks, PREPARE)
+
+
+def _declared_checks(value: object, plugin: str) -> list[Check[Submission]]:
+    """What a ``pytest_quest_checks`` implementation returned, checked to be checks.
+
+    pluggy calls a hook implementation untyped, and a plugin is third-party code: a wrong
+    return value is said here, naming the plugin, instead of failing later inside a stage.
+    """
+    if value is None:
+        return []
+    if isinstance(value, Iterable):
+        declared = list(value)
+        if all(isinstance(check, Check) for check in declared):
+            return declared
+    raise EnvironmentFault(
+        f"plugin {plugin!r}: pytest_quest_checks must return a list of pytest_quest.gate.Check, "
+        f"got {value!r:.80}"
+    )
 
 
 def _name(impl: pluggy.HookImpl) -> str:

@@ -352,7 +352,8 @@ def _computed_item(mapping: ast.expr, key_node: ast.expr, names: Names) -> str |
     if names.resolve(mapping) == "sys.modules":
         return None if _constant_or_own(key_node) else (
             "sys.modules indexed by a name written in the test")
-    if func == "globals" or (func == "vars" and not mapping.args):
+    if func == "globals" or (func == "vars" and isinstance(mapping, ast.Call)
+                             and not mapping.args):
         return f"{func}() indexed by a name written in the test"
     if is_dict:
         owner = mapping.args[0] if isinstance(mapping, ast.Call) and mapping.args else (
@@ -376,7 +377,9 @@ def _project_prefix(node: ast.expr, target: Target) -> bool:
     if isinstance(first, ast.JoinedStr) and first.values:
         first = first.values[0]
     text = const_str(first) if isinstance(first, ast.expr) else None
-    return bool(text) and text.split(".")[0] in target.packages and "." in text
+    if not text:
+        return False
+    return text.split(".")[0] in target.packages and "." in text
 
 
 def _is_target(node: ast.expr, names: Names, target: Target) -> bool:

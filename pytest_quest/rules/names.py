@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from pytest_quest.submission import Submission
 
@@ -217,11 +218,14 @@ def truthiness(node: ast.AST) -> bool | None:
     return None
 
 
-_OPS: dict[type[ast.cmpop], Callable[[object, object], object]] = {
+# The operands are whatever ``ast.literal_eval`` returns, so they are typed ``Any`` on purpose:
+# an unorderable or non-container pair raises TypeError, which ``_literal_compare`` turns into
+# "unknown". A narrower type would only move that run-time check into a cast.
+_OPS: dict[type[ast.cmpop], Callable[[Any, Any], object]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: operator.contains(b, a),  # type: ignore[arg-type]
-    ast.NotIn: lambda a, b: not operator.contains(b, a),  # type: ignore[arg-type]
+    ast.In: lambda a, b: operator.contains(b, a),
+    ast.NotIn: lambda a, b: not operator.contains(b, a),
 }
 
 

@@ -104,11 +104,13 @@ def check(sub: Submission) -> Iterator[Fact]:
         return
     tampered = run.tampered
     forged = run.first(EventKind.TAMPERED)
-    if tampered is not None or forged is not None:
-        where, expected, actual = ((tampered.where, tampered.expected, tampered.actual)
-                                   if tampered is not None else
-                                   (forged["where"], forged["expected"], forged["actual"]))
-        yield TAMPERED.fact(f"{sub.test_rel} ({where})", expected, actual)
+    if tampered is not None:
+        yield TAMPERED.fact(f"{sub.test_rel} ({tampered.where})", tampered.expected,
+                            tampered.actual)
+        return
+    if forged is not None:
+        yield TAMPERED.fact(f"{sub.test_rel} ({forged['where']})", forged["expected"],
+                            forged["actual"])
         return
     if run.timed_out:
         yield TIMEOUT.fact(

@@ -258,8 +258,8 @@ def _conditional_markers(tree: ast.AST, names: Names) -> tuple[set[int], dict[in
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
             node.targets[0], ast.Name
         ) and node.targets[0].id != "pytestmark":
-            name = names.resolve(node.value)
-            if name in _CONDITIONAL and names.resolve(node.targets[0]) == name:
+            assigned = names.resolve(node.value)
+            if assigned in _CONDITIONAL and names.resolve(node.targets[0]) == assigned:
                 exempt.update(id(n) for n in ast.walk(node))
     return exempt, calls
 
