@@ -79,6 +79,8 @@ class Brief:
             f"Example ({self.example_from or 'template'}):",
             self.example,
             f"Then run: {self.submit_command}",
+            "A line no input can reach (defensive code): add --unreachable LINE:\"REASON\" "
+            "to that command; a human reviews the claim (REVIEW) instead of a FAIL.",
         ]
         return "\n".join(lines)
 

@@ -23,6 +23,7 @@ def test_brief_for_a_fresh_quest(project: Path, settings: Settings) -> None:
     text = item.text()
     assert ">    7          raise ValueError" in text
     assert "Tries used: 0 of 3" in text
+    assert 'add --unreachable LINE:"REASON" to that command' in text  # the way to REVIEW
 
 
 def test_brief_after_a_failure_shows_its_facts_and_missing_lines(project: Path,
