@@ -242,3 +242,18 @@ def test_the_block_runs_as_written(block: Block, request: pytest.FixtureRequest,
         f"{block.name} exited {done.returncode}\n--- script\n{script}\n"
         f"--- stdout (tail)\n{done.stdout[-3000:]}\n--- stderr (tail)\n{done.stderr[-3000:]}"
     )
+
+
+def test_the_docs_stand_alone() -> None:
+    """No link or path out of the repository: a reader of the sdist or PyPI has nothing else."""
+    outside = re.compile(r"\.\./shared|/work/|\]\(\.\./|notes/[a-z]+\.md|DESIGN\.md")
+    for document in DOCUMENTS:
+        for number, line in enumerate(document.read_text().splitlines(), 1):
+            assert not outside.search(line), f"{document.name}:{number}: {line}"
+
+
+def test_relative_links_in_docs_point_at_files_that_ship() -> None:
+    for document in DOCUMENTS:
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", document.read_text()):
+            if not target.startswith(("https://", "http://", "mailto:")):
+                assert (document.parent / target).exists(), f"{document.name}: {target}"
