@@ -22,6 +22,8 @@ one per line; docs/development.md documents them:
   (a quest test written, a quest sent to REVIEW), run first; repeatable.
 - ``<!-- doc-test replace: QUEST_ID => hotel/pricing.py::tax_amount -->``:
   fill in a placeholder; repeatable.
+- ``<!-- doc-test tool: pre-commit -->``: a program the test extra installs;
+  without it the block is skipped, saying so.
 - ``<!-- doc-test file: .pre-commit-config.yaml -->`` above a non-shell
   block: the reader saves it there; the shell blocks below it in the same
   document find it in their project.
@@ -53,7 +55,7 @@ DOCUMENTS = (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
 SHELL = frozenset({"console", "sh", "bash", "shell"})
 #: Languages a non-shell block may name.
 OTHER = frozenset({"text", "toml", "yaml", "json", "python"})
-_MARKER = re.compile(r"^<!-- doc-test (skip|in|before|replace|file): (.+?) -->$")
+_MARKER = re.compile(r"^<!-- doc-test (skip|in|before|replace|file|tool): (.+?) -->$")
 _PLACES = ("example", "unscanned", "checkout")
 #: What a copy of this repository leaves out: what a clone would not have.
 _NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv*", ".ci-venv*", "__pycache__",
@@ -73,6 +75,8 @@ class Block:
     place: str = "example"
     before: list[str] = field(default_factory=list)
     replace: list[tuple[str, str]] = field(default_factory=list)
+    #: Programs the block runs that the test extra installs: skipped, named, when absent.
+    tools: list[str] = field(default_factory=list)
     #: A file block: the project path the reader saves it to.
     file: str = ""
     #: The file blocks above this one in its document: path -> content.
@@ -125,6 +129,8 @@ def blocks(document: Path) -> Iterator[Block]:
                 block.before.insert(0, value)
             elif key == "file":
                 block.file = value
+            elif key == "tool":
+                block.tools.append(value)
             else:
                 old, _, new = value.partition(" => ")
                 block.replace.append((old, new))
@@ -148,7 +154,7 @@ def test_every_marker_is_understood() -> None:
         assert block.place in _PLACES, block.name
         assert all(old and new for old, new in block.replace), block.name
         if block.info not in SHELL:
-            assert not (block.skip or block.before or block.replace), block.name
+            assert not (block.skip or block.before or block.replace or block.tools), block.name
         else:
             assert not block.file, block.name
     for document in DOCUMENTS:
@@ -221,6 +227,10 @@ def test_the_block_runs_as_written(block: Block, request: pytest.FixtureRequest,
                                    tmp_path: Path) -> None:
     if block.skip:
         pytest.skip(block.skip)
+    for tool in block.tools:
+        if shutil.which(tool, path=str(Path(sys.executable).parent) + os.pathsep
+                        + os.environ.get("PATH", "")) is None:
+            pytest.skip(f"needs {tool} on PATH (pip install -e '.[test]' installs it)")
     fixtures = tmp_path / "fixtures"
     fixtures.mkdir()
     (fixtures / "test_nightly_rate.py").write_text(FULL)
