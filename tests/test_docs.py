@@ -173,6 +173,7 @@ def test_no_command_hides_a_failure_from_set_e() -> None:
     for block in RUNNABLE:
         if not block.skip:
             assert not re.search(r"&&|\|\|", block.script()), block.name
+            assert not [b for b in block.before if "&&" in b], block.name
 
 
 def test_the_docs_have_shell_blocks_to_run() -> None:
