@@ -58,7 +58,7 @@ OTHER = frozenset({"text", "toml", "yaml", "json", "python"})
 _MARKER = re.compile(r"^<!-- doc-test (skip|in|before|replace|file|tool): (.+?) -->$")
 _PLACES = ("example", "unscanned", "checkout")
 #: What a copy of this repository leaves out: what a clone would not have.
-_NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv*", ".ci-venv*", "__pycache__",
+NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv*", ".ci-venv*", "__pycache__",
                                          "*.egg-info", ".pytest_cache", "build", "dist",
                                          ".quest", "_work", ".ruff_cache")
 
@@ -192,7 +192,7 @@ def _git(cwd: Path, *args: str, env: dict[str, str]) -> None:
     subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
 
 
-def _environment(home: Path, fixtures: Path) -> dict[str, str]:
+def reader_environment(home: Path, fixtures: Path) -> dict[str, str]:
     """This install first on PATH; a git identity of its own; the fixtures the markers use."""
     gitconfig = home / "gitconfig"
     gitconfig.write_text("[user]\n\tname = Doc Reader\n\temail = reader@example.invalid\n"
@@ -211,7 +211,7 @@ def _environment(home: Path, fixtures: Path) -> dict[str, str]:
     return env
 
 
-def _clone(project: Path, env: dict[str, str]) -> None:
+def clone_as_a_user(project: Path, env: dict[str, str]) -> None:
     """Make ``project`` what a user has: a commit on main, pushed to an origin it tracks."""
     origin = project.parent / "origin.git"
     _git(project.parent, "init", "-q", "--bare", str(origin), env=env)
@@ -236,13 +236,13 @@ def test_the_block_runs_as_written(block: Block, request: pytest.FixtureRequest,
     fixtures.mkdir()
     (fixtures / "test_nightly_rate.py").write_text(FULL)
     (fixtures / "test_tax_amount.py").write_text(TAX_TEST)
-    env = _environment(tmp_path, fixtures)
+    env = reader_environment(tmp_path, fixtures)
     if block.place == "checkout":
         where = tmp_path / "pytest-quest"
-        shutil.copytree(REPO, where, ignore=_NOT_IN_A_CLONE)
+        shutil.copytree(REPO, where, ignore=NOT_IN_A_CLONE)
     else:
         where = request.getfixturevalue("project" if block.place == "example" else "example_copy")
-        _clone(where, env)
+        clone_as_a_user(where, env)
     for rel, content in block.files.items():
         (where / rel).parent.mkdir(parents=True, exist_ok=True)
         (where / rel).write_text(content, encoding="utf-8")

@@ -160,11 +160,11 @@ def test_the_git_url_form_installs(tmp_path: Path) -> None:
 
     ``file://localhost/...``: pip before 23.3 refuses a ``file:///`` URL in a requirement.
     """
-    from tests.test_docs import _NOT_IN_A_CLONE, _environment
+    from tests.test_docs import NOT_IN_A_CLONE, reader_environment
 
     clone = tmp_path / "pytest-quest"
-    shutil.copytree(REPO, clone, ignore=_NOT_IN_A_CLONE)
-    env = _environment(tmp_path, tmp_path)
+    shutil.copytree(REPO, clone, ignore=NOT_IN_A_CLONE)
+    env = reader_environment(tmp_path, tmp_path)
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "release"]):
         subprocess.run(["git", *args], cwd=clone, env=env, check=True, capture_output=True)
     target = tmp_path / "site"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_docs import REPO, Block, _clone, _environment, blocks
+from tests.test_docs import REPO, Block, blocks, clone_as_a_user, reader_environment
 
 CI = REPO / "docs" / "ci.md"
 AGENTS = REPO / "docs" / "agents.md"
@@ -73,11 +73,11 @@ def _git(cwd: Path, env: dict[str, str], *args: str) -> str:
 @pytest.mark.slow
 def test_the_update_job_commits_a_ledger_that_has_no_attempts_log(project: Path,
                                                                   tmp_path: Path) -> None:
-    env = _environment(tmp_path, tmp_path)
+    env = reader_environment(tmp_path, tmp_path)
     quest_dir = project / ".quest"
     kept = tmp_path / "kept-quest"
     shutil.move(quest_dir, kept)  # the clone holds the sources; the bare scan comes after
-    _clone(project, env)
+    clone_as_a_user(project, env)
     shutil.move(kept, quest_dir)
     (quest_dir / "runs").mkdir(exist_ok=True)
     (quest_dir / "runs" / "local.log").write_text("local state, not for review\n")
@@ -101,9 +101,9 @@ def test_the_pre_push_hook_passes_a_green_push_and_blocks_a_lost_lock(project: P
                                                                        tmp_path: Path) -> None:
     if shutil.which("pre-commit") is None:
         pytest.skip("pre-commit is not installed (pip install -e '.[test]' installs it)")
-    env = _environment(tmp_path, tmp_path)
+    env = reader_environment(tmp_path, tmp_path)
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-cache")
-    _clone(project, env)
+    clone_as_a_user(project, env)
     (project / ".pre-commit-config.yaml").write_text(_hook_config())
     _git(project, env, "add", ".pre-commit-config.yaml")
     _git(project, env, "commit", "-q", "-m", "the quest hook")
