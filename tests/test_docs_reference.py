@@ -187,3 +187,27 @@ def test_every_error_kind_named_is_one_the_cli_reports(document: Path) -> None:
     for name in re.findall(r"`([A-Z][a-z]+(?:[A-Z][a-z]+)+)`", document.read_text()):
         if looks_like_a_kind.match(name) and not hasattr(builtins, name):
             assert name in kinds, (document.name, name)
+
+
+def test_the_readme_config_table_gives_each_settings_default() -> None:
+    """The Default column is the settings model's default, written as TOML."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([^|]+) \|", readme, re.M))
+    defaults = {f.name: f.default for f in fields(Settings)}
+    checked = 0
+    for key, written in rows.items():
+        written = written.strip().strip("`")
+        default = defaults[key]
+        if written in ("auto-detected", "the interpreter running pytest-quest"):
+            assert key in ("sources", "python"), key
+            continue
+        if isinstance(default, tuple):
+            assert written == "[]" and default == (), key
+        elif isinstance(default, bool):
+            assert written == str(default).lower(), key
+        elif isinstance(default, str):
+            assert written == f'"{default}"', key
+        else:
+            assert float(written) == default, key
+        checked += 1
+    assert checked == len(rows) - 2
