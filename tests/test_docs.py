@@ -7,8 +7,9 @@ project (a git clone on ``main`` with an ``origin``, already scanned, as a user
 has it after the README's first steps), or in a fresh copy of this repository,
 with this install's ``pytest-quest`` and ``pytest`` first on ``PATH``. In a
 ``console`` block the lines after ``$ `` are the commands (continued by a
-trailing backslash) and the rest is output; ``sh``/``bash``/``shell`` blocks
-run as written.
+trailing backslash) and the rest is output, each line of which must be printed
+(``...`` stands for anything, the project's folder is ``/path/project``);
+``sh``/``bash``/``shell`` blocks run as written.
 
 HTML comments right above a block (blank lines between are fine) steer it,
 one per line; docs/development.md documents them:
@@ -85,6 +86,18 @@ class Block:
     @property
     def name(self) -> str:
         return f"{self.document.relative_to(REPO).as_posix()}:{self.line}"
+
+    def output(self) -> list[str]:
+        """The output lines a ``console`` block shows (``...`` stands for anything)."""
+        if self.info != "console":
+            return []
+        shown, continued = [], False
+        for line in self.text.splitlines():
+            if line.startswith("$ ") or continued:
+                continued = line.rstrip().endswith("\\")
+            elif line.strip():
+                shown.append(line.strip())
+        return shown
 
     def script(self) -> str:
         """The commands a reader types, placeholders filled in."""
@@ -186,6 +199,7 @@ def test_the_console_form_keeps_commands_and_drops_output() -> None:
                   "$ pytest-quest init\nwrote .gitattributes\n$ echo a \\\n  b\nout\n",
                   replace=[("init", "status")])
     assert block.script() == "pytest-quest status\necho a \\\n  b"
+    assert block.output() == ["wrote .gitattributes", "out"]
 
 
 def _git(cwd: Path, *args: str, env: dict[str, str]) -> None:
@@ -253,6 +267,11 @@ def test_the_block_runs_as_written(block: Block, request: pytest.FixtureRequest,
         f"{block.name} exited {done.returncode}\n--- script\n{script}\n"
         f"--- stdout (tail)\n{done.stdout[-3000:]}\n--- stderr (tail)\n{done.stderr[-3000:]}"
     )
+    printed = {line.strip() for line in
+               (done.stdout + done.stderr).replace(str(where), "/path/project").splitlines()}
+    for line in block.output():
+        pattern = re.compile(".*".join(re.escape(part) for part in line.split("...")))
+        assert any(pattern.fullmatch(seen) for seen in printed), f"{block.name}: {line!r}"
 
 
 def test_the_docs_stand_alone() -> None:
