@@ -171,9 +171,13 @@ def test_every_marker_is_understood() -> None:
         else:
             assert not block.file, block.name
     for document in DOCUMENTS:
-        for number, line in enumerate(document.read_text().splitlines(), 1):
+        lines = document.read_text().splitlines()
+        for number, line in enumerate(lines, 1):
             if line.lstrip().startswith("<!-- doc-test"):
                 assert _MARKER.match(line.strip()), f"{document.name}:{number}: {line}"
+                below = next(other.strip() for other in lines[number:]
+                             if other.strip() and not _MARKER.match(other.strip()))
+                assert below.startswith("```"), f"{document.name}:{number}: steers no block"
 
 
 def test_a_skip_says_what_it_needs() -> None:
