@@ -295,3 +295,11 @@ def test_relative_links_in_docs_point_at_files_that_ship() -> None:
         for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", document.read_text()):
             if not target.startswith(("https://", "http://", "mailto:")):
                 assert (document.parent / target).exists(), f"{document.name}: {target}"
+
+
+def test_the_counts_in_development_md_are_true() -> None:
+    text = (REPO / "docs" / "development.md").read_text()
+    found = re.search(r"(\d+) blocks run and (\d+) say\s+what they need", text)
+    assert found is not None
+    run = sum(1 for b in RUNNABLE if not b.skip)
+    assert (int(found.group(1)), int(found.group(2))) == (run, len(RUNNABLE) - run)
