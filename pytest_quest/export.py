@@ -34,6 +34,7 @@ __all__ = [
     "dumps",
     "fact_dict",
     "file_rows",
+    "is_export",
     "mutation_text",
     "quest_row",
     "review_reasons",
@@ -236,13 +237,16 @@ def to_csv(ledger: Ledger) -> str:
     return buffer.getvalue()
 
 
-def check_output(target: Path, ledger: Ledger) -> Path:
+def check_output(target: Path, ledger: Ledger, force: bool = False) -> Path:
     """Refuse an export path that would overwrite something the project owns.
 
-    Protected: any ``.py`` file, every file of the scan snapshot (sources,
-    existing tests, configs), locked quest tests, and everything under
-    ``.quest/`` (the ledger and the attempts log). Symlinks are followed, so a
-    link cannot smuggle the write onto a protected file.
+    Never, even with ``force``: any ``.py`` file, every file of the scan
+    snapshot (sources, existing tests, configs), locked quest tests, and
+    everything under ``.quest/`` (the ledger and the attempts log). Without
+    ``force`` also: a path outside the project, and an existing project file
+    that is not an earlier export (a README, a tracked document, a data file),
+    since ``-o`` is there to write reports, not to replace what people wrote.
+    Symlinks are followed, so a link cannot smuggle the write elsewhere.
     """
     resolved = Path(os.path.realpath(target))
     if resolved.suffix == ".py" or Path(target).suffix == ".py":
@@ -258,6 +262,11 @@ def check_output(target: Path, ledger: Ledger) -> Path:
     try:
         rel = resolved.relative_to(root).as_posix()
     except ValueError:
+        if not force:
+            raise UsageError(
+                f"refusing to write the export outside the project ({root}): {target}; "
+                "pass --force to write there anyway"
+            ) from None
         return resolved
     protected = set(ledger.snapshot)
     protected.update(
@@ -265,7 +274,41 @@ def check_output(target: Path, ledger: Ledger) -> Path:
     )
     if rel in protected:
         raise UsageError(f"refusing to write the export over {rel}: it is a protected project file")
+    if resolved.exists() and not force and not is_export(resolved):
+        raise UsageError(
+            f"refusing to write the export over {rel}: it exists and is not an earlier "
+            "pytest-quest export; pass --force to replace it"
+        )
     return resolved
+
+
+#: How much of an existing file :func:`is_export` reads to recognise an earlier export.
+_SNIFF_BYTES = 1 << 16
+
+
+def is_export(path: Path) -> bool:
+    """Whether ``path`` holds an earlier export (JSON Lines, CSV or HTML) or nothing at all.
+
+    Recognised by content, not by name or by asking git: the same answer in a
+    checkout, an unpacked tarball or a folder without version control.
+    """
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_SNIFF_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    if not head.strip():
+        return True
+    first = head.splitlines()[0].strip()
+    if first == ",".join(CSV_COLUMNS):
+        return True
+    if head.startswith("<!DOCTYPE html>") and "by pytest-quest." in head:
+        return True
+    try:
+        row = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(row, dict) and {"id", "qualname", "state", "tries"} <= row.keys()
 
 
 def write_text(target: Path, text: str) -> None:

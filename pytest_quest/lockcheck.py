@@ -502,9 +502,11 @@ def lock_covered(ledger_path: Path, report: CheckReport, branch: bool,
             ledger.put(ratchet.lock_pass(quest.with_(**shape), evidence, now))
             locked.append(quest_id)
     # Logged once the ledger is saved: the log never claims a lock the ledger lacks.
+    remaining = ledger.remaining
     for quest_id in locked:
         with contextlib.suppress(OSError):
             append_attempt(ledger, Attempt.suite_locked(
-                quest_id, now, report.coverable[quest_id].executed))
+                quest_id, now, report.coverable[quest_id].executed,
+                ledger.quests[quest_id].tries, remaining))
     report.locked = locked
     return locked

@@ -79,6 +79,8 @@ class Brief:
             f"Example ({self.example_from or 'template'}):",
             self.example,
             f"Then run: {self.submit_command}",
+            "A line no input can reach (defensive code): add --unreachable LINE:\"REASON\" "
+            "to that command; a human reviews the claim (REVIEW) instead of a FAIL.",
         ]
         return "\n".join(lines)
 
@@ -139,7 +141,8 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
     name, helper or fixture is left behind in the original module, and the
     gate's static stage accepts it (a benchmark test with no assertion does
     not). A test that calls the target wins; then one from a file importing its
-    module; with none, a small template.
+    module; then any other test that qualifies (it still shows the project's
+    style); a small template only when none does.
     """
     module = module_name(quest.path, settings)
     name = quest.qualname.split("@")[0].split(".")[0]

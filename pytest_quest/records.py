@@ -163,6 +163,7 @@ class AttemptKind(StrEnum):
     SUITE_LOCK = "suite-lock"  # ``pytest --quest-update`` locked a quest
     AGENT = "agent"  # ``pytest-quest loop``: the agent failed; no test judged, no try spent
     RECHECK = "recheck"  # the gate judged a changed locked test again
+    SKIP = "skip"  # ``pytest-quest skip``: put off to the back of the queue, no try spent
 
 
 @dataclass(frozen=True)
@@ -211,10 +212,15 @@ class Attempt:
                    from_state=from_state)
 
     @classmethod
-    def suite_locked(cls, quest: str, time: str, covered: Iterable[int]) -> Attempt:
-        """``pytest --quest-update`` locked a TODO quest the suite covers fully."""
-        return cls(AttemptKind.SUITE_LOCK.value, quest, time, verdict="PASS",
-                   covered_lines=tuple(covered))
+    def suite_locked(cls, quest: str, time: str, covered: Iterable[int], tries: int,
+                     remaining: int) -> Attempt:
+        """``pytest --quest-update`` locked a TODO quest the suite covers fully.
+
+        It carries state, tries, facts and remaining like every other line, so
+        the burn-down and a reader of the log need no special case for it.
+        """
+        return cls(AttemptKind.SUITE_LOCK.value, quest, time, verdict="PASS", state="PASS",
+                   tries=tries, remaining=remaining, covered_lines=tuple(covered))
 
     @classmethod
     def agent_failed(cls, quest: str, time: str, agent: str, outcome: str,
@@ -291,7 +297,10 @@ _ATTEMPT_KEYS: dict[str, tuple[str, ...]] = {
                                "state", "tries", "facts", "remaining", "isolation"),
     AttemptKind.REVIEW.value: ("kind", "quest", "time", "agent", "by", "action", "note", "from",
                                "state", "tries", "facts", "remaining"),
-    AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "covered_lines"),
+    AttemptKind.SUITE_LOCK.value: ("kind", "quest", "time", "verdict", "state", "tries", "facts",
+                                   "remaining", "covered_lines"),
+    AttemptKind.SKIP.value: ("kind", "quest", "time", "agent", "state", "tries", "facts",
+                             "remaining"),
     AttemptKind.AGENT.value: ("kind", "quest", "time", "agent"),  # and outcome, ... in other
     AttemptKind.RECHECK.value: ("kind", "quest", "time", "test", "sha256", "verdict", "state",
                                 "tries", "facts", "remaining"),

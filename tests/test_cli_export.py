@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_quest.export import CSV_COLUMNS, check_output, dumps
+from pytest_quest.export import CSV_COLUMNS, check_output, dumps, is_export
 from pytest_quest.ledger import Ledger
 from tests.test_cli_status import build_ledger, invoke, status_json, time_budget
 
@@ -105,11 +105,64 @@ def test_refuses_a_folder(tmp_path: Path) -> None:
         check_output(tmp_path / "pkg", ledger)
 
 
-def test_outside_the_project_is_fine(tmp_path: Path,
-                                     tmp_path_factory: pytest.TempPathFactory) -> None:
-    ledger = build_ledger(tmp_path, 3)
+def test_outside_the_project_needs_force(tmp_path: Path,
+                                         tmp_path_factory: pytest.TempPathFactory) -> None:
+    build_ledger(tmp_path, 3)
     elsewhere = tmp_path_factory.mktemp("reports") / "r.csv"
-    assert check_output(elsewhere, ledger) == elsewhere.resolve()
+    refused = invoke(tmp_path, "export", "--format", "csv", "-o", str(elsewhere))
+    assert refused.exit_code == 2 and "outside the project" in refused.stderr
+    assert "--force" in refused.stderr and not elsewhere.exists()
+    forced = invoke(tmp_path, "export", "--format", "csv", "-o", str(elsewhere), "--force")
+    assert forced.exit_code == 0 and elsewhere.read_text().startswith("id,")
+
+
+@pytest.mark.parametrize("name", ["README.md", "data/prices.csv", "notes.html"])
+def test_refuses_an_existing_file_that_is_not_an_export(tmp_path: Path, name: str) -> None:
+    build_ledger(tmp_path, 3)
+    target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("written by a person\n")
+    refused = invoke(tmp_path, "export", "--format", "csv", "-o", str(target))
+    assert refused.exit_code == 2 and "not an earlier pytest-quest export" in refused.stderr
+    assert target.read_text() == "written by a person\n"
+    assert invoke(tmp_path, "export", "--format", "csv", "-o", str(target),
+                  "--force").exit_code == 0
+    assert target.read_text().startswith("id,")
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "html"])
+def test_an_earlier_export_is_replaced(tmp_path: Path, fmt: str) -> None:
+    build_ledger(tmp_path, 3)
+    target = tmp_path / f"report.{fmt}"
+    assert invoke(tmp_path, "export", "--format", fmt, "-o", str(target)).exit_code == 0
+    target.write_text(target.read_text() + "\n")  # an earlier export, not this one
+    assert invoke(tmp_path, "export", "--format", fmt, "-o", str(target)).exit_code == 0
+    assert not target.read_text().endswith("\n\n")
+
+
+def test_force_never_writes_over_a_protected_file(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 3)
+    source = tmp_path / "pkg" / "mod_0000.py"
+    before = source.read_bytes()
+    ledger_file = tmp_path / ".quest" / "ledger.json"
+    for target in (source, ledger_file):
+        result = invoke(tmp_path, "export", "--format", "csv", "-o", str(target), "--force")
+        assert result.exit_code == 2
+    assert source.read_bytes() == before and ledger_file.read_text().startswith("{")
+
+
+def test_is_export_reads_content_not_names(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    json_rows = tmp_path / "rows.txt"
+    json_rows.write_text('{"id": "a.py::f", "qualname": "f", "state": "TODO", "tries": 0}\n')
+    other_json = tmp_path / "config.jsonl"
+    other_json.write_text('{"id": 1}\n')
+    page = tmp_path / "page.html"
+    page.write_text("<!DOCTYPE html>\n<p>a page someone wrote</p>")
+    assert is_export(empty) and is_export(json_rows)
+    assert not is_export(other_json) and not is_export(page)
+    assert not is_export(tmp_path / "missing.csv")
 
 
 def test_unknown_format_is_a_usage_error(tmp_path: Path) -> None:

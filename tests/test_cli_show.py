@@ -86,12 +86,53 @@ def test_source_file_gone_is_reported_not_a_crash(tmp_path: Path) -> None:
     assert "cannot read" in invoke(tmp_path, "show", "pkg/mod_0000.py::func_2").stdout
 
 
-def test_source_shorter_than_span(tmp_path: Path) -> None:
+def test_a_function_gone_from_its_file_says_rescan(tmp_path: Path) -> None:
     build_ledger(tmp_path, 10)
     (tmp_path / "pkg" / "mod_0000.py").write_text("x = 1\n")
     source = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_2", "--json").stdout)[
         "source"]
-    assert "rescan" in source["error"]
+    assert source["lines"] == []
+    assert source["error"] == "func_2 is no longer defined in pkg/mod_0000.py: rescan with " \
+        "`pytest-quest scan`"
+
+
+def test_a_file_that_no_longer_parses_says_so(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    (tmp_path / "pkg" / "mod_0000.py").write_text("def broken(:\n")
+    source = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_2", "--json").stdout)[
+        "source"]
+    assert source["lines"] == [] and "no longer parses" in source["error"]
+
+
+def test_a_changed_file_shows_the_quests_function_and_warns(tmp_path: Path) -> None:
+    """Lines inserted above the function: the old span would show another function."""
+    build_ledger(tmp_path, 10)
+    path = Ledger.for_root(tmp_path).path
+    ledger = Ledger.load(path)
+    quest = ledger.get("pkg/mod_0000.py::func_2")
+    ledger.put(quest.with_(source_hash="0123456789abcdef"))
+    ledger.save()
+    module = tmp_path / "pkg" / "mod_0000.py"
+    module.write_text("def intruder(x):\n    return 'not func_2'\n\n\n\n" + module.read_text())
+    data = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_2", "--json").stdout)
+    source = data["source"]
+    assert source["lines"][0] == {"n": 16, "text": "def func_2(x):"}
+    assert (source["first"], source["last"]) == (16, 19)
+    assert source["warning"].startswith("func_2 changed since the scan (source hash "
+                                        "0123456789abcdef -> ")
+    assert source["warning"].endswith("rescan with `pytest-quest scan`")
+    human = invoke(tmp_path, "show", "pkg/mod_0000.py::func_2").stdout
+    assert "intruder" not in human and "func_2 changed since the scan" in human
+
+
+def test_a_moved_function_is_found_and_the_move_named(tmp_path: Path) -> None:
+    build_ledger(tmp_path, 10)
+    module = tmp_path / "pkg" / "mod_0000.py"
+    module.write_text("\n\n" + module.read_text())
+    source = json.loads(invoke(tmp_path, "show", "pkg/mod_0000.py::func_1", "--json").stdout)[
+        "source"]
+    assert [line["n"] for line in source["lines"]] == [8, 9, 10, 11]
+    assert "moved since the scan (lines 6-9 -> 8-11)" in source["warning"]
 
 
 def test_unknown_quest_exit_2(tmp_path: Path) -> None:

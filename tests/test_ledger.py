@@ -86,7 +86,7 @@ def _bump(path: str, n: int) -> None:
         with transaction(Path(path)) as ledger:
             q = ledger.get("m.py::f1")
             ledger.put(q.with_(tries=q.tries + 1))
-            append_attempt(ledger, Attempt.suite_locked(q.id, f"t{i}", [i]))
+            append_attempt(ledger, Attempt.suite_locked(q.id, f"t{i}", [i], q.tries, 1))
 
 
 def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_parallel_writers_lose_nothing(tmp_path: Path) -> None:
 
 def test_torn_attempt_line_is_skipped(tmp_path: Path) -> None:
     ledger = Ledger.for_root(tmp_path)
-    record = Attempt.suite_locked("a", "t", [1])
+    record = Attempt.suite_locked("a", "t", [1], 0, 0)
     append_attempt(ledger, record)
     with open(ledger.attempts_path, "a") as handle:
         handle.write('{"quest": "b", "tr')

@@ -116,7 +116,9 @@ def test_update_locks_what_the_run_covers_and_never_unlocks(root: Path) -> None:
     assert sorted(locked) == [f"{PATH}::gone", f"{PATH}::other"]
     assert ledger.counts()["PASS"] == 4 and ledger.remaining == 0
     assert ledger.get(f"{PATH}::other").evidence.source == "suite"
-    assert {a.quest for a in read_attempts(ledger) if a.kind == "suite-lock"} == set(locked)
+    logged = [a for a in read_attempts(ledger) if a.kind == "suite-lock"]
+    assert {a.quest for a in logged} == set(locked)
+    assert {(a.state, a.tries, a.remaining) for a in logged} == {("PASS", 0, 0)}
     again = check_locks(ledger_of(root), {PATH: entry([2, 3])}, branch=False, want_todo=True)
     assert lock_covered(path, again, branch=False) == []
     assert ledger_of(root).counts()["PASS"] == 4  # nothing unlocked

@@ -1,8 +1,11 @@
-"""Bug 12: the wheel ships example_project, so `pytest-quest demo` works from any install."""
+"""What a user installs: the wheel ships example_project (`pytest-quest demo` works from any
+install); `python -m build` passes `twine check`; the sdist carries tests, docs and the example;
+the README works as the PyPI page; the published name and the git URL form both install."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -57,3 +60,116 @@ def test_demo_runs_from_the_installed_wheel_outside_any_checkout(wheel: Path,
     assert done.returncode == 0, done.stderr[-2000:]
     assert "PASS hotel/pricing.py::nightly_rate -> PASS" in done.stdout
     assert list(elsewhere.iterdir()) == []  # the demo works in a temporary copy
+
+
+# ---------------------------------------------- the release: sdist + wheel, as PyPI gets them
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``python -m build`` of this checkout: the sdist and the wheel it builds from it."""
+    pytest.importorskip("build", reason="build is not installed (the test extra installs it)")
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "build", "-o", str(out), str(REPO)],
+                          capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode != 0 and "No matching distribution" in done.stdout + done.stderr:
+        pytest.skip("no package index to fetch the build backend from")  # pragma: no cover
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return out
+
+
+@pytest.mark.slow
+def test_twine_accepts_the_sdist_and_the_wheel(dist: Path) -> None:
+    pytest.importorskip("twine", reason="twine is not installed (the test extra installs it)")
+    files = sorted(str(p) for p in dist.iterdir())
+    assert [Path(f).name for f in files] == ["pytest_quest-0.1.0-py3-none-any.whl",
+                                             "pytest_quest-0.1.0.tar.gz"]
+    done = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("PASSED") == 2
+
+
+@pytest.mark.slow
+def test_the_sdist_holds_what_a_downstream_packager_needs(dist: Path) -> None:
+    import tarfile
+
+    (sdist,) = dist.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    tracked = {p.relative_to(REPO).as_posix() for folder in ("tests", "docs", "example_project")
+               for p in (REPO / folder).rglob("*")
+               if p.is_file() and not set(p.parts) & {"__pycache__", ".quest", "quest"}}
+    assert tracked <= names, sorted(tracked - names)[:10]
+    assert {"LICENSE", "README.md", "pyproject.toml", ".ci/run",
+            "benchmarks/bench_gate.py"} <= names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")
+                or n.startswith((".venv", "benchmarks/_work"))]
+
+
+@pytest.mark.slow
+def test_the_wheel_metadata_is_what_pypi_shows(dist: Path) -> None:
+    (wheel,) = dist.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read("pytest_quest-0.1.0.dist-info/METADATA").decode()
+        assert "pytest_quest-0.1.0.dist-info/licenses/LICENSE" in archive.namelist()
+    headers, _, description = metadata.partition("\n\n")
+    assert "License-Expression: MIT" in headers and "License-File: LICENSE" in headers
+    assert "Description-Content-Type: text/markdown" in headers
+    assert "Classifier: Programming Language :: Python :: 3.11" in headers
+    assert description.strip() == (REPO / "README.md").read_text().strip()
+
+
+def test_the_readme_works_as_the_pypi_page() -> None:
+    """PyPI shows README.md without the repository: no relative link, no editable install."""
+    import re
+
+    readme = (REPO / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)]+)\)", readme) + re.findall(r'(?:src|href)="([^"]+)"', readme)
+    assert [t for t in targets if not t.startswith("https://")] == []
+    assert "pip install -e" not in readme
+    assert "pip install pytest-quest" in readme  # the published form, for later
+
+
+def _install(target: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                           str(target), *args], capture_output=True, text=True, timeout=900,
+                          check=False)
+
+
+def _version_from(target: Path, cwd: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    done = subprocess.run([sys.executable, "-m", "pytest_quest", "--version"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    where = subprocess.run([sys.executable, "-c", "import pytest_quest as q; print(q.__file__)"],
+                           cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    assert where.stdout.startswith(str(target))  # the installed copy, not this checkout
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_the_published_name_installs_from_an_index(dist: Path, tmp_path: Path) -> None:
+    """``pip install pytest-quest`` as it will run against PyPI, against a local index."""
+    target = tmp_path / "site"
+    done = _install(target, "--no-index", "--find-links", str(dist), "pytest-quest")
+    assert done.returncode == 0, done.stderr
+    assert "0.1.0" in _version_from(target, tmp_path)
+
+
+@pytest.mark.slow
+def test_the_git_url_form_installs(tmp_path: Path) -> None:
+    """The README's install-today form, ``pytest-quest @ git+URL``, from a local clone URL.
+
+    ``file://localhost/...``: pip before 23.3 refuses a ``file:///`` URL in a requirement.
+    """
+    from tests.test_docs import NOT_IN_A_CLONE, reader_environment
+
+    clone = tmp_path / "pytest-quest"
+    shutil.copytree(REPO, clone, ignore=NOT_IN_A_CLONE)
+    env = reader_environment(tmp_path, tmp_path)
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "release"]):
+        subprocess.run(["git", *args], cwd=clone, env=env, check=True, capture_output=True)
+    target = tmp_path / "site"
+    done = _install(target, f"pytest-quest @ git+file://localhost{clone}@main")
+    if done.returncode != 0 and "No matching distribution" in done.stderr:
+        pytest.skip("no package index to fetch the build backend from")  # pragma: no cover
+    assert done.returncode == 0, done.stderr
+    assert "0.1.0" in _version_from(target, tmp_path)

@@ -23,6 +23,7 @@ def test_brief_for_a_fresh_quest(project: Path, settings: Settings) -> None:
     text = item.text()
     assert ">    7          raise ValueError" in text
     assert "Tries used: 0 of 3" in text
+    assert 'add --unreachable LINE:"REASON" to that command' in text  # the way to REVIEW
 
 
 def test_brief_after_a_failure_shows_its_facts_and_missing_lines(project: Path,
@@ -42,6 +43,19 @@ def test_decorators_are_shown_with_the_source(project: Path, settings: Settings)
     item = brief(quest, settings)
     assert item.source.lstrip().startswith("@property")
     assert item.first_line == quest.lines[0] - 1
+
+
+def test_the_example_ranks_a_call_then_the_module_then_any_test(project: Path,
+                                                                 settings: Settings) -> None:
+    """docs/design.md: the built-in template only when no test of the suite qualifies."""
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    calls = brief(ledger.get("hotel/rooms.py::occupancy_rate"), settings)
+    assert calls.example_from == "tests/test_rooms.py" and "occupancy_rate(" in calls.example
+    same_module = brief(ledger.get("hotel/pricing.py::tax_amount"), settings)
+    assert same_module.example_from == "tests/test_pricing.py"
+    assert "tax_amount" not in same_module.example
+    elsewhere = brief(ledger.get("hotel/reports.py::average_stay"), settings)
+    assert elsewhere.example_from in ("tests/test_pricing.py", "tests/test_rooms.py")
 
 
 def test_template_when_the_project_has_no_tests(tmp_path: Path) -> None:

@@ -73,18 +73,30 @@ def test_malformed_values_are_dropped_not_trusted() -> None:
     (Attempt.reviewed("m.py::f", NOW, "Ada", "reject", "no", "REVIEW", "TODO", 1, [FACT], 4),
      ["action", "agent", "by", "facts", "from", "kind", "note", "quest", "remaining", "state",
       "time", "tries"]),
-    (Attempt.suite_locked("m.py::f", NOW, [2, 3]),
-     ["covered_lines", "kind", "quest", "time", "verdict"]),
+    (Attempt.suite_locked("m.py::f", NOW, [2, 3], 1, 7),
+     ["covered_lines", "facts", "kind", "quest", "remaining", "state", "time", "tries",
+      "verdict"]),
     (Attempt.agent_failed("m.py::f", NOW, "loop/1", "exit", 3, 0.5),
      ["agent", "exit_code", "kind", "outcome", "quest", "seconds", "time"]),
     (Attempt.rechecked("m.py::f", NOW, "t.py", "cd", "ab", "PASS", "PASS", 0, [], 2),
      ["facts", "kind", "previous_sha256", "quest", "remaining", "sha256", "state", "test",
       "time", "tries", "verdict"]),
+    (Attempt(AttemptKind.SKIP.value, "m.py::f", NOW, state="TODO", tries=1, remaining=5),
+     ["agent", "facts", "kind", "quest", "remaining", "state", "time", "tries"]),
 ], ids=[k.value for k in AttemptKind])
 def test_attempt_shapes_are_fixed_and_round_trip(attempt: Attempt, keys: list[str]) -> None:
     data = attempt.to_dict()
     assert sorted(data) == keys
     assert Attempt.from_dict(json.loads(json.dumps(data))) == attempt
+
+
+def test_every_line_that_moves_or_keeps_a_quest_says_where_it_stands() -> None:
+    """docs/maintainers.md: each kind but ``agent`` carries quest, time, state, tries, facts
+    and remaining (an ``agent`` line records a run that judged nothing)."""
+    promised = {"quest", "time", "state", "tries", "facts", "remaining"}
+    for kind in AttemptKind:
+        keys = set(Attempt(kind.value, "m.py::f", NOW).to_dict())
+        assert promised <= keys or kind is AttemptKind.AGENT, kind
 
 
 def test_an_early_log_line_without_kind_is_a_submit() -> None:

@@ -8,12 +8,15 @@ hash of the test file that was judged, and the evidence that locked it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pytest_quest.cli.options import complete_quest_id, json_option, load_project, root_option
 from pytest_quest.cli.terminal import Terminal
+
+if TYPE_CHECKING:
+    from pytest_quest.quest import Quest
 
 __all__ = ["LOCKED_BY", "OLDER_OUTPUT_LINES", "command", "details", "read_span"]
 
@@ -28,18 +31,43 @@ LOCKED_BY = {
 OLDER_OUTPUT_LINES = 5
 
 
-def read_span(root: Path, rel: str, lines: tuple[int, int] | list[int]) -> dict[str, Any]:
-    """The quest's source lines from the file as it is now (numbered, for humans and JSON)."""
-    first, last = int(lines[0]), int(lines[1])
+def read_span(root: Path, quest: Quest) -> dict[str, Any]:
+    """The quest's source lines from the file as it is now (numbered, for humans and JSON).
+
+    The span recorded at the scan is only trusted while the function is where
+    and what it was: the file is parsed again and the function looked up by
+    name, so a file edited since the scan never shows another function's lines
+    under this quest's name. A function that moved or changed is shown as it is
+    now with a ``warning``; one that is gone, a file that vanished or no longer
+    parses is an ``error``; both say to rescan.
+    """
+    from pytest_quest.scanner import scan_file
+
+    rel, (first, last) = quest.path, quest.lines
+    out: dict[str, Any] = {"path": rel, "first": first, "last": last, "lines": []}
+    rescan = "rescan with `pytest-quest scan`"
     try:
         text = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as exc:
-        return {"path": rel, "first": first, "last": last, "lines": [],
-                "error": f"cannot read {rel}: {exc.strerror or exc}"}
-    span = [{"n": n, "text": text[n - 1]} for n in range(first, last + 1) if 0 < n <= len(text)]
-    out: dict[str, Any] = {"path": rel, "first": first, "last": last, "lines": span}
-    if len(span) < last - first + 1:
-        out["error"] = f"{rel} is shorter than the scanned span: rescan with `pytest-quest scan`"
+        out["error"] = f"cannot read {rel}: {exc.strerror or exc}; if it was removed, {rescan}"
+        return out
+    found = scan_file(root, rel)
+    if not isinstance(found, list):
+        out["error"] = f"{rel} no longer parses ({found.message}): fix it or {rescan}"
+        return out
+    now = {f.qualname: f for f in found}.get(quest.qualname)
+    if now is None:
+        out["error"] = f"{quest.qualname} is no longer defined in {rel}: {rescan}"
+        return out
+    if quest.source_hash and now.source_hash != quest.source_hash:
+        out["warning"] = (f"{quest.qualname} changed since the scan (source hash "
+                          f"{quest.source_hash} -> {now.source_hash}): shown as it is now; "
+                          f"{rescan}")
+    elif now.lines != (first, last):
+        out["warning"] = (f"{quest.qualname} moved since the scan (lines {first}-{last} -> "
+                          f"{now.lines[0]}-{now.lines[1]}): shown as it is now; {rescan}")
+    out["first"], out["last"] = now.lines
+    out["lines"] = [{"n": n, "text": text[n - 1]} for n in range(now.lines[0], now.lines[1] + 1)]
     return out
 
 
@@ -57,7 +85,7 @@ def details(ledger: Any, quest_id: str, max_tries: int) -> dict[str, Any]:
         "added": quest.added,
         "evidence": quest.evidence.to_dict() if quest.evidence else None,
         "decision": quest.decision,
-        "source": read_span(ledger.root, quest.path, quest.lines),
+        "source": read_span(ledger.root, quest),
         "attempts": [a.to_dict() for a in read_attempts(ledger, quest_id)],
     })
     return row
@@ -94,9 +122,12 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
     source = data["source"]
     if source["lines"]:
         code = "\n".join(line["text"] for line in source["lines"])
-        term.syntax(code, start_line=source["lines"][0]["n"], marked=data["missing_lines"])
-    if source.get("error"):
-        term.print(f"[fail]{term.escape(source['error'])}[/fail]")
+        # The last try's missing lines name the function as scanned: not marked once it moved.
+        marked = [] if source.get("warning") else data["missing_lines"]
+        term.syntax(code, start_line=source["lines"][0]["n"], marked=marked)
+    for problem in (source.get("warning"), source.get("error")):
+        if problem:
+            term.print(f"[fail]{term.escape(problem)}[/fail]")
     if data["facts"]:
         term.print("Last facts:")
         _facts(term, data["facts"], "  ")

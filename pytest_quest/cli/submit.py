@@ -38,7 +38,12 @@ _CLAIM = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$", re.S)
 def command(quest_id: str, test: Path | None, claims: tuple[str, ...], agent: str | None,
             timeout: float | None, dry_run: bool, keep_sandbox: bool, verbose: bool,
             root: Path | None, as_json: bool) -> None:
-    """Judge TEST for QUEST_ID. Exit 0 PASS, 1 FAIL, 3 REVIEW, 2 usage error, 4 locked."""
+    """Judge the test file for QUEST_ID (--test, default: where `next` said to write it).
+
+    Exit 0 PASS, 1 FAIL, 3 REVIEW, 2 usage error, 4 locked. A line no test can
+    reach is claimed with --unreachable LINE:"REASON" (repeatable); the quest
+    then goes to a human as REVIEW instead of failing on that line.
+    """
     from pytest_quest.errors import UsageError
     from pytest_quest.pool import settle
     from pytest_quest.submission import Claim
