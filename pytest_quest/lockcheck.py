@@ -130,12 +130,21 @@ def source_dirs(ledger: Ledger, root: Path | None = None) -> list[str]:
     """Absolute paths to measure: the ledger's ``settings["sources"]``, else its quests' files.
 
     Measuring only the sources keeps the overhead at what ``--cov=<sources>`` costs.
+    A source that is one module (``xmltodict.py``) stands for its folder:
+    coverage.py's ``source`` takes folders and package names, never a file,
+    and a file path there would measure nothing (every lock would read as lost).
     """
     root = (ledger.root if root is None else root).resolve()
     sources = [s for s in ledger.settings.get("sources", ()) if isinstance(s, str)]
     if not sources:
         sources = sorted({q.path for q in ledger.quests.values()})
-    return [str(root / s) if s != "." else str(root) for s in sources]
+    out: list[str] = []
+    for source in sources:
+        path = root / source if source != "." else root
+        folder = str(path.parent if path.suffix == ".py" else path)
+        if folder not in out:
+            out.append(folder)
+    return out
 
 
 def read_entries(data_file: str | Path, root: Path, rels: Iterable[str],
