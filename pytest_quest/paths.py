@@ -90,16 +90,19 @@ def coverage_include(settings: Settings) -> list[str]:
 
     coverage.py's ``source`` takes only folders and package names: a single
     module given as a source (a flat ``xmltodict.py`` project) would measure
-    nothing, and the baseline would lock nothing. Patterns cover both.
+    nothing, and the baseline would lock nothing. Patterns cover both. Only
+    ``.py`` files: a compiled extension built with line tracing (yarl's Cython
+    ``_quoting_c.pyx``) reports frames from a file coverage.py cannot parse,
+    and one such file failed the whole report.
     """
     out = []
     for source in settings.sources:
         if source == ".":
-            out.append("*")
+            out.append("*.py")
         elif (settings.root / source).is_file():
             out.append(source)
         else:
-            out.append(source.rstrip("/") + "/*")
+            out.append(source.rstrip("/") + "/*.py")
     return out
 
 

@@ -254,3 +254,40 @@ def test_flat_module_baseline_locks_and_the_ratchet_keeps_it(tmp_path: Path) -> 
     code, check = _cli(tmp_path, "check")
     assert code == 0, check
     assert check["ok"] is True and check["checked"] == 1
+
+
+def test_code_compiled_from_a_non_python_file_does_not_cost_the_baseline(tmp_path: Path) -> None:
+    """Frames from a file coverage.py cannot parse (a Cython ``.pyx`` built with line tracing,
+    a template) must not fail the whole coverage report: yarl 1.25.1's suite locked nothing.
+    """
+    _tree(tmp_path, {
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["."]\n',
+        "pkg/__init__.py": "",
+        "pkg/core.py": '''
+            def double(value):
+                return value * 2
+            ''',
+        "pkg/shout.pyx": "cdef str shout(str text)  # Cython, not Python\n",
+        "pkg/gen.py": '''
+            import os
+
+            _HERE = os.path.dirname(os.path.abspath(__file__))
+            _CODE = compile("def shout(text):\\n    return text.upper()\\n",
+                            os.path.join(_HERE, "shout.pyx"), "exec")
+            _NS = {}
+            exec(_CODE, _NS)
+            shout = _NS["shout"]
+            ''',
+        "tests/test_pkg.py": '''
+            from pkg.core import double
+            from pkg.gen import shout
+
+            def test_both():
+                assert double(2) == 4
+                assert shout("a") == "A"
+            ''',
+    })
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0, scan
+    assert scan["locked_by_baseline"] == 1, scan
+    assert "note" not in scan["baseline"]
