@@ -98,11 +98,11 @@ def coverage_include(settings: Settings) -> list[str]:
     out = []
     for source in settings.sources:
         if source == ".":
-            out.append("*.py")
+            out.append("**/*.py")
         elif (settings.root / source).is_file():
             out.append(source)
         else:
-            out.append(source.rstrip("/") + "/*.py")
+            out.append(source.rstrip("/") + "/**/*.py")  # "*" stops at a "/"
     return out
 
 

@@ -259,16 +259,22 @@ def test_flat_module_baseline_locks_and_the_ratchet_keeps_it(tmp_path: Path) -> 
 def test_code_compiled_from_a_non_python_file_does_not_cost_the_baseline(tmp_path: Path) -> None:
     """Frames from a file coverage.py cannot parse (a Cython ``.pyx`` built with line tracing,
     a template) must not fail the whole coverage report: yarl 1.25.1's suite locked nothing.
+    A src/ layout with a subpackage: every module below ``src`` is measured.
     """
     _tree(tmp_path, {
-        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["."]\n',
-        "pkg/__init__.py": "",
-        "pkg/core.py": '''
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+        "src/pkg/__init__.py": "",
+        "src/pkg/core.py": '''
             def double(value):
                 return value * 2
             ''',
-        "pkg/shout.pyx": "cdef str shout(str text)  # Cython, not Python\n",
-        "pkg/gen.py": '''
+        "src/pkg/sub/__init__.py": "",
+        "src/pkg/sub/deep.py": '''
+            def triple(value):
+                return value * 3
+            ''',
+        "src/pkg/shout.pyx": "cdef str shout(str text)  # Cython, not Python\n",
+        "src/pkg/gen.py": '''
             import os
 
             _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -281,13 +287,15 @@ def test_code_compiled_from_a_non_python_file_does_not_cost_the_baseline(tmp_pat
         "tests/test_pkg.py": '''
             from pkg.core import double
             from pkg.gen import shout
+            from pkg.sub.deep import triple
 
-            def test_both():
+            def test_all():
                 assert double(2) == 4
+                assert triple(2) == 6
                 assert shout("a") == "A"
             ''',
     })
     code, scan = _cli(tmp_path, "scan")
     assert code == 0, scan
-    assert scan["locked_by_baseline"] == 1, scan
+    assert scan["locked_by_baseline"] == 2, scan
     assert "note" not in scan["baseline"]
