@@ -42,6 +42,8 @@ ROOT = HERE.parent
 WORK = HERE / "_work"
 TESTS = HERE / "real_tests"
 _HEADER = re.compile(r"^# quest: (\S+)\s*$", re.MULTILINE)
+#: ``# unreachable: LINE REASON``: a line no test can reach, claimed at submit (goes to REVIEW).
+_UNREACHABLE = re.compile(r"^# unreachable: (\d+) (.+?)\s*$", re.MULTILINE)
 
 sys.path.insert(0, str(HERE))
 from calibrate import fetch  # noqa: E402  (a sibling script, not a package)
@@ -125,12 +127,15 @@ def quest_cli(venv: Path, project: Path, *args: str, timeout: float = 3600) -> d
     return data
 
 
-def stored_tests(lib: Library) -> list[tuple[str, Path]]:
+def stored_tests(lib: Library) -> list[tuple[str, Path, list[str]]]:
+    """(quest id, file, ``--unreachable`` claims) of every stored test of ``lib``."""
     out = []
     for path in sorted((TESTS / lib.name).glob("test_*.py")):
-        match = _HEADER.search(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        match = _HEADER.search(text)
         if match:
-            out.append((match.group(1), path))
+            claims = [f"{line}:{reason}" for line, reason in _UNREACHABLE.findall(text)]
+            out.append((match.group(1), path, claims))
     return out
 
 
@@ -151,7 +156,7 @@ def calibrate(lib: Library, fresh: bool = False) -> dict[str, Any]:
         log(f"  scan failed: {scan['error']}")
         return record
     log(f"  {scan['total']} quests, {scan['locked_by_baseline']} locked by the baseline")
-    for quest, source in stored_tests(lib):
+    for quest, source, claims in stored_tests(lib):
         shown = quest_cli(venv, project, "next", "--id", quest)
         if "error" in shown:
             record["submits"].append({"quest": quest, "file": source.name, "verdict": "ERROR",
@@ -162,7 +167,8 @@ def calibrate(lib: Library, fresh: bool = False) -> dict[str, Any]:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         begun = time.monotonic()
-        result = quest_cli(venv, project, "submit", quest)
+        extra = [arg for claim in claims for arg in ("--unreachable", claim)]
+        result = quest_cli(venv, project, "submit", quest, *extra)
         verdict = result.get("verdict", "ERROR")
         row = {"quest": quest, "file": source.name, "verdict": verdict,
                "root_cause": result.get("root_cause"), "facts": result.get("facts", []),
