@@ -204,7 +204,7 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
     if failed or not result.finished:
         report.baseline["note"] = "the suite did not pass cleanly; nothing was locked"
         return
-    measured = result.first("coverage") or {}
+    measured = result.first(EventKind.COVERAGE) or {}
     if measured.get("error"):
         report.baseline["note"] = (f"the coverage report failed ({measured['error']}); "
                                    "nothing was locked")
