@@ -15,7 +15,9 @@ Run by hand, never in CI. For each library the script does what a new user does:
 4. for each stored test ``benchmarks/real_tests/NAME/*.py`` (a ``# quest: ID`` header names
    its quest; the tests were written by hand for functions the baseline did not lock), copies
    it to the test path ``pytest-quest next --id ID`` gives and runs ``pytest-quest submit``;
-5. prints one table row per library (quests, baseline locks, submits, PASS, FAIL, REVIEW,
+5. runs ``pytest-quest check`` (the CI ratchet: the whole suite under pytest-cov must keep
+   every lock, the baseline's and the gate's);
+6. prints one table row per library (quests, baseline locks, submits, PASS, FAIL, REVIEW,
    errors) and every verdict that is not PASS with its root cause and first fact, and writes
    the details to ``benchmarks/_work/calibration-real.json``.
 
@@ -127,6 +129,21 @@ def quest_cli(venv: Path, project: Path, *args: str, timeout: float = 3600) -> d
     return data
 
 
+def own_config(project: Path) -> list[str]:
+    """pytest options that keep an in-place run to the project's own configuration.
+
+    The projects live inside this repository, whose ``pyproject.toml`` has a pytest
+    table: a library with no pytest configuration of its own (cachetools, xmltodict)
+    would pick ours up, as it never does in its sandbox copy or on its own.
+    """
+    for name, table in (("pytest.ini", ""), (".pytest.ini", ""), ("pyproject.toml", "[tool.pytest"),
+                        ("tox.ini", "[pytest]"), ("setup.cfg", "[tool:pytest]")):
+        path = project / name
+        if path.is_file() and table in path.read_text(encoding="utf-8"):
+            return ["--rootdir", str(project), "-c", str(path)]
+    return ["--rootdir", str(project), "-c", os.devnull]
+
+
 def stored_tests(lib: Library) -> list[tuple[str, Path, list[str]]]:
     """(quest id, file, ``--unreachable`` claims) of every stored test of ``lib``."""
     out = []
@@ -139,8 +156,8 @@ def stored_tests(lib: Library) -> list[tuple[str, Path, list[str]]]:
     return out
 
 
-def calibrate(lib: Library, fresh: bool = False) -> dict[str, Any]:
-    """Scan one unmodified library and submit its stored tests; a plain record."""
+def calibrate(lib: Library, fresh: bool = False, check: bool = True) -> dict[str, Any]:
+    """Scan one unmodified library, submit its stored tests, run the ratchet; a record."""
     unpacked = fetch(lib.spec)
     project = WORK / f"real-{unpacked.name}"
     if project.exists():
@@ -176,6 +193,12 @@ def calibrate(lib: Library, fresh: bool = False) -> dict[str, Any]:
         record["submits"].append(row)
         log(f"  {verdict:6} {row['root_cause'] or '':28} {quest} ({row['seconds']} s)")
     record["status"] = quest_cli(venv, project, "status")
+    if check:
+        # The CI ratchet on the library as it now stands: every lock (baseline and gate)
+        # must hold when the whole suite, quest tests included, runs under pytest-cov.
+        record["check"] = quest_cli(venv, project, "check", "--", *own_config(project))
+        log(f"  check: ok={record['check'].get('ok')} checked={record['check'].get('checked')} "
+            f"problems={len(record['check'].get('problems') or [])}")
     return record
 
 
@@ -188,12 +211,17 @@ def row(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def report(records: list[dict[str, Any]]) -> str:
-    lines = ["| library | quests | baseline locks | submits | PASS | FAIL | REVIEW | errors |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| library | quests | baseline locks | submits | PASS | FAIL | REVIEW | errors "
+             "| check |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for record in records:
         r = row(record)
+        ratchet = record.get("check") or {}
+        held = ("-" if not ratchet else
+                f"ok, {ratchet.get('checked')} locks" if ratchet.get("ok") else
+                f"{len(ratchet.get('problems') or [])} problems {ratchet.get('error') or ''}")
         lines.append(f"| {r['library']} | {r['quests']} | {r['baseline']} | {r['submits']} | "
-                     f"{r['PASS']} | {r['FAIL']} | {r['REVIEW']} | {r['errors']} |")
+                     f"{r['PASS']} | {r['FAIL']} | {r['REVIEW']} | {r['errors']} | {held} |")
     for record in records:
         for sub in record["submits"]:
             if sub["verdict"] != "PASS":
@@ -208,11 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lib", action="append", help="library name (repeatable; default all)")
     parser.add_argument("--fresh", action="store_true", help="make the venvs anew")
+    parser.add_argument("--no-check", action="store_true",
+                        help="skip `pytest-quest check` (the CI ratchet) after the submits")
     parser.add_argument("--json", type=Path, default=WORK / "calibration-real.json")
     args = parser.parse_args(argv)
     chosen = [lib for lib in LIBRARIES if not args.lib or lib.name in args.lib]
     started = time.monotonic()
-    records = [calibrate(lib, args.fresh) for lib in chosen]
+    records = [calibrate(lib, args.fresh, not args.no_check) for lib in chosen]
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"records": records,
                                      "seconds": round(time.monotonic() - started, 1)},
