@@ -115,7 +115,9 @@ def venv_for(lib: Library, project: Path, fresh: bool) -> Path:
 
 def quest_cli(venv: Path, project: Path, *args: str, timeout: float = 3600) -> dict[str, Any]:
     """``pytest-quest ARGS --json`` in the project; its JSON answer plus the exit code."""
-    proc = subprocess.run([str(venv / "bin" / "pytest-quest"), *args, "--json"], cwd=project,
+    command, *rest = args  # --json before any "--" that passes options on to pytest
+    proc = subprocess.run([str(venv / "bin" / "pytest-quest"), command, "--json", *rest],
+                          cwd=project,
                           capture_output=True, text=True, timeout=timeout)
     try:
         data = json.loads(proc.stdout) if proc.stdout.strip() else {}
