@@ -1,4 +1,6 @@
 # quest: src/click/termui.py::confirm
+# The first draft: its Ctrl-C test raises KeyboardInterrupt in a stub prompt, which the
+# static-process-exit rule refuses (see docs/calibration.md); _2 is the resubmission.
 import click
 import pytest
 from click.testing import CliRunner
