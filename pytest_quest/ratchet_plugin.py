@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -342,12 +343,21 @@ class QuestPlugin:
 
 
 def _narrowed(config: pytest.Config, root: Path) -> str | None:
-    """What narrowed this run to part of the suite (-k, -m, --deselect, paths), or None."""
+    """What narrowed this run to part of the suite (-k, -m, --deselect, paths), or None.
+
+    Only what this run was given (its command line, ``PYTEST_ADDOPTS``) narrows it: a
+    selection in the project's own ``addopts`` (click: ``-m 'not stress'``) is how its
+    suite always runs, the baseline's included, and skipping every lock for it would
+    leave the ratchet checking nothing.
+    """
     option = config.option
-    for flag, name in (("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"),
-                       ("lf", "--lf")):
-        if getattr(option, flag, None):
-            return name
+    given = [*config.invocation_params.args, *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]
+    for flag, names in (("keyword", ("-k",)), ("markexpr", ("-m",)),
+                        ("deselect", ("--deselect",)), ("lf", ("--lf", "--last-failed"))):
+        if getattr(option, flag, None) and any(
+                str(a) == n or str(a).startswith(n if len(n) == 2 else n + "=")
+                for a in given for n in names):
+            return names[0]
     if config.args_source is not pytest.Config.ArgsSource.ARGS:
         return None
     here = Path(config.invocation_params.dir)
