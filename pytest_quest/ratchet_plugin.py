@@ -7,6 +7,7 @@ Imported only when ``--quest-check`` or ``--quest-update`` is given (see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -166,11 +167,17 @@ class QuestPlugin:
         cov = getattr(controller, "cov", None)
         if cov is None:
             return None
-        try:
-            name = cov.get_data().data_filename()
-        except Exception:
-            name = cov.config.data_file
-        return str(Path(getattr(controller, "topdir", "."), name))
+        topdir = Path(getattr(controller, "topdir", "."))
+        names = []
+        with contextlib.suppress(Exception):
+            names.append(cov.get_data().data_filename())
+        # After a report through ``[paths]`` (yarl's .coveragerc) the data object is an
+        # in-memory remap; the run itself was saved to the configured file.
+        names.append(cov.config.data_file)
+        for name in names:
+            if (topdir / name).is_file():
+                return str(topdir / name)
+        return str(topdir / names[0])
 
     # ---------------------------------------------------------------- hooks
     def pytest_configure(self, config: pytest.Config) -> None:
