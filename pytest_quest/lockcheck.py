@@ -153,22 +153,28 @@ def read_entries(data_file: str | Path, root: Path, rels: Iterable[str],
 
     A file the data never saw maps to None. Only the files asked for are
     analysed: the JSON report of a whole project costs seconds we do not need
-    to pay.
+    to pay. Data recorded with ``relative_files = true`` (yarl's .coveragerc)
+    names files relative to the project root, and is read that way.
     """
     import coverage
 
     cov = coverage.Coverage(data_file=str(data_file), config_file=False, branch=branch)
     cov.load()
     data = cov.get_data()
-    measured = {str(Path(f).resolve()) for f in data.measured_files()}
+    keys = {str((root / f).resolve()): f for f in data.measured_files()}
+    if any(not Path(f).is_absolute() for f in keys.values()):
+        cov = coverage.Coverage(data_file=str(data_file), config_file=False, branch=branch)
+        cov.set_option("run:relative_files", True)
+        cov.load()
     has_arcs = data.has_arcs()
     out: dict[str, dict[str, Any] | None] = {}
-    for rel in sorted(set(rels)):
-        path = str((root / rel).resolve())
-        if path not in measured:
-            out[rel] = None
-            continue
-        out[rel] = _entry(cov, path, branch and has_arcs)
+    with contextlib.chdir(root):  # relative names are read from the root
+        for rel in sorted(set(rels)):
+            key = keys.get(str((root / rel).resolve()))
+            if key is None:
+                out[rel] = None
+                continue
+            out[rel] = _entry(cov, key, branch and has_arcs)
     return out
 
 
