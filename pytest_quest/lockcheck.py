@@ -132,12 +132,21 @@ def source_dirs(ledger: Ledger, root: Path | None = None) -> list[str]:
     """Absolute paths to measure: the ledger's ``settings["sources"]``, else its quests' files.
 
     Measuring only the sources keeps the overhead at what ``--cov=<sources>`` costs.
+    A source that is one module (``xmltodict.py``) stands for its folder:
+    coverage.py's ``source`` takes folders and package names, never a file,
+    and a file path there would measure nothing (every lock would read as lost).
     """
     root = (ledger.root if root is None else root).resolve()
     sources = [s for s in ledger.settings.get("sources", ()) if isinstance(s, str)]
     if not sources:
         sources = sorted({q.path for q in ledger.quests.values()})
-    return [str(root / s) if s != "." else str(root) for s in sources]
+    out: list[str] = []
+    for source in sources:
+        path = root / source if source != "." else root
+        folder = str(path.parent if path.suffix == ".py" else path)
+        if folder not in out:
+            out.append(folder)
+    return out
 
 
 def read_entries(data_file: str | Path, root: Path, rels: Iterable[str],
@@ -149,23 +158,30 @@ def read_entries(data_file: str | Path, root: Path, rels: Iterable[str],
     to pay. ``contexts`` (a regular expression over coverage's context names)
     keeps only what ran in matching contexts: ``--quest-update`` counts the
     project's own tests, never a quest test (:func:`own_tests_contexts`).
+    Data recorded with ``relative_files = true`` (yarl's .coveragerc)
+    names files relative to the project root, and is read that way.
     """
     import coverage
 
     cov = coverage.Coverage(data_file=str(data_file), config_file=False, branch=branch)
     cov.load()
     data = cov.get_data()
+    keys = {str((root / f).resolve()): f for f in data.measured_files()}
+    if any(not Path(f).is_absolute() for f in keys.values()):
+        cov = coverage.Coverage(data_file=str(data_file), config_file=False, branch=branch)
+        cov.set_option("run:relative_files", True)
+        cov.load()
     if contexts is not None:
-        data.set_query_contexts([contexts])
-    measured = {str(Path(f).resolve()) for f in data.measured_files()}
+        cov.get_data().set_query_contexts([contexts])
     has_arcs = data.has_arcs()
     out: dict[str, dict[str, Any] | None] = {}
-    for rel in sorted(set(rels)):
-        path = str((root / rel).resolve())
-        if path not in measured:
-            out[rel] = None
-            continue
-        out[rel] = _entry(cov, path, branch and has_arcs)
+    with contextlib.chdir(root):  # relative names are read from the root
+        for rel in sorted(set(rels)):
+            key = keys.get(str((root / rel).resolve()))
+            if key is None:
+                out[rel] = None
+                continue
+            out[rel] = _entry(cov, key, branch and has_arcs)
     return out
 
 

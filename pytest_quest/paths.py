@@ -10,8 +10,8 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
 from pytest_quest.quest import Quest
 
-__all__ = ["MAX_STEM", "default_test_path", "import_roots", "module_name", "project_relative",
-           "quest_file_name"]
+__all__ = ["MAX_STEM", "coverage_include", "default_test_path", "import_roots", "module_name",
+           "project_relative", "quest_file_name"]
 
 
 #: Longest file stem before the tail is cut and the hash keeps names apart.
@@ -83,6 +83,27 @@ def import_roots(settings: Settings) -> list[str]:
         if source == "src" or not (path / "__init__.py").exists():
             roots.append(source)
     return roots
+
+
+def coverage_include(settings: Settings) -> list[str]:
+    """coverage.py ``include`` patterns for the sources, relative to the root.
+
+    coverage.py's ``source`` takes only folders and package names: a single
+    module given as a source (a flat ``xmltodict.py`` project) would measure
+    nothing, and the baseline would lock nothing. Patterns cover both. Only
+    ``.py`` files: a compiled extension built with line tracing (yarl's Cython
+    ``_quoting_c.pyx``) reports frames from a file coverage.py cannot parse,
+    and one such file failed the whole report.
+    """
+    out = []
+    for source in settings.sources:
+        if source == ".":
+            out.append("**/*.py")
+        elif (settings.root / source).is_file():
+            out.append(source)
+        else:
+            out.append(source.rstrip("/") + "/**/*.py")  # "*" stops at a "/"
+    return out
 
 
 def module_name(rel: str, settings: Settings) -> str:

@@ -147,6 +147,7 @@ class HarnessSpec:
     target: TargetSpec | None = None
     test_file: str | None = None
     measure_files: tuple[str, ...] = ()
+    #: The suite's sources as coverage.py include patterns (``paths.coverage_include``).
     sources: tuple[str, ...] = ()
     branch: bool = False
     #: Clean runs wanted at least (the measured one included).

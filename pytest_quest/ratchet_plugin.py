@@ -7,8 +7,10 @@ Imported only when ``--quest-check`` or ``--quest-update`` is given (see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -174,11 +176,17 @@ class QuestPlugin:
         cov = getattr(controller, "cov", None)
         if cov is None:
             return None
-        try:
-            name = cov.get_data().data_filename()
-        except Exception:
-            name = cov.config.data_file
-        return str(Path(getattr(controller, "topdir", "."), name))
+        topdir = Path(getattr(controller, "topdir", "."))
+        names = []
+        with contextlib.suppress(Exception):
+            names.append(cov.get_data().data_filename())
+        # After a report through ``[paths]`` (yarl's .coveragerc) the data object is an
+        # in-memory remap; the run itself was saved to the configured file.
+        names.append(cov.config.data_file)
+        for name in names:
+            if (topdir / name).is_file():
+                return str(topdir / name)
+        return str(topdir / names[0])
 
     # ---------------------------------------------------------------- hooks
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -365,18 +373,27 @@ class QuestPlugin:
 
 
 def _narrowed(config: pytest.Config, root: Path) -> str | None:
-    """What narrowed this run to part of the suite (-k, -m, --deselect, paths), or None."""
+    """What narrowed this run to part of the suite (-k, -m, --deselect, paths), or None.
+
+    Only what this run was given (its command line, ``PYTEST_ADDOPTS``) narrows it: a
+    selection in the project's own ``addopts`` (click: ``-m 'not stress'``) is how its
+    suite always runs, the baseline's included, and skipping every lock for it would
+    leave the ratchet checking nothing.
+    """
     option = config.option
-    for flag, name in (("keyword", "-k"), ("markexpr", "-m"), ("deselect", "--deselect"),
-                       ("lf", "--lf")):
-        if getattr(option, flag, None):
-            return name
+    given = [*config.invocation_params.args, *shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))]
+    for flag, names in (("keyword", ("-k",)), ("markexpr", ("-m",)),
+                        ("deselect", ("--deselect",)), ("lf", ("--lf", "--last-failed"))):
+        if getattr(option, flag, None) and any(
+                str(a) == n or str(a).startswith(n if len(n) == 2 else n + "=")
+                for a in given for n in names):
+            return names[0]
     if config.args_source is not pytest.Config.ArgsSource.ARGS:
         return None
     here = Path(config.invocation_params.dir)
-    given = {(here / a.split("::")[0]).resolve() for a in config.args}
+    chosen = {(here / a.split("::")[0]).resolve() for a in config.args}
     whole = {(config.rootpath / t).resolve() for t in config.getini("testpaths")} or {root}
-    covers_all = all(any(g == w or g in w.parents for g in given) for w in whole)
+    covers_all = all(any(g == w or g in w.parents for g in chosen) for w in whole)
     if covers_all and not any("::" in a for a in config.args):
         return None
     return "paths: " + " ".join(config.args)

@@ -33,7 +33,7 @@ from typing import Any
 from pytest_quest import confine, safeio
 from pytest_quest.config import IGNORED_DIRS, Settings
 from pytest_quest.errors import EnvironmentFault
-from pytest_quest.paths import import_roots, module_name
+from pytest_quest.paths import coverage_include, import_roots, module_name
 from pytest_quest.protocol import (
     MAX_EVENT_BYTES,
     EventKind,
@@ -377,7 +377,7 @@ def harness_spec(settings: Settings, quest: Quest | None = None,
         args = pytest_args("-q", "--tb=no", *(f"--deselect={n}" for n in deselect),
                            workers=True)
         return HarnessSpec(mode="suite", pytest_args=tuple(args),
-                           sources=tuple(settings.sources), reruns=1, guard=False,
+                           sources=tuple(coverage_include(settings)), reruns=1, guard=False,
                            limits=Limits(memory_mb=settings.memory_mb), **common)
     args = pytest_args(test_rel, "-q", "--tb=short",
                        "-W", "ignore::pytest.PytestUnraisableExceptionWarning")

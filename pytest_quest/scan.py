@@ -186,6 +186,11 @@ def _lock_baseline(ledger: Ledger, result: RunResult, settings: Settings, now: s
     if failed or not result.finished:
         report.baseline["note"] = "the suite did not pass cleanly; nothing was locked"
         return
+    measured = result.first(EventKind.COVERAGE) or {}
+    if measured.get("error"):
+        report.baseline["note"] = (f"the coverage report failed ({measured['error']}); "
+                                   "nothing was locked")
+        return
     for quest in ledger.ordered():
         if quest.state is not State.TODO:
             continue

@@ -10,7 +10,8 @@ the scan lists them instead of offering quests that can only end in REVIEW:
 every line excluded from coverage (``# pragma: no cover`` on the function or
 an enclosing block, ``if TYPE_CHECKING:``, a ``...`` body), or a definition
 only made on another Python version or platform
-(``if sys.version_info >= (3, 13):``), judged for the interpreter that runs
+(``if sys.version_info >= (3, 13):``, or after a module-level
+``assert sys.platform == "win32"``), judged for the interpreter that runs
 the tests.
 """
 
@@ -168,7 +169,14 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
 
     def visit(body: list[ast.stmt], prefix: str, skip: str) -> None:
         for node in body:
-            if isinstance(node, ast.ClassDef):
+            if isinstance(node, ast.Assert) and not skip and _truth(node.test, target) is False:
+                # ``assert sys.platform == "win32"`` (click's _winconsole.py): importing
+                # stops here on this interpreter, so nothing after it can run.
+                condition = " ".join(
+                    (ast.get_source_segment(text, node.test) or ast.unparse(node.test)).split())
+                skip = (f"after line {node.lineno} `assert {condition}`, false on "
+                        f"{target.describe()}: the code stops there")
+            elif isinstance(node, ast.ClassDef):
                 header = " ".join(lines[node.lineno - 1 : node.body[0].lineno - 1])
                 marked = bool(_PRAGMA.search(header)) and f"class {node.name} is marked " \
                     "`# pragma: no cover`"

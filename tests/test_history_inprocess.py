@@ -89,6 +89,28 @@ def test_narrowed_run_skips_the_suite_locks(pytester: pytest.Pytester) -> None:
         "*quest ratchet: narrowed run (-k): judged the 0 lock(s) whose test ran, skipped 2*"])
 
 
+def test_a_selection_in_the_projects_addopts_is_not_a_narrowed_run(
+        pytester: pytest.Pytester) -> None:
+    """click 8.5.1 keeps ``addopts = "-m 'not stress'"``: that is how its suite always runs
+    (the baseline's too), so ``--quest-check`` must judge every lock, not skip them all."""
+    root = make_project(pytester)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        'filterwarnings = ["error"]',
+        'filterwarnings = ["error"]\naddopts = "-m \'not stress\'"\n'
+        'markers = ["stress: long runs"]'), encoding="utf-8")
+    (root / "tests" / "test_stress.py").write_text(
+        "import pytest\n\n\n@pytest.mark.stress\ndef test_long():\n    assert False\n")
+    result = run(pytester, "--quest-check")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*quest ratchet: all 2 locked function(s) fully covered*"])
+    result.stdout.no_fnmatch_line("*narrowed run*")
+    narrowed = run(pytester, "--quest-check", "-m", "not stress and not slow", "-k", "partial")
+    narrowed.stdout.fnmatch_lines(["*quest ratchet: narrowed run (-k)*"])
+    by_marker = run(pytester, "--quest-check", "-m", "stress")
+    by_marker.stdout.fnmatch_lines(["*quest ratchet: narrowed run (-m)*"])
+
+
 def test_update_leaves_out_unjudged_quest_folder_tests(pytester: pytest.Pytester) -> None:
     root = make_project(pytester, lock=())
     folder = root / "tests" / "quest"

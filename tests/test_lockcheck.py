@@ -166,7 +166,10 @@ def test_source_dirs(root: Path) -> None:
     assert source_dirs(ledger_of(root)) == [str((root / "pkg").resolve())]
     bare = ledger_of(root)
     bare.settings = {}
-    assert source_dirs(bare) == [str((root / PATH).resolve())]
+    # A module stands for its folder: coverage.py's source= measures no single file.
+    assert source_dirs(bare) == [str((root / "pkg").resolve())]
+    bare.settings = {"sources": ["pkg/mod.py", "pkg", "."]}
+    assert source_dirs(bare) == [str((root / "pkg").resolve()), str(root.resolve())]
 
 
 def test_report_to_dict(root: Path) -> None:

@@ -273,6 +273,32 @@ def test_works_with_pytest_cov_active(pytester: pytest.Pytester) -> None:
         result.stdout.fnmatch_lines(["LOST pkg/mod.py::covered", "*actual: lines 4 not executed"])
 
 
+def test_works_with_a_paths_section_in_the_coverage_config(pytester: pytest.Pytester) -> None:
+    """yarl 1.25.1: ``[paths]`` and ``relative_files`` in its .coveragerc, ``--cov`` in its
+    addopts.
+
+    pytest-cov saves the run to the configured data file, then its terminal report remaps
+    the data through ``[paths]`` into an in-memory database, which is what the ratchet
+    asked for the file name: it read nothing ("pytest-cov recorded no coverage data for
+    this run"). Read from the right file, the data names files relative to the root, which
+    the ratchet looked up as absolute paths: every lock read as lost.
+    """
+    root = make_project(pytester)
+    (root / ".coveragerc").write_text(
+        "[run]\nparallel = true\nbranch = true\nrelative_files = true\n\n"
+        "[paths]\nsource =\n    pkg\n    */site-packages/pkg\n", encoding="utf-8")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        'filterwarnings = ["error"]',
+        'filterwarnings = ["error"]\n'
+        'addopts = "--cov=pkg --cov-config=.coveragerc --cov-context=test"'),
+        encoding="utf-8")
+    for extra in ((), ("-n", "2")):
+        result = run(pytester, "--quest-check", *extra)
+        assert result.ret == 0, result.stdout.str()
+        result.stdout.fnmatch_lines(["quest ratchet: all 2 locked*"])
+
+
 def test_changed_function_keeps_its_lock_and_says_it_changed(pytester: pytest.Pytester) -> None:
     root = make_project(pytester)
     mod = root / "pkg" / "mod.py"

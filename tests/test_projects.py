@@ -220,3 +220,82 @@ def test_warnings_as_errors_with_pytest_quest_installed_as_a_plain_package(
         '''})
     code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
     assert (code, result["verdict"]) == (0, "PASS"), result
+
+
+def test_flat_module_baseline_locks_and_the_ratchet_keeps_it(tmp_path: Path) -> None:
+    """A project that is one top-level module (xmltodict.py): its suite locks what it covers.
+
+    coverage.py's ``source`` takes folders and package names only, so the module's
+    path there measured nothing: the baseline locked nothing and ``--quest-check``
+    read every lock as lost (calibration on xmltodict 1.0.4).
+    """
+    _tree(tmp_path, {"calc.py": '''
+        def clamp(value, low, high):
+            if value < low:
+                return low
+            if value > high:
+                return high
+            return value
+
+
+        def double(value):
+            return value * 2
+        ''', "tests/test_calc.py": '''
+        from calc import clamp
+
+        def test_clamp():
+            assert clamp(-1, 0, 10) == 0
+            assert clamp(11, 0, 10) == 10
+            assert clamp(5, 0, 10) == 5
+        ''', "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["."]\n'})
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0, scan
+    assert scan["locked_by_baseline"] == 1 and scan["remaining"] == 1
+    code, check = _cli(tmp_path, "check")
+    assert code == 0, check
+    assert check["ok"] is True and check["checked"] == 1
+
+
+def test_code_compiled_from_a_non_python_file_does_not_cost_the_baseline(tmp_path: Path) -> None:
+    """Frames from a file coverage.py cannot parse (a Cython ``.pyx`` built with line tracing,
+    a template) must not fail the whole coverage report: yarl 1.25.1's suite locked nothing.
+    A src/ layout with a subpackage: every module below ``src`` is measured.
+    """
+    _tree(tmp_path, {
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+        "src/pkg/__init__.py": "",
+        "src/pkg/core.py": '''
+            def double(value):
+                return value * 2
+            ''',
+        "src/pkg/sub/__init__.py": "",
+        "src/pkg/sub/deep.py": '''
+            def triple(value):
+                return value * 3
+            ''',
+        "src/pkg/shout.pyx": "cdef str shout(str text)  # Cython, not Python\n",
+        "src/pkg/gen.py": '''
+            import os
+
+            _HERE = os.path.dirname(os.path.abspath(__file__))
+            _CODE = compile("def shout(text):\\n    return text.upper()\\n",
+                            os.path.join(_HERE, "shout.pyx"), "exec")
+            _NS = {}
+            exec(_CODE, _NS)
+            shout = _NS["shout"]
+            ''',
+        "tests/test_pkg.py": '''
+            from pkg.core import double
+            from pkg.gen import shout
+            from pkg.sub.deep import triple
+
+            def test_all():
+                assert double(2) == 4
+                assert triple(2) == 6
+                assert shout("a") == "A"
+            ''',
+    })
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0, scan
+    assert scan["locked_by_baseline"] == 2, scan
+    assert "note" not in scan["baseline"]

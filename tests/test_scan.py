@@ -71,3 +71,25 @@ def test_baseline_locks_what_the_suite_covers_with_the_functions_hash(tmp_path: 
     assert keep.evidence is not None and keep.evidence.source == EvidenceSource.BASELINE
     assert keep.evidence.source_hash == keep.source_hash and keep.evidence.covered_lines == (2,)
     assert ledger.get("pkg/mod.py::gone").state is State.TODO
+
+
+def test_a_failed_coverage_report_is_named_not_silent(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A suite that passed but whose coverage report failed locks nothing, and says why."""
+    from pytest_quest import scan as scan_module
+    from pytest_quest.sandbox import RunResult
+
+    root = _project(tmp_path, TWO)
+    events = [{"event": "start"},
+              {"event": "report", "nodeid": "tests/test_mod.py::test_keep", "when": "call",
+               "outcome": "passed"},
+              {"event": "coverage", "files": {},
+               "error": "Couldn't parse 'pkg/fast.pyx' as Python source"},
+              {"event": "done", "exitstatus": 0}]
+    monkeypatch.setattr(scan_module, "run_suite",
+                        lambda *a, **k: RunResult(events, 0, False, 0.1))
+    report, ledger = scan(load_settings(root))
+    assert report.locked == [] and ledger.remaining == 2
+    assert report.baseline["tests_passed"] == 1
+    assert "pkg/fast.pyx" in report.baseline["note"]
+    assert report.baseline["note"].endswith("nothing was locked")

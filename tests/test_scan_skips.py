@@ -206,3 +206,53 @@ def test_the_reason_names_the_marked_block_that_holds_a_function() -> None:
     assert found["fsumprod"] == "under line 5 `except ImportError:  # pragma: no cover`"
     assert found["batched"].startswith("defined only when `hexversion >= 0x30D00A2`, false on")
     assert found["batched_old"] == ""
+
+
+def test_code_after_a_false_platform_assert_is_skipped() -> None:
+    """click 8.5.1's ``_winconsole.py`` starts with ``assert sys.platform == "win32"``: on
+    Linux it cannot even be imported, so its 20 functions were quests no test could cover."""
+    source = textwrap.dedent('''
+        import sys
+
+        def before(): return 0
+
+        assert sys.platform == "win32"
+
+        def after(): return 1
+
+        class Console:
+            def write(self): return 2
+    ''')
+    linux = {f.qualname: f.skip for f in scan_source(source, "w.py", Target((3, 11, 9),
+                                                                            "linux", "posix"))}
+    assert linux["before"] == ""
+    assert linux["after"] == ('after line 6 `assert sys.platform == "win32"`, false on '
+                              'Python 3.11.9 on linux: the code stops there')
+    assert linux["Console.write"] == linux["after"]
+    windows = scan_source(source, "w.py", Target((3, 11, 9), "win32", "nt"))
+    assert [f.skip for f in windows] == ["", "", ""]
+    unknown = scan_source(source.replace('sys.platform == "win32"', "ready()"), "w.py",
+                          Target((3, 11, 9), "linux", "posix"))
+    assert [f.skip for f in unknown] == ["", "", ""]  # an assert we cannot judge skips nothing
+
+
+@pytest.mark.slow
+def test_a_windows_only_module_offers_no_quest_on_linux(tmp_path: Path) -> None:
+    """The whole scan on a real project: the module that asserts another platform is listed
+    by ``status --skipped``, never offered, and the baseline still runs the rest."""
+    other = "win32" if sys.platform != "win32" else "linux"
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "core.py").write_text("def double(x):\n    return x * 2\n")
+    (root / "pkg" / "console.py").write_text(
+        f"import sys\n\nassert sys.platform == {other!r}\n\n\ndef attach():\n    return 1\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_core.py").write_text(
+        "from pkg.core import double\n\n\ndef test_double():\n    assert double(2) == 4\n")
+    (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
+    report, ledger = scan(load_settings(root))
+    assert sorted(ledger.quests) == ["pkg/core.py::double"]
+    assert ledger.quests["pkg/core.py::double"].state.value == "PASS"
+    assert [s.id for s in report.skipped] == ["pkg/console.py::attach"]
+    assert f"assert sys.platform == {other!r}" in report.skipped[0].skip
