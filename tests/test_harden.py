@@ -28,6 +28,7 @@ import pytest
 from pytest_quest import confine, safeio, sandbox
 from pytest_quest.config import Settings, load_settings
 from pytest_quest.errors import EnvironmentFault
+from pytest_quest.ledger import Ledger
 from pytest_quest.protocol import EventKind
 from pytest_quest.sandbox import RunResult, Sandbox, pytest_args
 from pytest_quest.submission import _raise_env_fault
@@ -416,12 +417,14 @@ def test_a_deep_or_broken_stale_sandbox_stops_no_command(
 
 DEEP_TEST = """
 import os
+import tempfile
 
 from hotel.pricing import nightly_rate
 
 
 def test_rate():
     here = os.getcwd()
+    os.chdir({where})
     try:
         for _ in range(1500):
             os.mkdir("d")
@@ -432,19 +435,22 @@ def test_rate():
 """
 
 
-def test_a_test_leaving_a_deep_tree_fails_spends_the_try_and_leaves_nothing(
-        project: Path, submit_test: Any, deep_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Red team 2 finding 13 through the gate: a FAIL with a fact, the try spent, no leftover."""
+@pytest.mark.parametrize("where", ["here", "tempfile.gettempdir()"], ids=["copy", "temp"])
+def test_a_test_building_a_deep_tree_gets_a_recorded_verdict_and_leaves_nothing(
+        project: Path, submit_test: Any, deep_tmp: Path, monkeypatch: pytest.MonkeyPatch,
+        where: str) -> None:
+    """Red team 2 finding 13 through the gate: a verdict, the try spent, no leftover.
+
+    The sandbox copy is no longer writable by a run (red team 2, finding 01), so the tree
+    is refused there; in the run's own temp dir it is built and must still leave nothing.
+    """
     private = deep_tmp / "tmp"
     private.mkdir()
     monkeypatch.setattr("tempfile.tempdir", str(private))  # a leftover must not reach /tmp
-    result = submit_test("hotel/pricing.py::nightly_rate", DEEP_TEST)
-    assert result.verdict.outcome.value == "FAIL"
-    found = {f.rule: f for f in result.verdict.facts}
-    # Runs write only their own temp dir now: the first folder in the project copy is refused,
-    # so the deep tree never exists there (the iterative walk is tested on its own above).
-    assert "run-sandbox-violation" in found, found
-    assert result.quest.tries == 1
+    result = submit_test("hotel/pricing.py::nightly_rate", DEEP_TEST.format(where=where))
+    assert result.quest.tries == 1, result.verdict.facts
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    assert '"tries": 1' in ledger.attempts_path.read_text(encoding="utf-8")
     assert [p.name for p in private.iterdir() if p.name.startswith("pytest-quest-")] == []
 
 

@@ -8,12 +8,14 @@ quiet (precision: a false FAIL costs the agent a try).
 from __future__ import annotations
 
 import hashlib
+import os
 import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pytest_quest import safeio
 from pytest_quest.config import load_settings
 from pytest_quest.facts import Fact
 from pytest_quest.gate import CATALOG
@@ -417,6 +419,25 @@ def test_sources_modified_fires(tmp_path: Path) -> None:
         ("run-sources-modified", "hotel/pricing.py"),
         ("run-sources-modified", "hotel/sitecustomize.py"),
     ]
+
+
+def test_a_tree_too_deep_to_check_is_a_modified_source_not_a_crash(tmp_path: Path) -> None:
+    """Red team 2 finding 13: 1500 nested folders made the post-run rglob raise RecursionError."""
+    sub = _boxed(tmp_path)
+    here = os.getcwd()
+    os.chdir(sub.sandbox.path)  # type: ignore[union-attr]
+    try:
+        for _ in range(1500):
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
+    try:
+        found = list(static.check_after_run(sub))
+    finally:
+        assert safeio.remove_tree(sub.sandbox.path / "d") == []  # type: ignore[union-attr]
+    assert [(f.rule, f.where, f.actual) for f in found] == [
+        ("run-sources-modified", "d", "the test left a tree over 100 folders deep")]
 
 
 def test_sources_modified_quiet(tmp_path: Path) -> None:
