@@ -45,7 +45,7 @@ from pytest_quest.protocol import (
     TargetSpec,
     encode_event,
 )
-from pytest_quest.scrub import body_of, holds_body
+from pytest_quest.scrub import body_of, file_spec, holds_body
 
 __all__ = ["Channel", "Guard", "Pristine", "Watch", "finish", "main"]
 
@@ -331,15 +331,7 @@ class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         if fullname != self.target.module:
             return None
-        package = os.path.basename(self.path) == "__init__.py"
-        spec = importlib.util.spec_from_loader(fullname, self, origin=self.path,
-                                               is_package=package)
-        if spec is None:  # pragma: no cover - spec_from_loader only fails without a loader
-            return None
-        spec.has_location = True
-        if package:
-            spec.submodule_search_locations = [os.path.dirname(self.path)]
-        return spec
+        return file_spec(fullname, self, self.path)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None

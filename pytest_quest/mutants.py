@@ -437,6 +437,57 @@ def _ordered(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 # ------------------------------------------------------------------- generation
+@dataclass(frozen=True)
+class _Target:
+    """One function ready to mutate: its skeleton module and its pristine code object.
+
+    Every kind of mutant edits ``func`` (a node of ``module``) in place and
+    compiles the skeleton again: :meth:`build`.
+    """
+
+    module: ast.Module
+    func: _Func
+    first: int  #: the first line of the function's code (its first decorator)
+    filename: str
+    module_code: types.CodeType
+    original: types.CodeType
+
+    @classmethod
+    def prepare(cls, source: str, filename: str, def_line: int,
+                module_code: types.CodeType | None) -> _Target:
+        """Parse, find the function at ``def_line`` and its code in ``module_code``.
+
+        ``module_code`` defaults to ``source`` compiled here.
+        """
+        tree = ast.parse(source, filename=filename)
+        module, func = _skeleton(tree, def_line, _module_bindings(source, filename))
+        first = min([func.lineno] + [d.lineno for d in func.decorator_list])
+        if module_code is None:
+            module_code = compile(source, filename, "exec", dont_inherit=True)
+        original = find_code(module_code, func.name, first)
+        if original is None:
+            raise MutationError(f"no code object for {func.name} at line {first}")
+        return cls(module, func, first, filename, module_code, original)
+
+    def build(self) -> types.CodeType | None:
+        """The function's code as the skeleton, edited or not, compiles now."""
+        compiled = compile(self.module, self.filename, "exec", dont_inherit=True)
+        return find_code(compiled, self.func.name, self.first)
+
+    def compile_mutant(self) -> types.CodeType | None:
+        """The edited function's code, closing over the original's cells; None if it cannot.
+
+        ``func.__code__`` only takes code with the same free variables, in order.
+        """
+        names = self.original.co_freevars
+        code = self.build()
+        if code is not None and code.co_freevars != names:
+            code = _keeping_freevars(self.func, names, self.build)
+        if code is None or code.co_freevars != names:
+            return None
+        return code
+
+
 def generate(
     source: str,
     filename: str,
@@ -464,19 +515,9 @@ def generate(
     mutant would be a lie (:class:`MutationError`). Deterministic: the same
     arguments give the same mutants in the same order.
     """
-    tree = ast.parse(source, filename=filename)
-    module, func = _skeleton(tree, def_line, _module_bindings(source, filename))
-    first = min([func.lineno] + [d.lineno for d in func.decorator_list])
-    if module_code is None:
-        module_code = compile(source, filename, "exec", dont_inherit=True)
-    original = find_code(module_code, func.name, first)
-    if original is None:
-        raise MutationError(f"no code object for {func.name} at line {first}")
-
-    def build() -> types.CodeType | None:
-        compiled = compile(module, filename, "exec", dont_inherit=True)
-        return find_code(compiled, func.name, first)
-
+    target = _Target.prepare(source, filename, def_line, module_code)
+    module, func, first = target.module, target.func, target.first
+    module_code, original, build = target.module_code, target.original, target.build
     null_code = build()
     if null_code is None:  # pragma: no cover - the skeleton holds the function found above
         raise MutationError(f"no code object for {func.name} at line {first}")
@@ -496,10 +537,8 @@ def generate(
                        extreme=[], classic=[])
 
     def accept(kind: str, line: int, description: str) -> Mutant | None:
-        code = build()
-        if code is not None and code.co_freevars != original.co_freevars:
-            code = _keeping_freevars(func, original.co_freevars, build)
-        if code is None or code.co_freevars != original.co_freevars:
+        code = target.compile_mutant()
+        if code is None:
             result.incompatible += 1
             return None
         digest = fingerprint(code)
@@ -608,19 +647,8 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
     ``try`` or ``with`` are left out (the code may catch or suppress it), as
     are blocks whose first line ``covered`` does not list.
     """
-    tree = ast.parse(source, filename=filename)
-    module, func = _skeleton(tree, def_line, _module_bindings(source, filename))
-    first = min([func.lineno] + [d.lineno for d in func.decorator_list])
-    if module_code is None:
-        module_code = compile(source, filename, "exec", dont_inherit=True)
-    original = find_code(module_code, func.name, first)
-    if original is None:
-        raise MutationError(f"no code object for {func.name} at line {first}")
-
-    def build() -> types.CodeType | None:
-        compiled = compile(module, filename, "exec", dont_inherit=True)
-        return find_code(compiled, func.name, first)
-
+    target = _Target.prepare(source, filename, def_line, module_code)
+    func = target.func
     out: list[Reach] = []
     for block in _blocks(func.body):
         at = 1 if block is func.body and _is_docstring(block[0]) and len(block) > 1 else 0
@@ -631,15 +659,13 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
         _locate(stop, head.lineno, head.col_offset)
         block.insert(at, stop)
         try:
-            code = build()
-            if code is not None and code.co_freevars != original.co_freevars:
-                code = _keeping_freevars(func, original.co_freevars, build)
+            code = target.compile_mutant()
         finally:
             block.pop(at)
-        if code is None or code.co_freevars != original.co_freevars:
+        if code is None:
             continue
         mutant = Mutant("reach", head.lineno, f"stop at line {head.lineno}",
-                        splice(module_code, original, code), code)
+                        splice(target.module_code, target.original, code), code)
         out.append(Reach(mutant, frozenset(s.lineno for s in block)))
     return out
 

@@ -449,14 +449,19 @@ _REPORT = _shape({}, {
 })
 
 
-def parse_run_report(data: bytes, where: str) -> RunReport:
-    """The run's answer, or ProtocolError (malformed, oversized, unknown fields)."""
-    if len(data) > MAX_REPORT_BYTES:
-        raise ProtocolError(where, f"at most {MAX_REPORT_BYTES} bytes", f"{len(data)} bytes")
+def _bounded_json(data: bytes, limit: int, where: str) -> Any:
+    """What a run sent on one of its pipes, decoded, or ProtocolError (oversized, not JSON)."""
+    if len(data) > limit:
+        raise ProtocolError(where, f"at most {limit} bytes", f"{len(data)} bytes")
     try:
-        value = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):
         raise ProtocolError(where, "one JSON object", _clip(data)) from None
+
+
+def parse_run_report(data: bytes, where: str) -> RunReport:
+    """The run's answer, or ProtocolError (malformed, oversized, unknown fields)."""
+    value = _bounded_json(data, MAX_REPORT_BYTES, where)
     _REPORT(value, where)
     fields_: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                                for k, v in value.items()}
@@ -494,11 +499,6 @@ def parse_run_start(data: bytes, where: str) -> RunStart | None:
     """The start record, None when the run never got to test code, or ProtocolError."""
     if not data:
         return None
-    if len(data) > MAX_START_BYTES:
-        raise ProtocolError(where, f"at most {MAX_START_BYTES} bytes", f"{len(data)} bytes")
-    try:
-        value = json.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError):
-        raise ProtocolError(where, "one JSON object", _clip(data)) from None
+    value = _bounded_json(data, MAX_START_BYTES, where)
     _START(value, where)
     return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"])

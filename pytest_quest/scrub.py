@@ -32,7 +32,25 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["RunLoader", "body_of", "holds_body", "scrub_run"]
+__all__ = ["RunLoader", "body_of", "file_spec", "holds_body", "scrub_run"]
+
+
+def file_spec(fullname: str, loader: importlib.abc.Loader,
+              path: str) -> importlib.machinery.ModuleSpec | None:
+    """The spec of the target module served by ``loader`` from memory, as if found at ``path``.
+
+    The judge's import hook and each run's loader give the same spec, so the
+    module looks the same (``__file__``, a package's search path) whichever
+    serves it.
+    """
+    package = os.path.basename(path) == "__init__.py"
+    spec = importlib.util.spec_from_loader(fullname, loader, origin=path, is_package=package)
+    if spec is None:  # pragma: no cover - spec_from_loader only fails without a loader
+        return None
+    spec.has_location = True
+    if package:
+        spec.submodule_search_locations = [os.path.dirname(path)]
+    return spec
 
 
 class RunLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -49,15 +67,7 @@ class RunLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         if fullname != self._module:
             return None
-        package = os.path.basename(self._path) == "__init__.py"
-        spec = importlib.util.spec_from_loader(fullname, self, origin=self._path,
-                                               is_package=package)
-        if spec is None:  # pragma: no cover - spec_from_loader only fails without a loader
-            return None
-        spec.has_location = True
-        if package:
-            spec.submodule_search_locations = [os.path.dirname(self._path)]
-        return spec
+        return file_spec(fullname, self, self._path)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None
