@@ -55,6 +55,17 @@ def test_triangle_and_square_and_polygon():
     assert Shape(5).name == "polygon"
 '''
 
+#: The quest test for ``Shape.clamp``, written where ``next`` asks for it.
+CLAMP_TEST = {"tests/quest/test_geo_shapes__Shape_clamp.py": '''
+    from geo.shapes import Shape
+
+
+    def test_clamp():
+        assert Shape.clamp(5, 0, 3) == 3
+        assert Shape.clamp(-1, 0, 3) == 0
+        assert Shape.clamp(2, 0, 3) == 2
+    '''}
+
 
 def test_src_layout_without_tests(tmp_path: Path) -> None:
     _tree(tmp_path, {"pyproject.toml": "[project]\nname = 'geo'\nversion = '0'\n",
@@ -113,15 +124,7 @@ def test_project_addopts_with_xdist_cov_and_warnings_as_errors(tmp_path: Path) -
     code, scan = _cli(tmp_path, "scan")
     assert code == 0
     assert scan["locked_by_baseline"] == 1  # Shape.name; __init__ misses its raise
-    _tree(tmp_path, {"tests/quest/test_geo_shapes__Shape_clamp.py": '''
-        from geo.shapes import Shape
-
-
-        def test_clamp():
-            assert Shape.clamp(5, 0, 3) == 3
-            assert Shape.clamp(-1, 0, 3) == 0
-            assert Shape.clamp(2, 0, 3) == 2
-        '''})
+    _tree(tmp_path, CLAMP_TEST)
     code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
     assert code == 0, result
 
@@ -209,15 +212,7 @@ def test_warnings_as_errors_with_pytest_quest_installed_as_a_plain_package(
     assert code == 0, scan
     assert scan["baseline"]["tests_failed"] == 0 and "note" not in scan["baseline"]
     assert scan["locked_by_baseline"] == 1
-    _tree(tmp_path, {"tests/quest/test_geo_shapes__Shape_clamp.py": '''
-        from geo.shapes import Shape
-
-
-        def test_clamp():
-            assert Shape.clamp(5, 0, 3) == 3
-            assert Shape.clamp(-1, 0, 3) == 0
-            assert Shape.clamp(2, 0, 3) == 2
-        '''})
+    _tree(tmp_path, CLAMP_TEST)
     code, result = _cli(tmp_path, "submit", "geo/shapes.py::Shape.clamp")
     assert (code, result["verdict"]) == (0, "PASS"), result
 
