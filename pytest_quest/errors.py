@@ -9,6 +9,7 @@ traceback.
 from __future__ import annotations
 
 __all__ = [
+    "PARSE_ERRORS",
     "ConfigError",
     "CorruptLedger",
     "EnvironmentFault",
@@ -64,3 +65,11 @@ class QuestLocked(QuestError):
 
 class EnvironmentFault(QuestError):
     """The gate could not verify: the sandbox broke, not the test. Spends no try."""
+
+
+#: What ``ast.parse`` and ``compile`` raise on a Python file they cannot hold: bad syntax,
+#: null bytes (``ValueError``), and nesting deep enough to exhaust the parser
+#: (``RecursionError`` during AST construction, ``MemoryError`` for "parser stack overflowed").
+#: Project files are read, never trusted: each of these is a reason to skip the file or say
+#: why, never a traceback.
+PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_quest import ratchet
+from pytest_quest.errors import PARSE_ERRORS
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
 from pytest_quest.measure import Measured, format_branch, format_lines, measure
@@ -262,7 +263,7 @@ class _Spans:
         self.defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         try:
             tree = ast.parse((root / rel).read_bytes(), filename=rel)
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, *PARSE_ERRORS):
             return
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

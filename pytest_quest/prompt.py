@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_quest.config import Settings
+from pytest_quest.errors import PARSE_ERRORS
 from pytest_quest.measure import format_lines
 from pytest_quest.paths import default_test_path, module_name
 from pytest_quest.quest import Quest
@@ -152,7 +153,7 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
         try:
             text = test_file.read_text(encoding="utf-8")
             tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, *PARSE_ERRORS):
             continue
         rel = test_file.relative_to(settings.root).as_posix()
         imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
@@ -299,7 +300,7 @@ def _conftest_fixtures(settings: Settings) -> frozenset[str]:
         folder = folder / part if part else folder
         try:
             tree = ast.parse((folder / "conftest.py").read_text(encoding="utf-8"))
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, *PARSE_ERRORS):
             continue
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(

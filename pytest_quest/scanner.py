@@ -32,6 +32,7 @@ from pathlib import Path
 
 from pytest_quest import safeio
 from pytest_quest.config import IGNORED_DIRS, is_tooling
+from pytest_quest.errors import PARSE_ERRORS
 
 __all__ = [
     "Found",
@@ -160,8 +161,8 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
     """Walk module and class bodies; every function met there is a quest (or a skipped one)."""
     try:
         tree = ast.parse(text, filename=rel)
-    except (SyntaxError, ValueError) as exc:
-        return ScanError(rel, str(exc))
+    except PARSE_ERRORS as exc:
+        return ScanError(rel, str(exc) or "nested too deeply to parse")
     target = target or Target.here()
     lines = text.splitlines()
     out: list[Found] = []

@@ -50,3 +50,11 @@ def test_the_tricky_shapes() -> None:
 
 def test_unparsable_text_has_no_statements() -> None:
     assert statements("def f(:\n") == frozenset()
+
+
+@pytest.mark.parametrize("text", [
+    "x = a" + ".b" * 100_000,  # RecursionError while the parser builds the tree
+    "x = " + "-" * 100_000 + "1",  # MemoryError: "parser stack overflowed"
+])
+def test_source_too_deep_to_parse_has_no_statements(text: str) -> None:
+    assert statements(text) == frozenset()

@@ -177,3 +177,9 @@ def test_report_to_dict(root: Path) -> None:
     data = report.to_dict()
     assert data["ok"] is False and data["checked"] == 2
     assert data["problems"][0]["facts"][0]["rule"] == "coverage-lines"
+
+
+def test_source_too_deep_to_parse_is_a_problem_not_a_traceback(root: Path) -> None:
+    (root / PATH).write_text("x = a" + ".b" * 100_000 + "\n")
+    report = check_locks(ledger_of(root), {PATH: entry(ALL)}, branch=False)
+    assert {f.rule for p in report.problems for f in p.facts} == {"ratchet-unparsable"}

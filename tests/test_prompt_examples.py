@@ -94,6 +94,17 @@ def test_the_example_is_one_that_works_from_the_quest_folder(tmp_path: Path) -> 
     assert data["verdict"] == "PASS", data["facts"]
 
 
+def test_project_files_too_deep_to_parse_are_passed_over(tmp_path: Path) -> None:
+    """A test file and a conftest.py the parser cannot hold are skipped, not a traceback."""
+    root = _project(tmp_path / "proj")
+    deep = "x = a" + ".b" * 100_000 + "\n"
+    (root / "tests" / "test_a_deep.py").write_text(deep)  # looked at before test_calc.py
+    (root / "tests" / "conftest.py").write_text("x = " + "-" * 100_000 + "1\n")
+    scan(load_settings(root), baseline=False)
+    quest = Ledger.load(Ledger.for_root(root).path).get("calc.py::add")
+    assert brief(quest, load_settings(root)).example_from == "tests/test_calc.py"
+
+
 def test_without_a_usable_test_the_template_is_offered(tmp_path: Path) -> None:
     root = _project(tmp_path / "proj")
     (root / "tests" / "test_calc.py").write_text(SUITE.replace(

@@ -131,3 +131,10 @@ def test_unparsable_file_is_reported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text("def f(:\n")
     result = scan_file(tmp_path, "bad.py")
     assert isinstance(result, ScanError) and result.path == "bad.py"
+
+
+def test_source_too_deep_to_parse_is_a_scan_error() -> None:
+    """A hostile project file exhausts the parser: a reason to report, never a traceback."""
+    for text in ("x = a" + ".b" * 100_000, "x = " + "-" * 100_000 + "1"):
+        found = scan_source(text, "pkg/deep.py")
+        assert isinstance(found, ScanError) and found.path == "pkg/deep.py" and found.message
