@@ -478,21 +478,37 @@ def test_a_killed_caller_removes_its_sandbox_and_its_run(project: Path, tmp_path
                                                          signal_number: int) -> None:
     temp = tmp_path / "temp"
     temp.mkdir()
-    code = SUBMITTER.format(tests=str(Path(__file__).parent), root=str(project), hang=HANG)
-    caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                              env={**os.environ, "TMPDIR": str(temp)}, text=True)
+    # A marker of this test's own: under xdist the other signal's caller may still be running.
+    hang = f"{HANG}# {tmp_path.name}-{signal_number}\n"
+    code = SUBMITTER.format(tests=str(Path(__file__).parent), root=str(project), hang=hang)
+    errors = tmp_path / "caller-stderr.txt"
+    with errors.open("w") as stderr:  # faulthandler writes the caller's stack here on SIGABRT
+        caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                  stderr=stderr, text=True,
+                                  env={**os.environ, "TMPDIR": str(temp),
+                                       "PYTHONFAULTHANDLER": "1"})
     try:
         assert caller.stdout is not None and caller.stdout.readline() == "running\n"
         deadline = time.monotonic() + 30
         while not list(temp.glob("pytest-quest-*/channel-*")):
             assert time.monotonic() < deadline, "the run never started"
             time.sleep(0.1)
+        assert _running(str(temp))  # the probe below sees the run while it lives
         caller.send_signal(signal_number)
-        assert caller.wait(timeout=30) != 0
+        try:
+            assert caller.wait(timeout=60) != 0
+        except subprocess.TimeoutExpired:  # say where it hangs: its stack, then fail
+            caller.send_signal(signal.SIGABRT)
+            caller.wait(timeout=10)
+            pytest.fail(f"the caller did not end after the signal:\n{errors.read_text()}")
     finally:
         caller.kill()
     assert list(temp.glob("pytest-quest-*")) == []
-    assert _running("time.sleep(300)") == []
+    # Nothing of the run is left: its processes carry the sandbox's spec path (under temp).
+    deadline = time.monotonic() + 5  # SIGKILLed, perhaps not yet gone from /proc
+    while _running(str(temp)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _running(str(temp)) == [] and _running(f"# {tmp_path.name}-{signal_number}") == []
 
 
 def _running(marker: str) -> list[int]:

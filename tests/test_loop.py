@@ -146,10 +146,12 @@ def test_max_quests_and_placeholders(pool: Path, tmp_path: Path) -> None:
     assert test_path.startswith("tests/quest/test_")
 
 
-def test_ctrl_c_stops_agents_and_gives_their_quests_back(pool: Path) -> None:
+def test_ctrl_c_stops_agents_and_gives_their_quests_back(pool: Path, tmp_path: Path) -> None:
     args = [sys.executable, "-m", "pytest_quest", "loop", "--agent", "sleep 60", "-j", "2",
             "--json", "--root", str(pool)]
-    loop = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    errors = tmp_path / "loop-stderr.txt"
+    with errors.open("w") as stderr:
+        loop = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=stderr, text=True)
     assert loop.stdout is not None
     started = 0
     for line in loop.stdout:
@@ -159,7 +161,7 @@ def test_ctrl_c_stops_agents_and_gives_their_quests_back(pool: Path) -> None:
     assert len(Leases(pool / ".quest").live()) == 2
     loop.send_signal(signal.SIGINT)
     rest = events(loop.stdout.read())
-    assert loop.wait(timeout=30) == 130
+    assert loop.wait(timeout=30) == 130, errors.read_text()
     assert rest[-1]["event"] == "end" and rest[-1]["reason"] == "interrupted"
     assert not [e for e in rest if e["event"] == "agent"]  # stopped by us: not a failure
     assert not Leases(pool / ".quest").live()
