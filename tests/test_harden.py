@@ -490,10 +490,11 @@ def test_a_killed_caller_removes_its_sandbox_and_its_run(project: Path, tmp_path
     try:
         assert caller.stdout is not None and caller.stdout.readline() == "running\n"
         deadline = time.monotonic() + 30
-        while not list(temp.glob("pytest-quest-*/channel-*")):
+        # The run has started once a process carries the sandbox's spec path (under temp);
+        # the same probe checks below that none is left.
+        while not list(temp.glob("pytest-quest-*/channel-*")) or not _running(str(temp)):
             assert time.monotonic() < deadline, "the run never started"
             time.sleep(0.1)
-        assert _running(str(temp))  # the probe below sees the run while it lives
         caller.send_signal(signal_number)
         try:
             assert caller.wait(timeout=60) != 0
@@ -504,7 +505,6 @@ def test_a_killed_caller_removes_its_sandbox_and_its_run(project: Path, tmp_path
     finally:
         caller.kill()
     assert list(temp.glob("pytest-quest-*")) == []
-    # Nothing of the run is left: its processes carry the sandbox's spec path (under temp).
     deadline = time.monotonic() + 5  # SIGKILLed, perhaps not yet gone from /proc
     while _running(str(temp)) and time.monotonic() < deadline:
         time.sleep(0.1)
