@@ -30,7 +30,7 @@ def statements(text: str, filename: str = "<quest>") -> frozenset[int]:
             tree = ast.parse(text)
             code = compile(text, filename, "exec", dont_inherit=True)
         multiline = _multiline_map(text)
-    except (SyntaxError, ValueError, tokenize.TokenError):
+    except (SyntaxError, ValueError, tokenize.TokenError, RecursionError, MemoryError):
         return frozenset()
     docstrings = _docstring_lines(tree)
     raw = {line for c in _code_objects(code) for _, _, line in c.co_lines() if line}

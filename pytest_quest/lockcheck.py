@@ -262,7 +262,7 @@ class _Spans:
         self.defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         try:
             tree = ast.parse((root / rel).read_bytes(), filename=rel)
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             return
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

@@ -152,8 +152,8 @@ def _example(quest: Quest, settings: Settings) -> tuple[str, str | None]:
         try:
             text = test_file.read_text(encoding="utf-8")
             tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
-            continue
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # a file the parser cannot hold is no example (red team 3)
         rel = test_file.relative_to(settings.root).as_posix()
         imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
         mentions = any(
@@ -299,7 +299,7 @@ def _conftest_fixtures(settings: Settings) -> frozenset[str]:
         folder = folder / part if part else folder
         try:
             tree = ast.parse((folder / "conftest.py").read_text(encoding="utf-8"))
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(

@@ -162,6 +162,8 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
         tree = ast.parse(text, filename=rel)
     except (SyntaxError, ValueError) as exc:
         return ScanError(rel, str(exc))
+    except (RecursionError, MemoryError):  # a hostile file must not stop the scan (red team 3)
+        return ScanError(rel, "the file nests too deep to parse")
     target = target or Target.here()
     lines = text.splitlines()
     out: list[Found] = []

@@ -131,3 +131,9 @@ def test_unparsable_file_is_reported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text("def f(:\n")
     result = scan_file(tmp_path, "bad.py")
     assert isinstance(result, ScanError) and result.path == "bad.py"
+
+
+def test_a_file_too_deep_for_the_parser_is_reported_not_fatal() -> None:
+    """Red team 3: one hostile source (5000 unary minus) stopped every scan with a traceback."""
+    result = scan_source("def f():\n    return " + "-" * 5000 + "1\n", "deep.py")
+    assert isinstance(result, ScanError) and "too deep" in result.message
