@@ -61,6 +61,7 @@ from pytest_quest.mutants import MutationError, find_code, function_node
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
     MAX_START_BYTES,
+    MAX_START_STATEMENTS,
     EventKind,
     HarnessSpec,
     ProtocolError,
@@ -831,7 +832,7 @@ class _ChildRun:
         self._remember()
         answer: dict[str, Any] = {}
         self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
-        self._announce_start(first_error)
+        self._announce_start(first_error, self._statements() if first_error is None else None)
         self.started = self.guard.test_started = True
         try:
             self.session.perform_collect()
@@ -869,16 +870,44 @@ class _ChildRun:
         """Our own loader executes the module: not the test reading the code."""
         self.watch.loading = flag
 
-    def _announce_start(self, import_error: str | None) -> None:
+    def _statements(self) -> list[int] | None:
+        """The measured run's body statements as coverage knows them now, before the test.
+
+        Coverage reads and parses the target's file for that: our reading, not the
+        test's (the watch is paused). None where coverage cannot say: then a report
+        without the target stays "no data", a REVIEW (red team 3, finding 01).
+        """
+        if not self.measure or self.original is None:
+            return None
+        first, last = self.judge.target.body
+        self.watch.paused = True
+        try:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                found = self.judge.cov.analysis2(self.judge.pristine.path)[1]
+        except Exception:
+            return None
+        finally:
+            self.watch.paused = False
+        inside = sorted(n for n in found if first <= n <= last)
+        return inside[:MAX_START_STATEMENTS] or None
+
+    def _announce_start(self, import_error: str | None,
+                        statements: list[int] | None = None) -> None:
         """Tell the judge, out of band, what was known before test code; then close the pipe.
 
         The judge believes "our fault" claims only from this record
         (:mod:`pytest_quest.runtrust`): once it is closed, nothing the test
         does can add to it. Clipped to stay far below a pipe's buffer.
         """
-        record = {"import_error": None if import_error is None else import_error[:2000],
-                  "denied_early": [what[:500] for what in self.guard.early[:20]],
-                  "missing": self.original is None}
+        record: dict[str, Any] = {
+            "import_error": None if import_error is None else import_error[:2000],
+            "denied_early": [what[:500] for what in self.guard.early[:20]],
+            "missing": self.original is None}
+        if statements:
+            record["coverage"] = {"file": self.judge.target.file, "statements": statements}
         try:
             _write_all(self.start_fd, json.dumps(record).encode())
         finally:

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
     "MAX_START_BYTES",
+    "MAX_START_STATEMENTS",
     "WORKER_COVERAGE_ENV",
     "EventKind",
     "HarnessSpec",
@@ -489,10 +490,20 @@ class RunStart:
     denied_early: tuple[str, ...] = ()
     #: The target function was not found on the imported module.
     missing: bool = False
+    #: The measured run only: the target's file and the statements of its body as coverage
+    #: knew them before the test (coverage worked then). The answer's coverage must list
+    #: them, executed or missing: a report without them was broken by the test (red team 3,
+    #: finding 01: a free REVIEW, ``coverage-no-data``).
+    coverage: tuple[str, tuple[int, ...]] | None = None
 
+
+#: Statements of the body sent in the start record at most (a subset still proves the point).
+MAX_START_STATEMENTS: Final = 1000
 
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
-                 "missing": _bool})
+                 "missing": _bool},
+                {"coverage": _optional(_shape({"file": _str, "statements": _list(
+                    _int, MAX_START_STATEMENTS)}))})
 
 
 def parse_run_start(data: bytes, where: str) -> RunStart | None:
@@ -501,4 +512,7 @@ def parse_run_start(data: bytes, where: str) -> RunStart | None:
         return None
     value = _bounded_json(data, MAX_START_BYTES, where)
     _START(value, where)
-    return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"])
+    seen = value.get("coverage")
+    coverage = None if seen is None else (seen["file"], tuple(seen["statements"]))
+    return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"],
+                    coverage)

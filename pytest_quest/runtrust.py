@@ -13,7 +13,12 @@ environment's fault" (no try spent) are believed only from it:
   text;
 - ``denied_early`` only from the start record;
 - ``missing`` (the target was not found) must agree with the start record
-  when the first import worked.
+  when the first import worked;
+- "no coverage data" (a REVIEW) only when coverage had no statements of the
+  target before the test either: once it had, the answer's coverage must
+  list them (red team 3, finding 01: a test that broke the report, by a
+  folder where the JSON report goes, a full temp dir or no file descriptors
+  left, sent the quest to a human without spending a try).
 
 Anything else is tampering (``run-report-tampered``: a FAIL, the try spent).
 """
@@ -43,5 +48,24 @@ def settle(report: RunReport, start: RunStart | None, where: str) -> RunReport:
     if start.import_error is None and report.missing != start.missing:
         raise ProtocolError(where, f"missing={start.missing}, as found before the test",
                             f"missing={report.missing}")
+    if start.coverage is not None:
+        _check_coverage(report, start.coverage, where)
     import_error = start.import_error if report.import_error is not None else None
     return replace(report, import_error=import_error, denied_early=start.denied_early)
+
+
+def _check_coverage(report: RunReport, before: tuple[str, tuple[int, ...]], where: str) -> None:
+    """The body's statements coverage knew before the test are in the answer's coverage."""
+    file, statements = before
+    entry = (report.coverage or {}).get(file)
+    listed: set[int] = set()
+    if entry is not None:
+        listed = {*entry.get("executed_lines", ()), *entry.get("missing_lines", ())}
+    lost = [n for n in statements if n not in listed]
+    if lost:
+        raise ProtocolError(
+            f"{where}: the coverage of {file}",
+            f"lines {', '.join(map(str, statements[:10]))} executed or missing, as coverage "
+            "measured them before the test",
+            "no coverage data for them: the test broke the coverage report"
+            + (f" ({report.coverage_error[:200]})" if report.coverage_error else ""))

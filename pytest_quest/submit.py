@@ -73,10 +73,12 @@ class Result:
         }
 
 
-def locked_tests(ledger: Ledger) -> dict[str, str]:
-    """Test files that lock PASS quests -> their sha256."""
+def locked_tests(ledger: Ledger, but: str | None = None) -> dict[str, str]:
+    """Test files that lock PASS quests (other than the quest ``but``) -> their sha256."""
     out = {}
     for quest in ledger.quests.values():
+        if quest.id == but:
+            continue
         ev = quest.evidence
         if quest.state is State.PASS and ev is not None and ev.test and ev.sha256:
             out[ev.test] = ev.sha256
@@ -90,14 +92,16 @@ def judge(settings: Settings, quest: Quest, test_rel: str, data: bytes, ledger: 
 
     ``submit`` records it; ``recheck`` judges a locked test that changed.
     """
-    locked = locked_tests(ledger)
     sub = Submission(
         settings=settings,
         quest=quest,
         test_rel=test_rel,
         test_bytes=data,
         snapshot=ledger.snapshot,
-        locked_tests={k: v for k, v in locked.items() if k != test_rel},
+        # Only this quest's own lock is left out (``recheck`` judges it again): a file that
+        # locks another quest is refused by the scope rule (red team 3, finding 02: it was
+        # left out too, so a submission overwrote another quest's locked test).
+        locked_tests=locked_tests(ledger, but=quest.id),
         claims=claims,
     )
     sub = replace(sub, spec=_spec(sub))

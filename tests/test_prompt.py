@@ -74,3 +74,12 @@ def test_executable_lines_falls_back_to_the_span(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f(:\n")
     assert executable_lines(bad, (2, 4)) == (2, 3, 4)
+
+
+def test_a_project_test_too_deep_for_the_parser_is_no_example(project: Path,
+                                                            settings: Settings) -> None:
+    """Red team 3: one hostile test file in the project made every `next` end in a traceback."""
+    (project / "tests" / "test_aaa_deep.py").write_text(
+        "def test_deep():\n    assert " + "-" * 5000 + "1\n", encoding="utf-8")
+    quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")
+    assert brief(quest, settings).example_from == "tests/test_pricing.py"

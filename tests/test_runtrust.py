@@ -42,3 +42,38 @@ def test_the_start_record_is_checked_like_an_answer() -> None:
     for bad in (b"{", b'{"import_error": null}', b"[" * 100_000):
         with pytest.raises(ProtocolError):
             parse_run_start(bad, "run 1")
+
+
+BEFORE = RunStart(coverage=("hotel/pricing.py", (6, 7, 8)))
+
+
+@pytest.mark.parametrize("broken", [
+    RunReport(coverage={}, coverage_error="[Errno 21] Is a directory: '.../coverage.json'"),
+    RunReport(coverage=None),
+    RunReport(coverage={"other.py": {"executed_lines": [6, 7, 8], "missing_lines": []}}),
+    RunReport(coverage={"hotel/pricing.py": {"executed_lines": [1], "missing_lines": []}}),
+])
+def test_coverage_measured_before_the_test_must_be_in_the_answer(broken: RunReport) -> None:
+    """Red team 3, finding 01: a test that broke the report bought a free REVIEW (no data)."""
+    with pytest.raises(ProtocolError, match="broke the coverage report"):
+        settle(broken, BEFORE, "run 1")
+
+
+def test_coverage_that_lists_the_statements_is_believed() -> None:
+    entry = {"executed_lines": [1, 6, 8], "missing_lines": [7]}
+    report = RunReport(coverage={"hotel/pricing.py": entry})
+    assert settle(report, BEFORE, "run 1").coverage == {"hotel/pricing.py": entry}
+    # Coverage knew nothing before the test (an environment without it): no data stays REVIEW.
+    assert settle(RunReport(coverage={}), STARTED, "run 1").coverage == {}
+
+
+def test_the_start_records_coverage_is_checked() -> None:
+    record = (b'{"import_error": null, "denied_early": [], "missing": false, '
+              b'"coverage": {"file": "hotel/pricing.py", "statements": [6, 7]}}')
+    assert parse_run_start(record, "run 1") == RunStart(coverage=("hotel/pricing.py", (6, 7)))
+    for bad in (b'"coverage": {"file": 1, "statements": []}',
+                b'"coverage": {"file": "a.py", "statements": ["6"]}',
+                b'"coverage": {"file": "a.py", "statements": [6], "x": 1}'):
+        with pytest.raises(ProtocolError):
+            parse_run_start(b'{"import_error": null, "denied_early": [], "missing": false, '
+                            + bad + b"}", "run 1")

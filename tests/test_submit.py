@@ -121,6 +121,31 @@ def test_full_test_passes_and_locks(submit_test):
     assert result.quest.evidence.test == "tests/quest/test_hotel_pricing__nightly_rate.py"
 
 
+def test_another_quests_locked_test_cannot_be_resubmitted(submit_test, project: Path,
+                                                          settings) -> None:
+    """Red team 3, finding 02: the file that locks one quest, rewritten and submitted for another.
+
+    The scope rule's "locked test of another quest" never fired (the submitted path was left out
+    of the locked set), so the second quest locked on the first one's file: two locks on one
+    file, the first judged on bytes no longer there, and every later submission of every quest
+    FAILed on whichever sha256 the ledger listed last.
+    """
+    from pytest_quest.submit import submit
+
+    locked = submit_test("hotel/pricing.py::nightly_rate", FULL)
+    assert locked.verdict.outcome is Outcome.PASS, locked.verdict.facts
+    path = project / locked.test_path
+    path.write_text(FULL.replace("def test_", "def test_again_"), encoding="utf-8")
+    result = submit(settings, "hotel/pricing.py::tax_amount", test=path)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "scope-test-location", result.verdict.facts
+    assert any(f.actual == "the locked test of another quest" for f in result.verdict.facts)
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    assert ledger.get("hotel/pricing.py::tax_amount").state is State.TODO
+    assert ledger.get("hotel/pricing.py::nightly_rate").evidence.sha256 == \
+        locked.evidence.sha256
+
+
 PEAK = '''    if season == "peak":
         rate = base * 1.5
     elif season == "high":'''
