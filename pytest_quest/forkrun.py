@@ -33,7 +33,6 @@ import math
 import os
 import secrets
 import select
-import shutil
 import signal
 import socket
 import struct
@@ -46,7 +45,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import mutate
+from pytest_quest import mutate, safeio
 from pytest_quest.harness import (
     Channel,
     Guard,
@@ -310,7 +309,9 @@ def _end(pid: int, run_dir: str) -> None:
     with contextlib.suppress(ProcessLookupError, ChildProcessError):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    shutil.rmtree(run_dir, ignore_errors=True)
+    # Iterative and permission-restoring: a run can leave a tree deeper than the recursion
+    # limit or folders it made unreadable; neither may stop the zygote before the next run.
+    safeio.remove_tree(run_dir)
 
 
 def _kill_orphans(keep: set[int]) -> None:

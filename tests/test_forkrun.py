@@ -122,3 +122,26 @@ def test_zygote_children_listing_finds_only_direct_children() -> None:
     finally:
         os.waitpid(pid, 0)
     assert os.getpid() not in forkrun._children(os.getpid())
+
+
+def test_ending_a_run_removes_a_tree_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
+    """A run may leave a very deep or unreadable tree in its folder; the zygote must survive it."""
+    import subprocess
+    import sys
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    deep = os.open(run_dir, os.O_RDONLY)
+    for _ in range(sys.getrecursionlimit() + 200):
+        os.mkdir("d", dir_fd=deep)
+        inner = os.open("d", os.O_RDONLY, dir_fd=deep)
+        os.close(deep)
+        deep = inner
+    os.close(deep)
+    (run_dir / "locked").mkdir()
+    (run_dir / "locked" / "f").write_text("x")
+    (run_dir / "locked").chmod(0)
+    child = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    forkrun._end(child.pid, str(run_dir))
+    assert child.poll() is not None  # killed and reaped
+    assert not run_dir.exists()
