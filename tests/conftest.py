@@ -84,6 +84,26 @@ def _only_the_builtin_rules() -> Iterator[None]:
 
 
 @pytest.fixture
+def deep_tree() -> Callable[[Path], None]:
+    """``deep_tree(folder)`` nests 1500 folders ``d/d/...`` in it: red team 2 finding 13's tree.
+
+    Deeper than any recursive walk survives (``rglob``, ``shutil.rmtree``).
+    """
+
+    def build(folder: Path) -> None:
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            for _ in range(1500):
+                os.mkdir("d")
+                os.chdir("d")
+        finally:
+            os.chdir(here)
+
+    return build
+
+
+@pytest.fixture
 def example_copy(tmp_path: Path) -> Path:
     """An unscanned copy of example_project."""
     target = tmp_path / "example_project"

@@ -8,8 +8,8 @@ quiet (precision: a false FAIL costs the agent a try).
 from __future__ import annotations
 
 import hashlib
-import os
 import textwrap
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -421,17 +421,11 @@ def test_sources_modified_fires(tmp_path: Path) -> None:
     ]
 
 
-def test_a_tree_too_deep_to_check_is_a_modified_source_not_a_crash(tmp_path: Path) -> None:
+def test_a_tree_too_deep_to_check_is_a_modified_source_not_a_crash(
+        tmp_path: Path, deep_tree: Callable[[Path], None]) -> None:
     """Red team 2 finding 13: 1500 nested folders made the post-run rglob raise RecursionError."""
     sub = _boxed(tmp_path)
-    here = os.getcwd()
-    os.chdir(sub.sandbox.path)  # type: ignore[union-attr]
-    try:
-        for _ in range(1500):
-            os.mkdir("d")
-            os.chdir("d")
-    finally:
-        os.chdir(here)
+    deep_tree(sub.sandbox.path)  # type: ignore[union-attr]
     try:
         found = list(static.check_after_run(sub))
     finally:

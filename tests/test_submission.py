@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,19 +83,13 @@ def test_stray_files_are_what_could_change_a_run(root: Path) -> None:
     assert stray_files(settings, TEST, {}) == ()
 
 
-def test_a_folder_nested_too_deep_in_the_quest_folder_is_a_stray_not_a_crash(root: Path) -> None:
+def test_a_folder_nested_too_deep_in_the_quest_folder_is_a_stray_not_a_crash(
+        root: Path, deep_tree: Callable[[Path], None]) -> None:
     """Red team 2 finding 13's tree, left where agents write: rglob raised RecursionError."""
     folder = root / "tests" / "quest"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "helper.py").write_text("")
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        for _ in range(1500):
-            os.mkdir("d")
-            os.chdir("d")
-    finally:
-        os.chdir(here)
+    deep_tree(folder)
     deep = "tests/quest/" + "/".join(["d"] * 100)
     try:
         assert stray_files(load_settings(root), TEST, {}) == ("tests/quest/helper.py", deep)
