@@ -133,7 +133,8 @@ def submit(
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
-    test_rel = project_relative(test, settings) if test else default_test_path(quest, settings)
+    test_rel = (project_relative(test, settings) if test
+                else default_test_path(quest, settings, ledger.quests))
     preflight.check_location(test_rel, settings)
     test_file = settings.root / test_rel
     if not test_file.is_file():

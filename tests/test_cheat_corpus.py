@@ -199,8 +199,9 @@ def attempt(project: Path, submit_test: Callable[..., Result],
 
     def run(path: Path) -> Result:
         header = _header(path)
-        quest = Ledger.load(Ledger.for_root(project).path).get(header["quest"])
-        test_rel = default_test_path(quest, load_settings(project))
+        ledger = Ledger.load(Ledger.for_root(project).path)
+        test_rel = default_test_path(ledger.get(header["quest"]), load_settings(project),
+                                     ledger.quests)
         world = World.take(project, canary, test_rel)
         result = submit_test(header["quest"], path.read_text(encoding="utf-8"),
                              claims=_claims(path))
