@@ -33,6 +33,7 @@ __all__ = [
     "decide",
     "last_submission",
     "review_record",
+    "submission_mutation",
 ]
 
 #: The rule id of the fact an agent sees in ``next`` after a rejection.
@@ -187,7 +188,14 @@ def approval_evidence(quest: Quest, submission: Attempt | None, current_sha256: 
             "restore it or reject the quest so the agent resubmits"
         )
     return Evidence.approved(test, current_sha256, quest.source_hash, decision.time,
-                             decision.to_dict(), unreachable=claims, def_line=quest.lines[0])
+                             decision.to_dict(), unreachable=claims, def_line=quest.lines[0],
+                             mutation=submission_mutation(submission))
+
+
+def submission_mutation(submission: Attempt | None) -> Mapping[str, Any] | None:
+    """The mutation figures a REVIEW submission recorded (None: no mutant ran, or an older log)."""
+    figures = submission.other.get("mutation") if submission is not None else None
+    return figures if isinstance(figures, Mapping) and figures else None
 
 
 def review_record(before: Quest, after: Quest, decision: Decision, remaining: int) -> Attempt:

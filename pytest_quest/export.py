@@ -14,7 +14,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,14 @@ from pytest_quest.words import plural
 __all__ = [
     "CSV_COLUMNS",
     "FORMATS",
+    "NO_MUTATION",
     "check_output",
     "coverage_text",
     "dumps",
     "fact_dict",
     "file_rows",
     "is_export",
+    "mutation_figures",
     "mutation_text",
     "quest_row",
     "review_reasons",
@@ -52,6 +54,11 @@ CSV_COLUMNS = (
     "test_sha256", "covered_lines", "coverage", "mutation", "facts", "decision_action",
     "decision_by", "decision_note", "added", "updated",
 )
+
+#: What ``review`` and ``show`` say when a verdict has no mutation figures (red team 3,
+#: finding 04): the reviewer must know what the machine did not check.
+NO_MUTATION = ("none recorded: the machine did not check that a test fails when the "
+               "function returns something wrong; read the assertions yourself")
 
 _COUNTED = tuple(s.value for s in State if s is not State.RETIRED)
 
@@ -72,7 +79,11 @@ def mutation_text(evidence: Evidence | None) -> str:
 
     Unknown keys fall back to ``key=value`` so a newer gate never renders blank.
     """
-    mutation = evidence.mutation if evidence else None
+    return mutation_figures(evidence.mutation if evidence else None)
+
+
+def mutation_figures(mutation: Mapping[str, Any] | None) -> str:
+    """:func:`mutation_text` of the figures themselves (a REVIEW submission's, say)."""
     if not mutation:
         return ""
     parts = []

@@ -640,6 +640,7 @@ class Judge:
             seed=self._seed(),
             mutation=self.spec.mutation,
             install=self.install, trusted_lines=self.trusted_lines,
+            claimed=frozenset(self.spec.claimed),
         ))
         if stage.tampered is not None:
             emit(EventKind.TAMPERED, **vars(stage.tampered))

@@ -89,5 +89,6 @@ def hand_out(root: Path | None, agent: str | None = None, shard: Shard | None = 
                 lease = leases.grant(held, agent, survey.chosen["id"], settings.lease_seconds,
                                      moment)
     chosen = survey.chosen
-    item = brief(Quest.from_dict(chosen), settings) if chosen is not None else None
+    ids = [str(q.get("id")) for q in data.get("quests", ())]
+    item = brief(Quest.from_dict(chosen), settings, ids) if chosen is not None else None
     return Handout(settings, item, survey, agent, shard, lease)

@@ -159,7 +159,16 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
         if not str(line).strip().isdigit():
             raise UsageError(f"unreachable takes line numbers as keys, got {line!r}")
         claims.append(Claim(int(line), reason))
-    rel = default_test_path(quest, settings)
+    rel = default_test_path(quest, settings, ledger.quests)
+    # Before writing: the tool chooses the path, not the agent, so a path that is another
+    # quest's locked test is our problem, never a FAIL (red team 3, finding 05: the source
+    # overwrote the lock and the submission spent a try on scope-test-location).
+    owner = next((q.id for q in ledger.quests.values() if q.id != quest_id and
+                  q.state is State.PASS and q.evidence is not None and q.evidence.test and
+                  q.evidence.test.casefold() == rel.casefold()), None)
+    if owner is not None:
+        raise UsageError(f"{rel} is the locked test of {owner}: nothing was written and no try "
+                         f"spent; submit {quest_id} with `pytest-quest submit --test PATH`")
     path = settings.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source, encoding="utf-8")

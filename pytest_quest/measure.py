@@ -9,8 +9,8 @@ entry of coverage's JSON report (or the same keys built from ``analysis2``).
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = ["SYSMON", "Measured", "coverage_core", "format_branch", "format_lines", "measure"]
@@ -32,6 +32,19 @@ class Measured:
     @property
     def complete(self) -> bool:
         return not self.missing and not self.missing_branches
+
+    def excusing(self, claimed: Collection[int]) -> Measured:
+        """What is missing besides ``claimed`` lines and the branches that leave them.
+
+        The one reading of an unreachable-line claim, shared by the coverage
+        rule (which sends every claim to REVIEW) and the mutation stage (which
+        then still runs on the covered lines).
+        """
+        if not claimed:
+            return self
+        return replace(self, missing=tuple(x for x in self.missing if x not in claimed),
+                       missing_branches=tuple(b for b in self.missing_branches
+                                              if b[0] not in claimed))
 
     def to_dict(self) -> dict[str, Any]:
         return {

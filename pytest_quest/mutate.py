@@ -110,6 +110,9 @@ class StageInput:
     #: Lines of the target the judge saw run before any run existed (a conftest's import):
     #: the only covered lines the reach check takes on trust.
     trusted_lines: frozenset[int] = frozenset()
+    #: Lines the agent claims unreachable (``HarnessSpec.claimed``): missing, they do not stop
+    #: the stage; mutants and reach checks go on the covered lines only, as always.
+    claimed: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -158,7 +161,9 @@ def _skip_reason(given: StageInput) -> str | None:
     result = measure(report.coverage.get(given.target_file), given.body, given.branch)
     if not result.statements:
         return "no coverage data for the target"
-    if not result.complete:
+    # A claimed line must not switch the whole stage off (red team 3, finding 04): the claim
+    # is REVIEW anyway, and the covered rest is judged, so a pseudo-test still FAILs.
+    if not result.excusing(given.claimed).complete:
         return "the target is not fully covered"
     return None
 

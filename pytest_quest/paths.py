@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from pytest_quest.config import Settings
@@ -18,23 +19,50 @@ __all__ = ["MAX_STEM", "coverage_include", "default_test_path", "import_roots", 
 MAX_STEM = 60
 
 
-def default_test_path(quest: Quest, settings: Settings) -> str:
+def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str]) -> str:
     """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``.
 
+    ``quest_ids``: every quest of the ledger (any state); see :func:`quest_file_name`.
+    """
+    return f"{settings.test_dir.rstrip('/')}/{quest_file_name(quest.id, quest_ids)}"
+
+
+def quest_file_name(quest_id: str, quest_ids: Iterable[str] = ()) -> str:
+    """The file name of :func:`default_test_path`: readable, and never another quest's.
+
     Short and readable: a leading ``src/`` and a trailing ``__init__`` are left
-    out of the module part, and leading or trailing underscores of each name
+    out of the module part, module parts and qualname parts are joined with
+    ``_``, and leading or trailing underscores of each name
     (``_CustomTextWrap.__len__``) are dropped. Whenever a name loses anything
     that way, six hex digits of the quest id's sha256 follow, so ``_double``
-    and ``double`` never share a file and the name depends on the id alone
-    (stable across scans, whatever else the project holds).
+    and ``double`` never share a file.
     ``tabulate/__init__.py::_CustomTextWrap.__len__`` ->
     ``test_tabulate__CustomTextWrap_len_<hash>.py``.
+
+    Joining with ``_`` is lossy too: ``a.py::b.c`` and ``a.py::b_c``,
+    ``a/b.py::c`` and ``a_b.py::c``, ``src/a.py::f`` and ``a.py::f`` read the
+    same (red team 3, finding 05). When another quest of ``quest_ids`` has
+    the same readable name (compared case-insensitively, as macOS compares
+    file names), each of them gets the hash as well. A project without such
+    a pair keeps the readable names; a lock keeps the test path it recorded.
     """
-    return f"{settings.test_dir.rstrip('/')}/{quest_file_name(quest.id)}"
+    stem, lossy = _readable(quest_id)
+    if not lossy:
+        key = stem.casefold()
+        for other in quest_ids:
+            if other == quest_id:
+                continue
+            theirs, hashed = _readable(other)
+            if not hashed and theirs.casefold() == key:
+                lossy = True
+                break
+    if lossy:
+        stem += "_" + hashlib.sha256(quest_id.encode("utf-8")).hexdigest()[:6]
+    return stem + ".py"
 
 
-def quest_file_name(quest_id: str) -> str:
-    """The file name of :func:`default_test_path` (a function of the id alone)."""
+def _readable(quest_id: str) -> tuple[str, bool]:
+    """The readable stem of ``quest_id`` and whether it lost something on the way (a hash)."""
     path, _, qualname = quest_id.partition("::")
     module_parts = path.removesuffix(".py").split("/")
     if module_parts[0] == "src" and len(module_parts) > 1:
@@ -51,9 +79,7 @@ def quest_file_name(quest_id: str) -> str:
     stem = f"test_{module}__{'_'.join(names)}"
     if len(stem) > MAX_STEM:
         stem, lossy = stem[:MAX_STEM].rstrip("_"), True
-    if lossy:
-        stem += "_" + hashlib.sha256(quest_id.encode("utf-8")).hexdigest()[:6]
-    return stem + ".py"
+    return stem, lossy
 
 
 def project_relative(path: str | Path, settings: Settings) -> str:

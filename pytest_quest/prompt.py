@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,8 +109,13 @@ def executable_lines(path: Path, body: tuple[int, int]) -> tuple[int, ...]:
     return tuple(sorted(x for x in found if body[0] <= x <= body[1]))
 
 
-def brief(quest: Quest, settings: Settings) -> Brief:
-    """Everything ``next`` shows for ``quest``."""
+def brief(quest: Quest, settings: Settings, quest_ids: Iterable[str] = ()) -> Brief:
+    """Everything ``next`` shows for ``quest``; ``quest_ids``: the ledger's, for its test path.
+
+    Without them the test path is the readable name even where another quest
+    shares it (see :func:`pytest_quest.paths.quest_file_name`): ``next``,
+    ``submit`` and the MCP server pass them.
+    """
     path = settings.root / quest.path
     try:
         all_lines = path.read_text(encoding="utf-8").splitlines()
@@ -119,7 +125,7 @@ def brief(quest: Quest, settings: Settings) -> Brief:
     source = "\n".join(all_lines[start - 1 : quest.lines[1]])
     statements = executable_lines(path, quest.body)
     missing = quest.missing if quest.missing is not None and quest.tries else statements
-    test_path = default_test_path(quest, settings)
+    test_path = default_test_path(quest, settings, quest_ids)
     example, origin = _example(quest, settings)
     command = f"pytest-quest submit {shlex.quote(quest.id)} --test {shlex.quote(test_path)}"
     return Brief(quest, source, start, statements, missing, test_path, example, origin, command,
@@ -287,7 +293,8 @@ class _ExampleContext:
         from pytest_quest.submission import Submission, parse
 
         sub = parse(Submission(settings=self.settings, quest=quest,
-                               test_rel=default_test_path(quest, self.settings),
+                               # Any file in the quest folder does for the static stage.
+                               test_rel=default_test_path(quest, self.settings, ()),
                                test_bytes=snippet.encode("utf-8"), snapshot={}))
         return not any(f.level == FAIL for f in static.check(sub))
 

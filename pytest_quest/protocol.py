@@ -158,6 +158,10 @@ class HarnessSpec:
     mutation: MutationSpec | None = None
     limits: Limits = field(default_factory=Limits)
     guard: bool = True
+    #: Lines of the target the agent claims unreachable (``submit --unreachable``). The claim
+    #: sends the quest to a human anyway; here it only lets the mutation stage run on the
+    #: covered rest when these lines (and branches from them) are all that is missing.
+    claimed: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

@@ -51,6 +51,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
     leases = Leases(path.parent)
     moment = now or datetime.now(UTC)
     lease = None
+    ids: list[str] = []  # every quest of the ledger, for the test path
 
     def choose(held: dict[str, dict[str, str]]
                ) -> tuple[dict[str, object], Survey, dict[str, object] | None]:
@@ -68,6 +69,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
         leased = sum(1 for k, v in held.items()
                      if k != quest_id and v.get("agent") != agent and k in by_id)
         recorded = data.get("settings")
+        ids.extend(by_id)
         return raw, Survey(raw, counts, leased), recorded if isinstance(recorded, dict) else None
 
     if agent is None:
@@ -78,7 +80,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
             raw, survey, recorded = choose(held)
             settings = load_settings(base, recorded)
             lease = leases.grant(held, agent, quest_id, settings.lease_seconds, moment)
-    item = brief(Quest.from_dict(raw), settings)
+    item = brief(Quest.from_dict(raw), settings, ids)
     return Handout(settings, item, survey, agent, None, lease)
 
 

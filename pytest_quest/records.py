@@ -101,11 +101,16 @@ class Evidence:
     @classmethod
     def approved(cls, test: str, sha256: str, source_hash: str, time: str,
                  decision: Mapping[str, str], unreachable: Iterable[Mapping[str, Any]] = (),
-                 def_line: int | None = None) -> Evidence:
-        """A maintainer approved the reviewed test file of a REVIEW quest (and its claims)."""
+                 def_line: int | None = None,
+                 mutation: Mapping[str, Any] | None = None) -> Evidence:
+        """A maintainer approved the reviewed test file of a REVIEW quest (and its claims).
+
+        ``mutation``: the figures of the reviewed submission's mutation stage, if it ran.
+        """
         return cls(EvidenceSource.REVIEW.value, time, source_hash=source_hash, test=test,
                    sha256=sha256, decision=dict(decision),
-                   unreachable=tuple(dict(c) for c in unreachable), def_line=def_line)
+                   unreachable=tuple(dict(c) for c in unreachable), def_line=def_line,
+                   mutation=dict(mutation) if mutation else None)
 
     def to_dict(self) -> dict[str, Any]:
         """The ledger form: ``source`` and ``time`` always, other keys when they carry something."""

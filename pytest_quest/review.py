@@ -24,6 +24,7 @@ from pytest_quest.decisions import (
     decide,
     last_submission,
     review_record,
+    submission_mutation,
 )
 from pytest_quest.errors import UsageError
 from pytest_quest.export import review_reasons
@@ -86,8 +87,19 @@ def _entry(quest: Quest, attempts: list[Attempt]) -> dict[str, Any]:
             "agent": submission.agent,
         },
         "evidence": quest.evidence.to_dict() if quest.evidence else None,
+        # The mutation figures of the reviewed submission; None says plainly that no mutant
+        # ran, so the reviewer knows the machine did not check the assertions.
+        "mutation": _mutation(quest, submission),
         "decision": quest.decision,
     }
+
+
+def _mutation(quest: Quest, submission: Attempt | None) -> dict[str, Any] | None:
+    if quest.state is State.PASS:
+        figures = quest.evidence.mutation if quest.evidence else None
+    else:
+        figures = submission_mutation(submission)
+    return dict(figures) if figures else None
 
 
 def queue(ledger: Ledger, quest_id: str | None = None) -> list[dict[str, Any]]:

@@ -362,14 +362,16 @@ def target_spec(quest: Quest, settings: Settings) -> TargetSpec:
 
 
 def harness_spec(settings: Settings, quest: Quest | None = None,
-                 test_rel: str | None = None, deselect: Sequence[str] = ()) -> HarnessSpec:
+                 test_rel: str | None = None, deselect: Sequence[str] = (),
+                 claimed: Sequence[int] = ()) -> HarnessSpec:
     """The one place a harness spec is built: a submission (quest + test) or the suite.
 
     Without a quest it is the scan's baseline: the project's own suite once,
     with coverage of every source, no guard (the suite is the project's own
     code) and ``deselect`` for tests that failed a first run. Where the
     sandbox is (``sandbox``, ``private_dir``, ``allowed_write``) is filled in
-    by :func:`run`, which knows the copy.
+    by :func:`run`, which knows the copy. ``claimed``: the lines a submission
+    claims unreachable (see ``HarnessSpec.claimed``).
     """
     common: dict[str, Any] = {"sandbox": "", "private_dir": "", "allowed_write": (),
                               "branch": settings.branch}
@@ -392,6 +394,7 @@ def harness_spec(settings: Settings, quest: Quest | None = None,
         mutation=mutation, budget=settings.timeout * 1.5,
         limits=Limits(cpu=int(settings.timeout * 4) + 10, memory_mb=settings.memory_mb,
                       fsize_mb=512),
+        claimed=tuple(sorted(set(claimed))),
         **common,
     )
 

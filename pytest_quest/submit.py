@@ -133,7 +133,8 @@ def submit(
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
-    test_rel = project_relative(test, settings) if test else default_test_path(quest, settings)
+    test_rel = (project_relative(test, settings) if test
+                else default_test_path(quest, settings, ledger.quests))
     preflight.check_location(test_rel, settings)
     test_file = settings.root / test_rel
     if not test_file.is_file():
@@ -161,12 +162,24 @@ def submit(
 
 
 def _spec(sub: Submission) -> HarnessSpec:
-    return harness_spec(sub.settings, sub.quest, sub.test_rel)
+    # The claimed lines go to the judge so a claim no longer switches the mutation stage off
+    # (red team 3, finding 04): the covered rest is still mutated, and the claim itself is
+    # REVIEW by the coverage rule whatever the mutants say.
+    return harness_spec(sub.settings, sub.quest, sub.test_rel,
+                        claimed=[c.line for c in sub.claims])
 
 
 def evidence_of(sub: Submission) -> Evidence:
     """The evidence a PASS of ``sub`` locks with (``recheck`` relocks with it too)."""
     return _evidence(sub, None)
+
+
+def _mutation_figures(sub: Submission) -> dict[str, Any] | None:
+    """The mutation figures of a run whose stage ran (None: skipped, failed or switched off)."""
+    event = sub.run.first(EventKind.MUTATION) if sub.run and sub.settings.mutation else None
+    if event is None or event.get("skipped") or event.get("error") or not event.get("null"):
+        return None
+    return summary(event, float(sub.settings.mutation_threshold))
 
 
 def _evidence(sub: Submission, agent: str | None) -> Evidence:
@@ -220,6 +233,11 @@ def _record(
         )
     # Logged once the ledger (and the try it counts) is saved: nothing in the record
     # can undo the try. The run's output tail is for diagnosing a failed run (`show`).
-    append_attempt(ledger, replace(attempt, other={"output": output}))
+    other: dict[str, Any] = {"output": output}
+    if verdict.outcome is Outcome.REVIEW:
+        # What the machine checked besides the reason for REVIEW: the reviewer reads it
+        # (`review`), and an approval locks it (red team 3, finding 04). None: no mutant ran.
+        other["mutation"] = _mutation_figures(sub)
+    append_attempt(ledger, replace(attempt, other=other))
     return Result(updated, verdict, sub.test_rel, seconds, evidence, _isolation(sub),
                   output=output)

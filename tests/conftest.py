@@ -136,8 +136,8 @@ def submit_test(project: Path, settings: Settings) -> Callable[..., Result]:
     from pytest_quest.paths import default_test_path
 
     def run(quest_id: str, source: str, **kwargs: object) -> Result:
-        quest = Ledger.load(Ledger.for_root(project).path).get(quest_id)
-        rel = default_test_path(quest, settings)
+        ledger = Ledger.load(Ledger.for_root(project).path)
+        rel = default_test_path(ledger.get(quest_id), settings, ledger.quests)
         path = project / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")

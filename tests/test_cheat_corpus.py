@@ -3,7 +3,8 @@ and none gets out: the real project, the ledger, site-packages and a canary file
 project are byte-identical after every attempt, and the caller's environment appears nowhere.
 
 Every file in ``tests/cheats/`` names its quest (``# quest: path::qualname``) and what the
-gate must answer (``# expect: <rule-id>``, alternatives as ``a|b``, or ``# expect: PASS``).
+gate must answer (``# expect: <rule-id>``, alternatives as ``a|b``, or ``# expect: PASS``);
+``# claim: LINE REASON`` submits it with that line claimed unreachable.
 Good tests are there too, so the rules are shown to stay quiet on strong tests (and strong
 tests survive the later stages).
 
@@ -39,10 +40,13 @@ from pytest_quest.ledger import Ledger
 from pytest_quest.paths import default_test_path
 from pytest_quest.sandbox import _KEEP_ENV
 from pytest_quest.states import Outcome
+from pytest_quest.submission import Claim
 from pytest_quest.submit import Result
 
 CORPUS = Path(__file__).resolve().parent / "cheats"
 _HEADER = re.compile(r"^# (quest|expect|pending|also-stopped-by): (\S+)\s*$", re.MULTILINE)
+#: ``# claim: LINE REASON``: the submission claims LINE unreachable (``submit --unreachable``).
+_CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 #: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
@@ -59,6 +63,11 @@ FILES = sorted(CORPUS.glob("*.py"))
 CHEATS = [p for p in FILES if _header(p)["expect"] != "PASS"]
 GOOD = [p for p in FILES if _header(p)["expect"] == "PASS"]
 PENDING = [p for p in CHEATS if _header(p).get("pending")]
+
+
+def _claims(path: Path) -> tuple[Claim, ...]:
+    return tuple(Claim(int(line), reason)
+                 for line, reason in _CLAIM.findall(path.read_text(encoding="utf-8")))
 
 
 def _case(path: Path) -> Any:
@@ -190,10 +199,12 @@ def attempt(project: Path, submit_test: Callable[..., Result],
 
     def run(path: Path) -> Result:
         header = _header(path)
-        quest = Ledger.load(Ledger.for_root(project).path).get(header["quest"])
-        test_rel = default_test_path(quest, load_settings(project))
+        ledger = Ledger.load(Ledger.for_root(project).path)
+        test_rel = default_test_path(ledger.get(header["quest"]), load_settings(project),
+                                     ledger.quests)
         world = World.take(project, canary, test_rel)
-        result = submit_test(header["quest"], path.read_text(encoding="utf-8"))
+        result = submit_test(header["quest"], path.read_text(encoding="utf-8"),
+                             claims=_claims(path))
         world.assert_untouched(header["quest"], result)
         return result
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_quest.config import load_settings
+from pytest_quest.export import NO_MUTATION
 from pytest_quest.ledger import Ledger, read_attempts
 from pytest_quest.states import State
 from pytest_quest.submission import Claim
@@ -86,6 +87,19 @@ def test_queue_lists_reasons_and_the_submitted_test(claimed: Path) -> None:
     human = review(claimed)
     assert "exempt guests never reach [billing]" in human.stdout  # markup is not eaten
     assert "hotel/pricing.py:54" in human.stdout and "--approve" in human.stderr
+    # The claim did not switch mutation off (red team 3, finding 04): the reviewer sees what ran.
+    assert item["mutation"]["extreme_killed"] == item["mutation"]["extreme_total"] >= 1
+    assert "mutation:  score" in human.stdout and "none recorded" not in human.stdout
+
+
+def test_a_review_without_mutation_figures_says_so_plainly(synthetic: Path) -> None:
+    # Red team 3, finding 04: a reviewer asked about a claim must see that no mutant ran.
+    data = json.loads(review(synthetic, REVIEWED, "--json").stdout)
+    assert data["review"][0]["mutation"] is None
+    human = " ".join(review(synthetic, REVIEWED).stdout.split())
+    assert f"mutation: {NO_MUTATION}" in human
+    shown = " ".join(invoke(synthetic, "show", REVIEWED).stdout.split())
+    assert f"mutation: {NO_MUTATION}" in shown
 
 
 def test_empty_queue(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pytest_quest.export import NO_MUTATION
 from pytest_quest.ledger import Ledger
 from tests.test_cli_status import build_ledger, invoke
 from tests.test_submit import FULL, PARTIAL
@@ -63,6 +65,19 @@ def test_pass_shows_mutation_figures(tmp_path: Path) -> None:
     assert "Evidence" in human and "tests/quest/test_6.py" in human
     assert "mutation: score 0.8, 4/5 classic killed" in human
     assert "covered: 32-34 (3 lines)" in human
+
+
+def test_a_pass_without_mutation_figures_says_so_plainly(tmp_path: Path) -> None:
+    # Red team 3, finding 04: a lock nobody mutated must not read like one that was.
+    build_ledger(tmp_path, 10)
+    path = Ledger.for_root(tmp_path).path
+    ledger = Ledger.load(path)
+    quest = ledger.get("pkg/mod_0000.py::func_6")
+    assert quest.evidence is not None
+    ledger.put(quest.with_(evidence=replace(quest.evidence, mutation=None)))
+    ledger.save()
+    human = " ".join(invoke(tmp_path, "show", "pkg/mod_0000.py::func_6").stdout.split())
+    assert f"mutation: {NO_MUTATION}" in human
 
 
 def test_review_decision_is_shown(tmp_path: Path) -> None:

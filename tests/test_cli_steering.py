@@ -115,12 +115,12 @@ def test_status_tells_baseline_from_gate_and_shows_notes(project: Path) -> None:
 def test_status_shows_reviewers_notes(project: Path) -> None:
     with_claim = project / "tests/quest/test_hotel_pricing__nightly_rate.py"
     with_claim.parent.mkdir(parents=True, exist_ok=True)
-    from tests.test_submit import PARTIAL
+    from tests.test_submit import FULL
 
-    with_claim.write_text(PARTIAL)
-    code = invoke(project, "submit", QUEST, "--unreachable", '7:"never"',
-                  "--unreachable", '9:"never"', "--unreachable", '11:"never"',
-                  "--unreachable", '15:"never"').exit_code
+    # A strong test: claims no longer switch the mutation stage off (red team 3, finding 04),
+    # so a weak one with claims FAILs instead of waiting for a reviewer.
+    with_claim.write_text(FULL)
+    code = invoke(project, "submit", QUEST, "--unreachable", '7:"never"').exit_code
     assert code == 3
     decided = invoke(project, "review", QUEST, "--reject", "--note", "line 7 is reachable",
                      "--by", "ann")

@@ -173,8 +173,8 @@ def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
     monkeypatch.setattr(pytest_quest.submit, "submission_stages",
                         lambda: tuple(s for s in all_stages() if s.name != "static"))
     settings = load_settings(project)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    test_rel = default_test_path(quest, settings)
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    test_rel = default_test_path(ledger.get(QUEST), settings, ledger.quests)
 
     def run(source: str) -> Result:
         world = World.take(project, canary, skip=(test_rel,))
@@ -1039,8 +1039,8 @@ def test_strict_submit_on_the_command_line_exits_2_with_json(project: Path,
         "[tool.pytest-quest]", '[tool.pytest-quest]\nisolation = "strict"'))
     scan(load_settings(project), baseline=False)  # a maintainer's change: rescanned
     monkeypatch.setattr(confine, "detect", _no_kernel)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    test = project / default_test_path(quest, load_settings(project))
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    test = project / default_test_path(ledger.get(QUEST), load_settings(project), ledger.quests)
     test.parent.mkdir(parents=True, exist_ok=True)
     test.write_text(FULL)
     done = CliRunner().invoke(cli, ["submit", QUEST, "--root", str(project), "--json"])

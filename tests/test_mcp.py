@@ -117,3 +117,72 @@ def test_mcp_without_a_ledger_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     result = CliRunner().invoke(cli, ["mcp", "--root", str(tmp_path)])
     assert result.exit_code == 2 and "no ledger" in result.stderr
+
+
+#: Two quests whose readable test names are one file (red team 3, finding 05).
+PACKAGED, FLAT = "hotel/x/y.py::f", "hotel/x_y.py::f"
+TWICE = "def f(n):\n    if n > 0:\n        return n * 2\n    return -n\n"
+TWICE_TEST = """
+from {module} import f
+
+
+def test_f():
+    assert f(3) == 6
+    assert f(1) == 2
+    assert f(0) == 0
+    assert f(-2) == 2
+"""
+
+
+@pytest.fixture
+def colliding(project: Path) -> Path:
+    """example_project with ``hotel/x/y.py::f`` and ``hotel/x_y.py::f``, rescanned."""
+    from pytest_quest.config import load_settings
+    from pytest_quest.scan import scan
+
+    (project / "hotel" / "x").mkdir()
+    (project / "hotel" / "x" / "__init__.py").write_text("")
+    (project / "hotel" / "x" / "y.py").write_text(TWICE)
+    (project / "hotel" / "x_y.py").write_text(TWICE)
+    scan(load_settings(project), baseline=False)
+    return project
+
+
+def test_colliding_quests_write_their_own_files_over_mcp(colliding: Path) -> None:
+    # Before: both quests' default path was tests/quest/test_hotel_x_y__f.py, so submitting
+    # the second one overwrote the first one's locked test and FAILed scope-test-location.
+    from pytest_quest.mcp_server import _submit
+    from pytest_quest.queue import take
+
+    offered = take(colliding, PACKAGED).brief  # what `next` says, and where the tool writes
+    assert offered is not None
+    first = _submit(colliding, "host-a", FLAT, TWICE_TEST.format(module="hotel.x_y"), {})
+    assert first["verdict"] == "PASS", first["facts"]
+    locked = colliding / first["test_path"]
+    second = _submit(colliding, "host-a", PACKAGED, TWICE_TEST.format(module="hotel.x.y"), {})
+    assert second["verdict"] == "PASS", second["facts"]
+    assert offered.test_path == second["test_path"] != first["test_path"]
+    assert locked.read_text() == TWICE_TEST.format(module="hotel.x_y")
+    ledger = Ledger.load(Ledger.for_root(colliding).path)
+    assert ledger.get(PACKAGED).tries == 0
+
+
+def test_mcp_refuses_to_write_over_another_quests_locked_test(project: Path) -> None:
+    # A lock recorded at the path the tool would write for another quest (chosen with
+    # `submit --test`, or by an older version's names): refused before anything is written.
+    from pytest_quest.config import load_settings
+    from pytest_quest.errors import UsageError
+    from pytest_quest.mcp_server import _submit
+    from pytest_quest.paths import default_test_path
+    from pytest_quest.submit import submit
+
+    tax = "hotel/pricing.py::tax_amount"
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    theirs = project / default_test_path(ledger.get(tax), load_settings(project), ledger.quests)
+    theirs.parent.mkdir(parents=True, exist_ok=True)
+    theirs.write_text(FULL)
+    assert submit(load_settings(project), QUEST, test=theirs).quest.state.value == "PASS"
+    with pytest.raises(UsageError, match=f"locked test of {QUEST}"):
+        _submit(project, "host-a", tax, "def test_x():\n    assert 1 == 1\n", {})
+    assert theirs.read_text() == FULL
+    assert Ledger.load(Ledger.for_root(project).path).get(tax).tries == 0

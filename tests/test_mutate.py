@@ -387,3 +387,37 @@ def test_a_forged_call_count_of_zero_buys_no_review(changes: dict[str, Any]) -> 
     event = run_stage(FakeRuns(), _given(measured=measured, **changes)).mutation
     assert event is not None and "import_time_only" not in event
     assert event["extreme"] and event["classic"]
+
+
+def _partial(executed: list[int], missing: list[int]) -> RunReport:
+    given = _given()
+    return RunReport(**{**vars(given.measured), "coverage": {
+        FILE: {"executed_lines": executed, "missing_lines": missing}}})
+
+
+def test_a_claimed_line_does_not_switch_the_stage_off() -> None:
+    # Red team 3, finding 04: line 3 claimed unreachable made the whole stage skip ("not fully
+    # covered"), so a pseudo-test plus a claim reached a human with no mutation evidence.
+    measured = _partial([2, 4], [3])
+    unclaimed = run_stage(FakeRuns(inputs=(1, 0)), _given(measured=measured)).mutation
+    assert unclaimed == {"threshold": 0.6, "max_mutants": 20,
+                         "skipped": "the target is not fully covered"}
+    runs = FakeRuns(inputs=(1, 0))
+    stage = run_stage(runs, _given(measured=measured, claimed=frozenset({3})))
+    event = stage.mutation
+    assert event is not None and "skipped" not in event and stage.tampered is None
+    assert event["null"]["outcome"] == "survived"
+    assert event["extreme"] and event["classic"]
+    # Mutants and reach checks stay on the covered lines: the claimed line is never asked to run.
+    assert {e["line"] for e in event["classic"]} <= {2, 4}
+    assert all(e["line"] != 3 for e in event.get("reach", ()))
+    # A claim excuses only itself: another missing line still stops the stage.
+    other = run_stage(FakeRuns(inputs=(1, 0)), _given(measured=measured, claimed=frozenset({4})))
+    assert other.mutation is not None and other.mutation.get("skipped")
+
+
+def test_a_claimed_line_the_coverage_says_ran_is_still_reach_checked() -> None:
+    # Coverage forged to list line 3, and line 3 claimed too: the claim hides nothing from the
+    # reach check (the claim is REVIEW anyway; the forgery is caught and FAILs).
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(claimed=frozenset({3})))
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"

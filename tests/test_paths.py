@@ -5,6 +5,7 @@ Bug 11: generated test file names are short, readable, distinct and stable.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,8 @@ def test_default_path_is_in_the_quest_folder(tmp_path: Path) -> None:
     quest = Quest(id="hotel/pricing.py::nightly_rate", path="hotel/pricing.py",
                   qualname="nightly_rate")
     settings = Settings(root=tmp_path, test_dir="qa/quest/")
-    assert default_test_path(quest, settings) == "qa/quest/test_hotel_pricing__nightly_rate.py"
+    assert default_test_path(quest, settings, [quest.id]) == (
+        "qa/quest/test_hotel_pricing__nightly_rate.py")
     with pytest.raises(UsageError, match="outside the project"):
         project_relative(tmp_path.parent / "x.py", settings)
 
@@ -78,3 +80,33 @@ def test_a_path_outside_the_project_is_a_usage_error(tmp_path: Path) -> None:
         project_relative(tmp_path / "elsewhere.py", Settings(root=root, sources=(".",)))
     with pytest.raises(UsageError):
         project_relative("../escape.py", Settings(root=root, sources=(".",)))
+
+
+#: Red team 3, finding 05: pairs of ids whose readable names are the same file.
+COLLIDING = [
+    ("a.py::b.c", "a.py::b_c"),  # a method and a function
+    ("a/b.py::c", "a_b.py::c"),  # a package and a module
+    ("src/a.py::f", "a.py::f"),  # a src layout beside a flat module
+    ("a.py::Rate", "a.py::rate"),  # one file on a case-insensitive file system (macOS)
+]
+
+
+@pytest.mark.parametrize("pair", COLLIDING, ids=["method", "package", "src", "case"])
+def test_ids_that_read_the_same_get_distinct_names_in_one_ledger(pair: tuple[str, str]) -> None:
+    one, two = pair
+    alone = [quest_file_name(i) for i in pair]
+    assert alone[0].casefold() == alone[1].casefold()  # the readable names collide
+    names = [quest_file_name(i, [one, two, "z.py::g"]) for i in pair]
+    assert names[0].casefold() != names[1].casefold()
+    for quest_id, name in zip(pair, names, strict=True):
+        # The readable name stays in front; the hash of the id keeps them apart, stably.
+        assert name == alone[pair.index(quest_id)].removesuffix(".py") + "_" + \
+            hashlib.sha256(quest_id.encode()).hexdigest()[:6] + ".py"
+        assert quest_file_name(quest_id, reversed([one, two])) == name
+
+
+def test_a_ledger_without_a_collision_keeps_the_readable_names() -> None:
+    ids = ["hotel/pricing.py::nightly_rate", "hotel/rooms.py::Room.rate", "m.py::double",
+           "m.py::_double", "src/geo/shapes.py::Shape.name"]
+    assert [quest_file_name(i, ids) for i in ids] == [quest_file_name(i) for i in ids]
+    assert quest_file_name("m.py::double", ids) == "test_m__double.py"

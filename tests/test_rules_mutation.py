@@ -9,9 +9,14 @@ from typing import Any
 import pytest
 
 from pytest_quest.config import load_settings
+from pytest_quest.decisions import Action
+from pytest_quest.ledger import Ledger, read_attempts
 from pytest_quest.protocol import EventKind
+from pytest_quest.review import queue as review_queue
+from pytest_quest.review import record_decision
 from pytest_quest.scan import scan
-from pytest_quest.states import Outcome
+from pytest_quest.states import Outcome, State
+from pytest_quest.submission import Claim
 from pytest_quest.submit import Result, submit
 from tests.test_submit import FULL
 
@@ -431,3 +436,47 @@ def test_function_already_trivial_passes_with_a_note(registry_project: Path) -> 
     evidence = result.quest.evidence.mutation
     assert evidence["extreme_total"] == 0 and evidence["extreme_equivalent"] == 1
     assert "already trivial" in evidence["note"]
+
+
+FEE = "hotel/booking.py::cancellation_fee"
+#: Line 60 is `return total` of a non-refundable booking; the claim is plausible and untrue.
+CLAIM_60 = Claim(60, "non-refundable bookings are rejected upstream")
+#: Red team 3, finding 04: every line but 60 runs, and nothing a trivial body breaks is asserted.
+FEE_PSEUDO = """
+from hotel.booking import cancellation_fee
+
+
+def test_fee_runs():
+    for days in (0, 1, 3, 14):
+        assert cancellation_fee(100.0, days) is not None
+"""
+#: The corpus's good test without its non-refundable case: strong on every line but 60.
+FEE_STRONG = (Path(__file__).parent / "cheats" / "good_cancellation_fee.py").read_text(
+    encoding="utf-8").split("\n\ndef test_non_refundable")[0]
+
+
+def test_a_claim_does_not_buy_a_pseudo_test_a_review(submit_test: Callable[..., Result]) -> None:
+    # The claim switched the whole mutation stage off ("not fully covered"): REVIEW, and a
+    # human approving the fair-looking claim locked a pseudo-test with no mutation evidence.
+    result = submit_test(FEE, FEE_PSEUDO, claims=(CLAIM_60,))
+    assert result.verdict.outcome is Outcome.FAIL, result.verdict.facts
+    assert result.verdict.root_cause == "mutation-pseudo-tested"
+    assert result.quest.state is State.TODO and result.quest.tries == 1
+    assert not _facts(result, "mutation-not-verified")
+
+
+def test_a_strong_test_with_a_claim_reaches_a_human_with_its_mutation_figures(
+        submit_test: Callable[..., Result], project: Path) -> None:
+    result = submit_test(FEE, FEE_STRONG, claims=(CLAIM_60,))
+    assert result.verdict.outcome is Outcome.REVIEW, result.verdict.facts
+    assert [f.rule for f in result.verdict.facts] == ["coverage-unreachable-claim"]
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    figures = read_attempts(ledger, FEE)[-1].other["mutation"]
+    assert figures["extreme_killed"] == figures["extreme_total"] >= 1
+    assert figures["classic_killed"] >= 1 and figures["score"] >= 0.6
+    # The reviewer sees what ran; approving keeps the figures in the lock.
+    (item,) = review_queue(ledger, FEE)
+    assert item["mutation"] == figures
+    decided = record_decision(project, FEE, Action.APPROVE, "upstream rejects them", "Ada")
+    assert decided.after.evidence is not None
+    assert decided.after.evidence.mutation == figures

@@ -63,7 +63,8 @@ def test_the_gate_hands_the_seed_to_the_judge(project: Path,
     seeds = [r.evidence.mutation["seed"] for r in (first, again, other) if r.evidence]
     assert len(seeds) == 3 and seeds[0] == seeds[1] != seeds[2]
     settings = load_settings(project)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    box = Sandbox.create(settings, {default_test_path(quest, settings): COMPLETE.encode()})
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    rel = default_test_path(ledger.get(QUEST), settings, ledger.quests)
+    box = Sandbox.create(settings, {rel: COMPLETE.encode()})
     box.cleanup()
     assert schedule_seed(bytes(KEY_BYTES), box.digest)[:16] == seeds[2]

@@ -94,6 +94,8 @@ def _render_queue(term: Terminal, items: list[dict[str, Any]], single: bool) -> 
         if submission:
             term.data(f"  submitted: {submission['test']}  sha256 "
                       f"{str(submission.get('sha256') or '')[:12]}  at {submission.get('time')}")
+        if item["state"] in ("REVIEW", "PASS"):
+            _render_mutation(term, item.get("mutation"))
         if item["evidence"]:
             term.data(f"  evidence:  {item['evidence']}")
         if item["decision"]:
@@ -102,3 +104,13 @@ def _render_queue(term: Terminal, items: list[dict[str, Any]], single: bool) -> 
     if any(i["state"] == "REVIEW" for i in items):
         term.info("Decide: pytest-quest review QUEST_ID --approve --note TEXT | "
                   "--reject --note TEXT | --reject --close --note TEXT")
+
+
+def _render_mutation(term: Terminal, figures: dict[str, Any] | None) -> None:
+    """What the mutation stage checked, or plainly that it did not (red team 3, finding 04)."""
+    from pytest_quest.export import NO_MUTATION, mutation_figures
+
+    if figures:
+        term.data(f"  mutation:  {mutation_figures(figures)}")
+    else:
+        term.print(f"  [fail]mutation:  {term.escape(NO_MUTATION)}[/fail]")

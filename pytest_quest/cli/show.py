@@ -153,6 +153,8 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
         if record.get("test"):
             term.data(f"       test {record['test']}  sha256 {sha}")
         _facts(term, record.get("facts") or [], "       ")
+        if kind == "submit" and verdict == "REVIEW":
+            _mutation(term, record.get("mutation"), "       ")
         output = str(record.get("output") or "")
         if output:
             # Every attempt's tail is in --json; the terminal shows the newest in full.
@@ -181,6 +183,8 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
             survivors = evidence.mutation.get("survivors")
             for survivor in survivors if isinstance(survivors, list) else []:
                 term.data(f"    {survivor}")
+        else:  # said plainly: a lock without mutants is weaker than one with (red team 3, 04)
+            _mutation(term, None, "  ")
         if evidence.tool:
             term.data(f"  tool:    {evidence.tool}")
     decision = data.get("decision")
@@ -188,3 +192,13 @@ def _render(term: Terminal, data: dict[str, Any]) -> None:
         term.print(f"[review]Reviewer's decision[/review]: {decision.get('action')} by "
                    f"{term.escape(decision.get('by', ''))} at {decision.get('time', '')}")
         term.data(f"  note: {decision.get('note', '')}")
+
+
+def _mutation(term: Terminal, figures: Any, indent: str) -> None:
+    """The mutation figures of a verdict, or plainly that there are none (red team 3, 04)."""
+    from pytest_quest.export import NO_MUTATION, mutation_figures
+
+    if isinstance(figures, dict) and figures:
+        term.data(f"{indent}mutation: {mutation_figures(figures)}")
+    else:
+        term.print(f"{indent}[fail]mutation: {term.escape(NO_MUTATION)}[/fail]")

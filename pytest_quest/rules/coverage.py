@@ -49,7 +49,8 @@ def check(sub: Submission) -> Iterator[Fact]:
         yield NO_DATA.fact(path, "coverage data for the target file", "none was recorded")
         return
     claimed = {c.line: c.reason for c in sub.claims}
-    missing = [x for x in result.missing if x not in claimed]
+    excused = result.excusing(claimed)
+    missing = list(excused.missing)
     if missing:
         yield LINES.fact(
             f"{path}:{','.join(map(str, missing))}",
@@ -57,7 +58,7 @@ def check(sub: Submission) -> Iterator[Fact]:
             f"not executed: {'line' if len(missing) == 1 else 'lines'} {format_lines(missing)} "
             f"({len(missing)} of {plural(len(result.statements), 'line')})",
         )
-    lost = [b for b in result.missing_branches if b[0] not in claimed]
+    lost = list(excused.missing_branches)
     if lost:
         arcs = ", ".join(format_branch(a, b) for a, b in lost)
         yield BRANCHES.fact(
