@@ -235,6 +235,63 @@ def test_exit_quiet() -> None:
     assert "static-process-exit" not in rules(source)
 
 
+
+_STUB_TEST = ("    monkeypatch.setattr(termui, 'prompt', stub)\n"
+              "    with pytest.raises(termui.Abort):\n        termui.confirm('go on')\n")
+
+
+@pytest.mark.parametrize("stub", [
+    "    def stub(prompt=''):\n        raise KeyboardInterrupt\n",
+    "    def stub(prompt=''):\n        raise KeyboardInterrupt()\n",
+    "    def stub(prompt=''):\n        raise SystemExit(2)\n",
+    "    async def stub(prompt=''):\n        raise KeyboardInterrupt\n",
+    "    class Fake:\n        def read(self):\n            raise KeyboardInterrupt\n"
+    "    stub = Fake().read\n",
+])
+def test_exit_quiet_in_a_stub_handed_to_the_target(stub: str) -> None:
+    """click turns Ctrl-C at a prompt into Abort: a stub prompt that raises it is honest."""
+    source = ("import pytest\nfrom project import termui\n"
+              f"def test_ctrl_c_aborts(monkeypatch):\n{stub}{_STUB_TEST}")
+    assert "static-process-exit" not in rules(source)
+
+
+def test_exit_quiet_in_a_module_level_stub() -> None:
+    source = ("import pytest\nfrom project import termui\n"
+              "def interrupted(prompt=''):\n    raise KeyboardInterrupt\n"
+              "def test_ctrl_c_aborts(monkeypatch):\n"
+              + _STUB_TEST.replace("stub", "interrupted"))
+    assert "static-process-exit" not in rules(source)
+
+
+@pytest.mark.parametrize("source", [
+    # the test itself, directly or in a block
+    "def test_x():\n    assert 1 + 1 == 2\n    raise KeyboardInterrupt\n",
+    "def test_x():\n    assert 1 + 1 == 2\n    if True:\n        raise SystemExit\n",
+    "class TestX:\n    def test_x(self):\n        assert 1 + 1 == 2\n        raise SystemExit\n",
+    # module level (at import)
+    "raise SystemExit\ndef test_x():\n    assert 1 + 1 == 2\n",
+    # what pytest runs: fixtures, setup and teardown
+    "import pytest\n@pytest.fixture\ndef env():\n    yield 1\n    raise KeyboardInterrupt\n"
+    "def test_x(env):\n    assert env == 1\n",
+    "def teardown_module():\n    raise SystemExit\ndef test_x():\n    assert 1 + 1 == 2\n",
+    "import unittest\nclass T(unittest.TestCase):\n    def tearDown(self):\n"
+    "        raise KeyboardInterrupt\n    def test_x(self):\n        self.assertEqual(1, 1)\n",
+    # a stub the test calls itself, by name or as a method
+    "def test_x():\n    def stop():\n        raise SystemExit\n    assert 1 + 1 == 2\n    stop()\n",
+    "def stop():\n    raise KeyboardInterrupt\ndef test_x():\n    assert 1 + 1 == 2\n    stop()\n",
+    "def test_x():\n    class Fake:\n        def halt(self):\n            raise SystemExit\n"
+    "    assert 1 + 1 == 2\n    Fake().halt()\n",
+    "def test_x():\n    def outer():\n        def inner():\n            raise SystemExit\n"
+    "        inner()\n    assert 1 + 1 == 2\n    outer()\n",
+    # hidden in exec
+    "def test_x():\n    assert 1 + 1 == 2\n    exec('raise SystemExit')\n",
+    # the other spellings stay banned inside a stub too
+    "def test_x(monkeypatch):\n    def stub():\n        import sys\n        sys.exit(0)\n"
+    "    monkeypatch.setattr('project.termui.prompt', stub)\n    assert 1 + 1 == 2\n",
+])
+def test_exit_fires_where_the_test_itself_ends_the_run(source: str) -> None:
+    assert "static-process-exit" in rules(source)
+
 # --- static-pytest-hooks ----------------------------------------------------
 
 @pytest.mark.parametrize("source", [

@@ -272,6 +272,7 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
     """
     hits: dict[tuple[str, int], tuple[str, ast.AST]] = {}
     exempt, calls = _conditional_markers(tree, names)
+    stubs = _stub_raises(tree, names)
 
     def hit(rule: Rule, name: str, node: ast.AST) -> None:
         key = (rule.id, getattr(node, "lineno", 1))
@@ -298,7 +299,7 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
                 hit(SKIP, "skipTest", node)
             if isinstance(node, ast.Attribute) and node.attr == "pluginmanager":
                 hit(HOOKS, "pluginmanager", node)
-        elif isinstance(node, ast.Raise) and node.exc is not None:
+        elif isinstance(node, ast.Raise) and node.exc is not None and id(node) not in stubs:
             exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
             if names.resolve(exc) in _EXIT_EXCEPTIONS:
                 hit(EXIT, f"raise {names.resolve(exc)}", node)
@@ -320,6 +321,48 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
         assert rule is not None
         actual = name if quiet else f"`{quote(sub, node)}`"
         yield rule.fact(_at(sub, node), f"no {name} in a quest test", actual)
+
+
+#: Functions pytest itself calls by name: a raise in them is the test's own, never a stub's.
+_PYTEST_CALLED = ("test", "setup", "teardown", "asyncsetup", "asyncteardown")
+
+
+def _stub_raises(tree: ast.Module, names: Names) -> set[int]:
+    """``raise SystemExit/KeyboardInterrupt`` statements that belong to a stub (their ids).
+
+    A stub is a function the test hands to the code under test (``monkeypatch.setattr(mod,
+    "prompt", interrupted)``, a method of a fake object) so that the target meets Ctrl-C or an
+    exit and must handle it: click turns ``KeyboardInterrupt`` at a prompt into ``Abort``. Its
+    raise is a stub's when the innermost function around it is not one pytest runs (a test,
+    a fixture, a setup/teardown) and the file never calls it by name (``interrupted()``,
+    ``fake.read()``): then only the code it is passed to can run it. Module-level raises and
+    raises directly in a test stay hits. A stub the test calls some other way (through a list,
+    ``getattr``) and that really ends the run is the run stage's: pytest reports a
+    ``SystemExit`` as a failed test (``run-exit-code``), and a ``KeyboardInterrupt`` that
+    nothing catches ends the run before its report (``run-no-report``).
+    """
+    called: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                called.add(func.id)
+            elif isinstance(func, ast.Attribute):
+                called.add(func.attr)
+    out: set[int] = set()
+
+    def visit(node: ast.AST, stub: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = stub
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = (not child.name.lower().startswith(_PYTEST_CALLED)
+                         and not is_fixture(child, names) and child.name not in called)
+            elif isinstance(child, ast.Raise) and stub:
+                out.add(id(child))
+            visit(child, inner)
+
+    visit(tree, False)
+    return out
 
 
 _DYNAMIC = frozenset({"exec", "eval", "compile", "builtins.exec", "builtins.eval",
