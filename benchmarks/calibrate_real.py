@@ -87,6 +87,9 @@ LIBRARIES = (
             ("-e", "{project}", "pytest-benchmark", "coverage")),
     Library("pyee", "13.0.1", "heavy plugins (pytest-asyncio, pytest-trio, twisted)",
             ("-e", "{project}", "pytest-asyncio", "pytest-trio", "twisted", "trio")),
+    Library("prettytable", "3.18.0",
+            "src/ layout, filterwarnings = error, pytest 9's native [tool.pytest] table",
+            ("-e", "{project}[tests]")),
     Library("yarl", "1.25.1",
             "xdist in addopts (--numprocesses=auto), -p pytest_cov --cov, doctest-modules, "
             "filterwarnings = error, a Cython extension",

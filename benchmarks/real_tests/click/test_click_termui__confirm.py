@@ -1,6 +1,6 @@
 # quest: src/click/termui.py::confirm
-# The first draft: its Ctrl-C test raises KeyboardInterrupt in a stub prompt, which the
-# static-process-exit rule refuses (see docs/calibration.md); _2 is the resubmission.
+# Its Ctrl-C test raises KeyboardInterrupt in a stub prompt; static-process-exit refused that
+# until the rule told a stub's raise from the test's own (see docs/calibration.md).
 import click
 import pytest
 from click.testing import CliRunner
