@@ -13,10 +13,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["SYSMON", "Measured", "coverage_core", "format_branch", "format_lines", "measure"]
+__all__ = ["CTRACE", "SYSMON", "Measured", "coverage_core", "format_branch", "format_lines",
+           "measure"]
 
 #: coverage.py's core on ``sys.monitoring`` (PEP 669), its ``[run] core`` value.
 SYSMON = "sysmon"
+#: coverage.py's C tracer (it falls back to its Python tracer where the C one is missing).
+CTRACE = "ctrace"
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,8 @@ def format_branch(src: int, dst: int) -> str:
     return f"{src}->exit" if dst < 0 else f"{src}->{dst}"
 
 
-def coverage_core(branch: bool, version: Sequence[int] = sys.version_info[:2]) -> str | None:
+def coverage_core(branch: bool, version: Sequence[int] = sys.version_info[:2],
+                  contexts: bool = False) -> str | None:
     """The coverage.py core to ask for: ``sysmon`` wherever it measures what we need.
 
     On Python 3.12+ coverage.py can collect through ``sys.monitoring``, which
@@ -115,10 +119,17 @@ def coverage_core(branch: bool, version: Sequence[int] = sys.version_info[:2]) -
     which is all a line-mode quest needs. Before Python 3.14 it cannot measure
     branches: coverage.py then warns and falls back, and the project's
     ``filterwarnings = error`` would turn that warning into a crash, so a
-    branch-mode run keeps the default. ``None`` leaves coverage.py's default.
-    Nothing else it lacks matters here: we use no dynamic contexts, no
-    coverage plugins and no greenlet/eventlet/gevent concurrency.
+    branch-mode run keeps the default. It records no dynamic contexts
+    (coverage.py warns at every context switch, and the data lacks them), so a
+    run that needs to know which test ran each line (``contexts``: the
+    ``--quest-update`` run, through pytest-cov's ``--cov-context=test``) asks
+    for the C tracer by name: from Python 3.14 on, sysmon is coverage.py's
+    default. ``None`` leaves coverage.py's default. Nothing else it lacks
+    matters here: we use no coverage plugins and no greenlet/eventlet/gevent
+    concurrency.
     """
+    if contexts:
+        return CTRACE
     if tuple(version) < (3, 12) or (branch and tuple(version) < (3, 14)):
         return None
     return SYSMON

@@ -135,6 +135,7 @@ class QuestPlugin:
         if self.update:
             # Which test ran each line: an update locks through the project's own tests only.
             namespace.cov_context = "test"
+            self._unset("COVERAGE_CORE")  # sysmon records no contexts (measure.coverage_core)
         if namespace.cov_source:
             # The user's --cov measures; a branch-mode ledger needs branch data from it.
             if self.branch:
@@ -145,7 +146,7 @@ class QuestPlugin:
         if self.owns_private:
             # sys.monitoring where it measures what the ledger needs (measure.coverage_core);
             # a COVERAGE_CORE the user set still wins, as coverage.py lets it.
-            core = coverage_core(self.branch)
+            core = coverage_core(self.branch, contexts=self.update)
             rc.write_text(
                 "[run]\n"
                 f"branch = {self.branch}\n"

@@ -63,6 +63,21 @@ def _open_regular(path: Path | str) -> tuple[int, os.stat_result]:
     return fd, info
 
 
+def _chunks(fd: int, limit: int) -> Iterator[bytes]:
+    """What ``fd`` holds from where it stands, in chunks, up to ``limit`` bytes and one more.
+
+    The one byte more tells the caller the file held more than ``limit``; a
+    file that grows while it is read is never read past that.
+    """
+    left = limit + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, _CHUNK))
+        if not chunk:
+            return
+        yield chunk
+        left -= len(chunk)
+
+
 def read_regular(path: Path | str, limit: int, tail: bool = False) -> tuple[bytes, bool]:
     """At most ``limit`` bytes of the regular file ``path`` and whether that was all of it.
 
@@ -74,17 +89,9 @@ def read_regular(path: Path | str, limit: int, tail: bool = False) -> tuple[byte
     try:
         if tail and info.st_size > limit:
             os.lseek(fd, info.st_size - limit, os.SEEK_SET)
-        chunks: list[bytes] = []
-        left = limit + 1  # one byte more tells whether the file held more
-        while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = b"".join(_chunks(fd, limit))
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     complete = len(data) <= limit and not (tail and info.st_size > limit)
     return data[:limit], complete
 
@@ -109,18 +116,15 @@ def hash_regular(path: Path | str, limit: int) -> str | None:
     try:
         if (info.st_dev, info.st_ino) != (before.st_dev, before.st_ino):
             return None  # swapped between lstat and open
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
-            if not chunk:
-                break
+        size = 0
+        for chunk in _chunks(fd, limit):
             digest.update(chunk)
-            left -= len(chunk)
+            size += len(chunk)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return None if left <= 0 else digest.hexdigest()
+    return None if size > limit else digest.hexdigest()
 
 
 def create_new(path: Path | str, data: bytes = b"") -> int:

@@ -108,8 +108,25 @@ def merge(cov: Any, blobs: Sequence[bytes]) -> None:
     data = cov.get_data()
     for blob in blobs:
         other = CoverageData(no_disk=True)
-        other.loads(blob)
-        data.update(other)
+        try:
+            other.loads(blob)
+            data.update(other)
+        finally:
+            _close(other)
+
+
+def _close(data: Any) -> None:
+    """Close an in-memory ``CoverageData``'s SQLite connection now.
+
+    coverage.py leaves a ``no_disk`` database open until it is collected
+    (``close()`` without ``force`` keeps it). From Python 3.13 on, an
+    unclosed ``sqlite3.Connection`` warns (``ResourceWarning``) when the
+    garbage collector takes it; pytest turns that into a
+    ``PytestUnraisableExceptionWarning`` at the session's end, which a
+    project's ``filterwarnings = error`` makes an error: the baseline run
+    ended without its ``done`` and locked nothing.
+    """
+    data.close(force=True)
 
 
 start_worker_coverage()

@@ -59,3 +59,11 @@ def test_branches_are_written_as_arcs() -> None:
 def test_sys_monitoring_where_it_measures_what_the_quest_needs(
         branch: bool, version: tuple[int, int], core: str | None) -> None:
     assert coverage_core(branch, version) == core
+
+
+@pytest.mark.parametrize("version", [(3, 11), (3, 12), (3, 13), (3, 14)])
+def test_no_sys_monitoring_where_each_line_must_name_its_test(version: tuple[int, int]) -> None:
+    """sys.monitoring records no dynamic contexts: ``--quest-update`` needs them. Named, not
+    left to coverage.py, whose default is sys.monitoring from Python 3.14 on."""
+    assert coverage_core(False, version, contexts=True) == "ctrace"
+    assert coverage_core(True, version, contexts=True) == "ctrace"

@@ -173,3 +173,23 @@ def test_the_git_url_form_installs(tmp_path: Path) -> None:
         pytest.skip("no package index to fetch the build backend from")  # pragma: no cover
     assert done.returncode == 0, done.stderr
     assert "0.1.0" in _version_from(target, tmp_path)
+
+
+def test_ci_enforces_every_supported_version_and_the_guide_names_them() -> None:
+    """The classifiers are the one list of supported versions: ``.ci/run`` tests each one
+    present and fails on any failure, and docs/development.md names the same range."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    versions = [m.group(1) for c in project["classifiers"]
+                if (m := re.fullmatch(r"Programming Language :: Python :: (3\.\d+)", c))]
+    assert versions and project["requires-python"] == f">={versions[0]}"
+    assert versions == sorted(versions, key=lambda v: int(v.split(".")[1]))
+    script = (REPO / ".ci" / "run").read_text()
+    assert 'r"Programming Language :: Python :: (3\\.\\d+)"' in script
+    assert 'for version in $supported; do' in script
+    assert script.count('failed+=("') == 3  # the default's suite, another's install or suite
+    assert 'exit 1' in script.split('if [ ${#failed[@]} -gt 0 ]; then', 1)[1].split("fi", 1)[0]
+    guide = " ".join((REPO / "docs" / "development.md").read_text().split())
+    assert f"classifiers of `pyproject.toml` ({versions[0]} to {versions[-1]})" in guide

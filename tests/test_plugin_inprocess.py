@@ -74,3 +74,26 @@ def test_the_ratchet_measures_through_sys_monitoring_where_it_can(
     # sys.monitoring on 3.12+ for lines; for branches only from 3.14 (measure.coverage_core).
     sysmon = sys.version_info >= ((3, 14) if branch else (3, 12))
     result.stdout.fnmatch_lines([f"core: {'SysMonitor' if sysmon else 'CTracer'}"])
+
+
+def test_an_update_measures_with_a_core_that_records_each_test(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--quest-update`` locks through the project's own tests only, so it needs coverage's
+    per-test contexts, which sys.monitoring does not record (on 3.12 and 3.13 coverage.py
+    warned at every test and ``filterwarnings = error`` failed them): the C tracer, even
+    where a COVERAGE_CORE in the environment asks for sys.monitoring."""
+    pytester.makeconftest(
+        "import sys\n\n\n"
+        "def pytest_collection_finish(session):\n"
+        "    monitoring = getattr(sys, 'monitoring', None)\n"
+        "    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []\n"
+        "    print('core:', 'SysMonitor' if 'coverage.py' in tools\n"
+        "          else type(sys.gettrace()).__name__)\n")
+    if sys.version_info >= (3, 12):
+        monkeypatch.setenv("COVERAGE_CORE", "sysmon")
+    root = make_project(pytester, lock=())
+    result = run(pytester, "--quest-update", "-s")  # the project has filterwarnings = error
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["core: CTracer"])
+    ledger = Ledger.load(Ledger.for_root(Path(root)).path)
+    assert ledger.get("pkg/mod.py::covered").state.value == "PASS"

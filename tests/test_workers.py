@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,43 @@ def test_a_scan_on_workers_locks_what_they_covered(tmp_path: Path) -> None:
     report, _ = scan(load_settings(_project(tmp_path)))
     assert report.baseline["workers"] == AUTO
     assert sorted(report.locked) == ["calc/__init__.py::double", "calc/__init__.py::half"]
+
+
+def test_merging_the_workers_data_closes_every_database_it_opened(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unclosed in-memory database warns when collected on Python 3.13+ (sqlite3's
+    ``ResourceWarning``); pytest reports it at the session's end, and a project's
+    ``filterwarnings = error`` made the baseline end without ``done``: nothing locked."""
+    import gc
+
+    import coverage
+
+    from pytest_quest.workers import merge
+
+    blobs = []
+    for lines in ([1, 2], [2, 5]):
+        data = coverage.CoverageData(no_disk=True)
+        data.add_lines({"/project/calc.py": lines})
+        blobs.append(data.dumps())
+        data.close(force=True)
+    closed = []
+
+    class Recorded(coverage.CoverageData):
+        def close(self, force: bool = False) -> None:
+            closed.append(force)
+            super().close(force=force)
+
+    monkeypatch.setattr(coverage, "CoverageData", Recorded)
+    unraisable: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    cov = coverage.Coverage(data_file=None, config_file=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        merge(cov, blobs)
+        gc.collect()
+    assert closed == [True, True]
+    assert unraisable == []
+    assert sorted(cov.get_data().lines("/project/calc.py") or []) == [1, 2, 5]
 
 
 FORGER = '''\
