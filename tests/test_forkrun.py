@@ -122,3 +122,62 @@ def test_zygote_children_listing_finds_only_direct_children() -> None:
     finally:
         os.waitpid(pid, 0)
     assert os.getpid() not in forkrun._children(os.getpid())
+
+
+def _answering_child(request_fd: int, answer_fd: int, start_fd: int, run_dir: str) -> None:
+    """A run child without pytest: answers its pid, its temp dir and what it was asked."""
+    asked = forkrun._read_all(request_fd)
+    forkrun._write_all(answer_fd, json.dumps([os.getpid(), run_dir, asked.decode()]).encode())
+    os._exit(0)
+
+
+def _run(zygote: forkrun.Zygote, text: str) -> tuple[int, list[object]]:
+    request_r, request_w = os.pipe()
+    answer_r, answer_w = os.pipe()
+    start_r, start_w = os.pipe()
+    pid = zygote.spawn(request_r, answer_w, start_w)
+    for fd in (request_r, answer_w, start_w, start_r):
+        os.close(fd)
+    forkrun._write_all(request_w, text.encode())
+    os.close(request_w)
+    answer = json.loads(forkrun._read_all(answer_r))
+    os.close(answer_r)
+    assert zygote.wait_ended(pid)
+    return pid, answer
+
+
+def _spare_of(zygote: forkrun.Zygote) -> int:
+    """The run child the zygote forked ahead (no run is under way), once it is there."""
+    import time
+
+    for _ in range(500):
+        found = forkrun._children(zygote.pid)
+        if found:
+            (pid,) = found
+            return pid
+        time.sleep(0.01)
+    raise AssertionError("the zygote forked no spare run child")
+
+
+def test_the_zygote_forks_each_run_child_ahead_and_replaces_a_dead_one(tmp_path: Path) -> None:
+    import signal
+
+    zygote = forkrun.Zygote.start(_answering_child, [], str(tmp_path))  # type: ignore[arg-type]
+    try:
+        first, answer = _run(zygote, "measured")
+        assert answer[0] == first and answer[2] == "measured"
+        spare = _spare_of(zygote)
+        assert os.path.isdir(str(next(tmp_path.iterdir())))  # its temp dir, made ahead
+        second, answer = _run(zygote, "control")
+        assert second == spare != first  # the judge waited for no fork: the spare ran it
+        assert answer[2] == "control" and not os.path.exists(str(answer[1]))  # removed after
+        dead = _spare_of(zygote)
+        os.kill(dead, signal.SIGKILL)  # a spare that dies before its turn never runs
+        third, answer = _run(zygote, "mutant")
+        assert third not in (first, second, dead) and answer[2] == "mutant"
+        last = _spare_of(zygote)
+    finally:
+        zygote.stop()
+    with pytest.raises(ProcessLookupError):
+        os.kill(last, 0)  # the last spare dies with the zygote, its temp dir removed
+    assert list(tmp_path.iterdir()) == []
