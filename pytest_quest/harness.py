@@ -617,6 +617,7 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
     pristine.before_exec = _measure_from_here(cov)
     judge = Judge(spec, channel, pristine, cov, seed_fd,
                   lambda status: finish(channel, status), own, confined)
+    _plugins_as_installed(pytest.Config)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])
     return int(code)  # pytest stopped before collection: the judge never ran
 
@@ -638,6 +639,30 @@ def _measure_from_here(cov: Any) -> Callable[[], None]:
                 cov.start()
 
     return start
+
+
+def _plugins_as_installed(config_class: Any) -> bool:
+    """The judge imports installed plugins without rewriting their asserts.
+
+    pytest rewrites the asserts of every module of each distribution that
+    declares a ``pytest11`` plugin (anyio's whole package: 47 modules), and
+    caches the result beside the sources. The sandbox writes no bytecode and
+    the confined run sees site-packages read-only, so the judge rewrote them
+    on every submission: 0.2-0.4 s of its start-up. What that buys is richer
+    messages for asserts failing inside a plugin's own code; pass or fail is
+    the same, and the test file and the conftests are rewritten as always
+    (docs/mutation.md, "Cost"). Returns False where this pytest has no such
+    step (nothing changes).
+    """
+    original = getattr(config_class, "_mark_plugins_for_rewrite", None)
+    if original is None:  # pragma: no cover - another pytest: plugins are rewritten
+        return False
+
+    def hook_only(self: Any, hook: Any, *_args: Any, **_kwargs: Any) -> None:
+        self.pluginmanager.rewrite_hook = hook  # what else that step did: keep the hook
+
+    config_class._mark_plugins_for_rewrite = hook_only
+    return True
 
 
 def _arguments(argv: list[str]) -> tuple[str, int, int | None]:

@@ -319,3 +319,25 @@ def test_collection_patterns_without_the_doctest_plugin() -> None:
     config = SimpleNamespace(getini={"norecursedirs": [".*"], "python_files": []}.__getitem__,
                              getoption=no_option)
     assert forkrun._collection_patterns(config) == [".*"]  # type: ignore[arg-type]
+
+
+def test_the_judge_marks_no_installed_plugin_for_assert_rewriting() -> None:
+    class Config(pytest.Config):  # a subclass: pytest's own stays as it is
+        pass
+
+    marked: list[str] = []
+    hook = SimpleNamespace(mark_rewrite=marked.append)
+    config = SimpleNamespace(pluginmanager=SimpleNamespace(rewrite_hook=None))
+    assert harness._plugins_as_installed(Config) is True
+    Config._mark_plugins_for_rewrite(config, hook, False)  # type: ignore[arg-type]
+    assert config.pluginmanager.rewrite_hook is hook and marked == []
+    assert pytest.Config._mark_plugins_for_rewrite is not Config._mark_plugins_for_rewrite
+
+
+def test_pytest_marks_installed_plugins_for_rewriting_without_the_judge() -> None:
+    # What the judge skips: pytest marks the packages of pytest11 distributions (pytest-quest).
+    marked: list[str] = []
+    hook = SimpleNamespace(mark_rewrite=marked.append)
+    config = SimpleNamespace(pluginmanager=SimpleNamespace(rewrite_hook=None))
+    pytest.Config._mark_plugins_for_rewrite(config, hook, False)  # type: ignore[arg-type]
+    assert config.pluginmanager.rewrite_hook is hook and "pytest_quest" in marked
