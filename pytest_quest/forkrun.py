@@ -237,80 +237,10 @@ def _flush() -> None:
             stream.flush()
 
 
-class _Spare:
-    """A run child forked ahead, waiting for its request's pipes on a socket only it holds.
-
-    Forked from the zygote like any run child, only before the judge asks:
-    the judge then waits for no fork (7-50 ms on a loaded machine). It runs
-    nothing until its pipes arrive, so what it starts from is what a child
-    forked on request starts from (the zygote's memory, which no run
-    changes); the judge still sends each request only after the previous
-    run in that slot ended and was cleaned up.
-    """
-
-    def __init__(self, pid: int, sock: socket.socket, run_dir: str) -> None:
-        self.pid = pid
-        self.sock = sock
-        self.run_dir = run_dir
-
-    @classmethod
-    def fork(cls, child: Callable[[int, int, int, str], NoReturn], base_tmp: str,
-             close: Sequence[Any]) -> _Spare:
-        run_dir = tempfile.mkdtemp(dir=base_tmp)
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        zygote = os.getpid()
-        _flush()
-        pid = _fork()
-        if pid == 0:
-            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != zygote:  # the zygote died before the line above
-                os._exit(0)
-            ours.close()
-            for item in close:  # the zygote's ends, and pipes meant for another run
-                with contextlib.suppress(OSError):
-                    if isinstance(item, socket.socket):
-                        item.close()
-                    else:
-                        os.close(item)
-            signal.set_wakeup_fd(-1)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            _await_request(theirs, child, run_dir)
-        theirs.close()
-        return cls(pid, ours, run_dir)
-
-    def hand(self, fds: Sequence[int]) -> bool:
-        """Give the spare its request's pipes; False when it is gone (it then never runs)."""
-        try:
-            socket.send_fds(self.sock, [b"F"], list(fds))
-        except OSError:
-            return False
-        finally:
-            self.sock.close()
-        return True
-
-
-def _await_request(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
-                   run_dir: str) -> NoReturn:
-    """In a spare: block until the zygote hands over the run's pipes, then be the run child."""
-    try:
-        message, fds, _, _ = socket.recv_fds(sock, 1, 3)
-    except BaseException:
-        os._exit(0)
-    sock.close()
-    if not message or len(fds) != 3:
-        os._exit(0)  # the zygote is shutting down (or closed us): never a run
-    child(fds[0], fds[1], fds[2], run_dir)
-
-
 def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
             base_tmp: str, after_run: Callable[[], object] | None = None) -> NoReturn:
-    """The zygote's loop: hand each request to a spare run child, reap, clean up, report the end.
-
-    A spare is forked ahead only while no request waits (a request never
-    waits for a spare), and one that died before its turn is replaced.
-    """
+    """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
-    spare: _Spare | None = None
     try:
         gc.freeze()  # what every run inherits stays shared: no copy-on-write for the collector
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -321,33 +251,31 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
         signal.signal(signal.SIGCHLD, lambda *_: None)
         while True:
             waiting: list[Any] = [sock, wake_r]
-            ready, _, _ = select.select(waiting, [], [], 0 if spare is None else None)
-            if not ready:  # idle: fork the next run child now, not when it is asked for
-                spare = _Spare.fork(child, base_tmp, (sock, wake_r, wake_w))
-                continue
+            ready, _, _ = select.select(waiting, [], [])
             if wake_r in ready:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_r, 4096)
-            spare = _reap(active, sock, after_run, spare)
+            _reap(active, sock, after_run)
             if sock not in ready:
                 continue
             message, fds, _, _ = socket.recv_fds(sock, 1, 3)
             if not message or len(fds) != 3:
                 break
-            for _attempt in range(2):  # a spare that died waiting is replaced once
-                handed = spare or _Spare.fork(child, base_tmp, (sock, wake_r, wake_w, *fds))
-                spare = None
-                if handed.hand(fds):
-                    break
-                _end(handed.pid, handed.run_dir)
+            run_dir = tempfile.mkdtemp(dir=base_tmp)
+            _flush()
+            pid = _fork()
+            if pid == 0:
+                sock.close()
+                os.close(wake_r)
+                os.close(wake_w)
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                child(fds[0], fds[1], fds[2], run_dir)
             for fd in fds:
                 os.close(fd)
-            active[handed.pid] = handed.run_dir
-            sock.sendall(b"P" + struct.pack("!i", handed.pid))
+            active[pid] = run_dir
+            sock.sendall(b"P" + struct.pack("!i", pid))
     finally:
-        if spare is not None:
-            spare.sock.close()
-            _end(spare.pid, spare.run_dir)
         for pid in list(active):
             _end(pid, active.pop(pid))
         _kill_orphans(set())
@@ -355,29 +283,20 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
 
 
 def _reap(active: dict[int, str], sock: socket.socket,
-          after_run: Callable[[], object] | None = None,
-          spare: _Spare | None = None) -> _Spare | None:
-    """Reap every ended child; for a run child, kill its leftovers and remove its temp dir.
-
-    Returns the spare, or None when it was among the dead (a new one is forked).
-    """
+          after_run: Callable[[], object] | None = None) -> None:
+    """Reap every ended child; for a run child, kill its leftovers and remove its temp dir."""
     while True:
         try:
             pid, _status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return spare
+            return
         if pid == 0:
-            return spare
-        if spare is not None and pid == spare.pid:
-            spare.sock.close()
-            _end(pid, spare.run_dir)
-            spare = None
-            continue
+            return
         run_dir = active.pop(pid, None)
         if run_dir is None:
             continue  # an orphan of some run, reparented here and killed below
         _end(pid, run_dir)
-        _kill_orphans(set(active) | ({spare.pid} if spare is not None else set()))
+        _kill_orphans(set(active))
         if after_run is not None:
             after_run()
         with contextlib.suppress(OSError):
