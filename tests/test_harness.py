@@ -341,3 +341,20 @@ def test_pytest_marks_installed_plugins_for_rewriting_without_the_judge() -> Non
     config = SimpleNamespace(pluginmanager=SimpleNamespace(rewrite_hook=None))
     pytest.Config._mark_plugins_for_rewrite(config, hook, False)  # type: ignore[arg-type]
     assert config.pluginmanager.rewrite_hook is hook and "pytest_quest" in marked
+
+
+@pytest.mark.slow
+def test_the_harness_run_as_a_module_is_the_module_its_importers_get() -> None:
+    import subprocess
+
+    script = ("import runpy, sys\n"
+              "sys.argv = ['pytest_quest.harness']\n"
+              "try:\n"
+              "    runpy.run_module('pytest_quest.harness', run_name='__main__', alter_sys=True)\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "from pytest_quest import forkrun, harness\n"
+              "print(harness.__name__, forkrun.Pristine is harness.Pristine)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["__main__", "True"]  # one copy, not a second import
