@@ -344,17 +344,23 @@ def test_pytest_marks_installed_plugins_for_rewriting_without_the_judge() -> Non
 
 
 @pytest.mark.slow
-def test_the_harness_run_as_a_module_is_the_module_its_importers_get() -> None:
+@pytest.mark.parametrize(("module", "importer"), [
+    ("harness", "forkrun.Pristine is harness.Pristine"), ("confine", "forkrun is not None")])
+def test_a_module_run_with_dash_m_is_the_module_its_importers_get(module: str, importer: str
+                                                                  ) -> None:
+    # confine's launcher runs `-m pytest_quest.confine`, then the harness with runpy; both are
+    # imported by name afterwards (harness main, forkrun): one copy each, not a second import.
     import subprocess
 
     script = ("import runpy, sys\n"
-              "sys.argv = ['pytest_quest.harness']\n"
+              f"sys.argv = ['pytest_quest.{module}']\n"
               "try:\n"
-              "    runpy.run_module('pytest_quest.harness', run_name='__main__', alter_sys=True)\n"
+              f"    runpy.run_module('pytest_quest.{module}', run_name='__main__',\n"
+              "                     alter_sys=True)\n"
               "except SystemExit:\n"
               "    pass\n"
-              "from pytest_quest import forkrun, harness\n"
-              "print(harness.__name__, forkrun.Pristine is harness.Pristine)\n")
+              f"from pytest_quest import forkrun, {module}\n"
+              f"print({module}.__name__, {importer})\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["__main__", "True"]  # one copy, not a second import
+    assert done.stdout.split() == ["__main__", "True"]
