@@ -539,7 +539,9 @@ class Judge:
         The judge runs no test itself, so nothing follows: the process
         reports and leaves from here (:func:`pytest_quest.harness.finish`).
         """
-        _rewrite_once(session.config, os.path.join(self.spec.sandbox, self.spec.test_file or ""))
+        test_path = os.path.join(self.spec.sandbox, self.spec.test_file or "")
+        _rewrite_once(session.config, test_path)
+        _compile_patterns(session.config, test_path)
         base_tmp = os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
         os.makedirs(base_tmp, exist_ok=True)
         runs_dir = hidden_runs_dir(base_tmp)
@@ -547,6 +549,7 @@ class Judge:
         # saw at start-up; no other run measures. (Also what coverage.py's own fork handling,
         # used by pytest-quest's suite, expects to find as the current collector.)
         self.cov.stop()
+        self.pristine.before_exec = None  # no run starts the judge's measuring on its own
         self.install, self.trusted_lines = self._installed_before_fork()
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
@@ -758,6 +761,42 @@ def _rewrite_once(config: pytest.Config, path: str) -> None:
         return done if fn == target else original(fn, cfg)
 
     rewrite._rewrite_test = rewrite_test
+
+
+def _collection_patterns(config: pytest.Config) -> list[str]:
+    """The file-name patterns every run's collection matches paths against.
+
+    ``norecursedirs`` and ``python_files`` (ini) and the doctest plugin's
+    ``--doctest-glob``: pytest compiles each into a regular expression on
+    first use, in every run again (its caches die with the run).
+    """
+    patterns: list[str] = []
+    for name in ("norecursedirs", "python_files"):
+        with contextlib.suppress(ValueError, KeyError):  # a pytest without that ini
+            patterns += [str(p) for p in config.getini(name) or ()]
+    with contextlib.suppress(ValueError, AttributeError):  # doctest plugin disabled
+        patterns += [str(p) for p in config.getoption("doctestglob", None) or ["test*.txt"]]
+    return patterns
+
+
+def _compile_patterns(config: pytest.Config, path: str) -> int:
+    """Compile the collection's file-name patterns once, in the judge, for every run to inherit.
+
+    Matching runs nothing of the project or the test: only pytest's own
+    pattern matcher on the test file's path (the compiled expressions land in
+    ``fnmatch``'s cache, which each forked run inherits). About a tenth of a
+    small test file's collection (docs/mutation.md, "Cost"). Returns how many
+    patterns were compiled.
+    """
+    try:
+        from _pytest.pathlib import fnmatch_ex
+    except ImportError:  # pragma: no cover - another pytest: each run compiles them
+        return 0
+    patterns = _collection_patterns(config)
+    for pattern in patterns:
+        with contextlib.suppress(Exception):  # a malformed pattern: the run reports it
+            fnmatch_ex(pattern, path)
+    return len(patterns)
 
 
 def _parallel() -> int:
@@ -1036,16 +1075,29 @@ class _Recorder:
     A profile hook on the one code object: its returns tell which zero value
     an extreme mutant should try, its calls tell whether the tests reach the
     body at all. The count is None when something replaced the hook.
+
+    The hook sees every call and return of the process (3.11 has no per-code
+    events), so it is a plain function that only compares code objects: as a
+    method it cost a third more, doubling the measured run's collection.
     """
 
     def __init__(self, code: types.CodeType) -> None:
         self.code = code
         self.types: list[str] = []
         self.calls = 0
+        self.hook = self._hook()
 
-    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
-        if frame.f_code is not self.code:
-            return
+    def _hook(self) -> Callable[[types.FrameType, str, Any], None]:
+        code, record = self.code, self.record
+
+        def hook(frame: types.FrameType, event: str, arg: Any) -> None:
+            if frame.f_code is code:
+                record(event, arg)
+
+        return hook
+
+    def record(self, event: str, arg: Any) -> None:
+        """One event of the target's own frame."""
         if event == "call":
             self.calls += 1
         elif event == "return" and arg is not None:
@@ -1057,8 +1109,8 @@ class _Recorder:
     def start(self) -> None:
         import threading
 
-        sys.setprofile(self)
-        threading.setprofile(self)  # threads the tests start count too
+        sys.setprofile(self.hook)
+        threading.setprofile(self.hook)  # threads the tests start count too
 
     def count(self) -> int | None:
         return self.calls if self._intact else None
@@ -1066,7 +1118,7 @@ class _Recorder:
     def stop(self) -> None:
         import threading
 
-        self._intact = sys.getprofile() is self
+        self._intact = sys.getprofile() is self.hook
         sys.setprofile(None)
         threading.setprofile(None)
 

@@ -32,7 +32,7 @@ import os
 import sys
 import time
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 import pytest
@@ -318,6 +318,8 @@ class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.module_code: types.CodeType = compile(source, path, "exec", dont_inherit=True)
         self.code: types.CodeType | None = self.module_code
         self.watch: Watch | None = None
+        #: Called before the module executes in the judge (it starts measuring there).
+        self.before_exec: Callable[[], None] | None = None
         lines = self.text.splitlines(keepends=True)
         linecache.cache[path] = (len(self.text), None, lines, path)
 
@@ -337,6 +339,8 @@ class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def exec_module(self, module: types.ModuleType) -> None:
+        if self.before_exec is not None:
+            self.before_exec()
         watch = self.watch
         if watch is not None:
             watch.loading = True
@@ -604,11 +608,61 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
     own = os.path.dirname(os.path.abspath(outer.config.data_file)) if outer else None
     cov = _coverage(spec)
     _keep_measuring_ourselves(outer)
-    cov.start()  # before the conftests: what they import at start-up is measured too
+    with _quiet_warnings():
+        cov.start()  # set up here, once, not in the measured run: the first start costs
+        cov.stop()
+    # Only the target file is measured, and nothing of it runs before the judge imports it:
+    # measuring starts there, if a conftest does, not while pytest sets up (pytest's
+    # configuration and the plugins' imports run a third slower traced).
+    pristine.before_exec = _measure_from_here(cov)
     judge = Judge(spec, channel, pristine, cov, seed_fd,
                   lambda status: finish(channel, status), own, confined)
+    _plugins_as_installed(pytest.Config)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])
     return int(code)  # pytest stopped before collection: the judge never ran
+
+
+def _measure_from_here(cov: Any) -> Callable[[], None]:
+    """Start ``cov`` (once) when the judge itself imports the target module.
+
+    A conftest that imports the module runs its top level, and maybe its
+    functions, in the judge before any run exists (the "swap" install,
+    docs/mutation.md): those lines must be in the coverage each run goes on
+    from. The frame executing the module is new, so it is measured whole.
+    """
+    started: list[bool] = []
+
+    def start() -> None:
+        if not started:
+            started.append(True)
+            with _quiet_warnings():
+                cov.start()
+
+    return start
+
+
+def _plugins_as_installed(config_class: Any) -> bool:
+    """The judge imports installed plugins without rewriting their asserts.
+
+    pytest rewrites the asserts of every module of each distribution that
+    declares a ``pytest11`` plugin (anyio's whole package: 47 modules), and
+    caches the result beside the sources. The sandbox writes no bytecode and
+    the confined run sees site-packages read-only, so the judge rewrote them
+    on every submission: 0.2-0.4 s of its start-up. What that buys is richer
+    messages for asserts failing inside a plugin's own code; pass or fail is
+    the same, and the test file and the conftests are rewritten as always
+    (docs/mutation.md, "Cost"). Returns False where this pytest has no such
+    step (nothing changes).
+    """
+    original = getattr(config_class, "_mark_plugins_for_rewrite", None)
+    if original is None:  # pragma: no cover - another pytest: plugins are rewritten
+        return False
+
+    def hook_only(self: Any, hook: Any, *_args: Any, **_kwargs: Any) -> None:
+        self.pluginmanager.rewrite_hook = hook  # what else that step did: keep the hook
+
+    config_class._mark_plugins_for_rewrite = hook_only
+    return True
 
 
 def _arguments(argv: list[str]) -> tuple[str, int, int | None]:
@@ -639,4 +693,8 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 
 if __name__ == "__main__":
+    # Run with -m (confine's runner, runpy): forkrun imports this module by its name, which
+    # would compile and execute the file a second time as another module (20-30 ms of the
+    # judge's start-up, and two of every class). This copy is that module.
+    sys.modules.setdefault("pytest_quest.harness", sys.modules[__name__])
     main()

@@ -145,3 +145,42 @@ def test_ending_a_run_removes_a_tree_deeper_than_the_recursion_limit(tmp_path: P
     forkrun._end(child.pid, str(run_dir))
     assert child.poll() is not None  # killed and reaped
     assert not run_dir.exists()
+
+
+class _Money:
+    pass
+
+
+def _priced(kind: str) -> object:
+    if kind == "fail":
+        raise ValueError(kind)
+    return {"int": 3, "float": 2.5, "money": _Money()}[kind]
+
+
+def test_the_recorder_counts_calls_and_builtin_return_types_of_the_target_only() -> None:
+    recorder = forkrun._Recorder(_priced.__code__)
+    recorder.start()
+    try:
+        for kind in ("int", "int", "float", "money"):
+            _priced(kind)
+        with pytest.raises(ValueError):
+            _priced("fail")
+        len(str(_Money()))  # other code: not counted
+    finally:
+        recorder.stop()
+    assert recorder.count() == 5
+    assert recorder.types == ["int", "float", "?"]  # a raise says nothing, a class is "?"
+    assert type(recorder.hook) is type(_priced)  # a plain function on every event, no method
+
+
+def test_a_recorder_whose_hook_was_replaced_has_no_count() -> None:
+    import sys
+
+    recorder = forkrun._Recorder(_priced.__code__)
+    recorder.start()
+    try:
+        sys.setprofile(lambda *_: None)  # what a test could do to hide its calls
+        _priced("int")
+    finally:
+        recorder.stop()
+    assert recorder.count() is None

@@ -110,3 +110,29 @@ def test_self_measurement_passes_only_the_collector_start(tmp_path: Path,
     assert config == {"branch": True, "data_file": str(box.private / ".coverage")}
     assert env["COVERAGE_FILE"] == str(box.private / ".coverage")
     assert "COVERAGE_CORE" not in env
+
+
+@pytest.mark.slow
+def test_wait_returns_when_the_process_ends_without_polling(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    import subprocess
+    import sys
+    import time
+
+    from pytest_quest import sandbox
+
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            sandbox.wait(slow, 0.05)
+    finally:
+        slow.kill()
+    assert sandbox.wait(slow, 5) == -9
+    quick = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"polled: slept {seconds} s")
+
+    monkeypatch.setattr(time, "sleep", no_sleep)  # Popen.wait(timeout) sleeps between looks
+    assert sandbox.wait(quick, 30) == 3
+    assert sandbox.wait(quick, 30) == 3  # already reaped: its code again
