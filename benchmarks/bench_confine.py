@@ -66,7 +66,8 @@ def _submit(master: Path, into: Path) -> tuple[float, str, str]:
 
     shutil.copytree(master, into)
     settings = load_settings(into)
-    test = into / default_test_path(Ledger.load(Ledger.for_root(into).path).get(QUEST), settings)
+    ledger = Ledger.load(Ledger.for_root(into).path)
+    test = into / default_test_path(ledger.get(QUEST), settings, ledger.quests)
     test.parent.mkdir(parents=True, exist_ok=True)
     test.write_text(COMPLETE, encoding="utf-8")
     started = time.perf_counter()

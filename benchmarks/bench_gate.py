@@ -50,8 +50,8 @@ def _fresh(master: Path, into: Path, quest_id: str = QUEST, text: str = TEST
 
     shutil.copytree(master, into)
     settings = load_settings(into)
-    quest = Ledger.load(Ledger.for_root(into).path).get(quest_id)
-    test = into / default_test_path(quest, settings)
+    ledger = Ledger.load(Ledger.for_root(into).path)
+    test = into / default_test_path(ledger.get(quest_id), settings, ledger.quests)
     test.parent.mkdir(parents=True, exist_ok=True)
     test.write_text(text, encoding="utf-8")
     return into, test

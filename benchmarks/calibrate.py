@@ -188,8 +188,8 @@ def submit_one(settings: Any, quest_id: str, source: bytes, ledger_bytes: bytes)
     attempts = ledger_path.parent / "attempts.jsonl"
     if attempts.exists():
         attempts.unlink()
-    quest = Ledger.load(ledger_path).get(quest_id)
-    rel = default_test_path(quest, settings)
+    ledger = Ledger.load(ledger_path)
+    rel = default_test_path(ledger.get(quest_id), settings, ledger.quests)
     path = settings.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(source)
