@@ -46,16 +46,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from pytest_quest import mutate, safeio
-from pytest_quest.harness import (
-    Channel,
-    Guard,
-    Pristine,
-    Watch,
-    coverage_entries,
-    report_event,
-    resolve,
-    short_repr,
-)
 from pytest_quest.mutants import MutationError, find_code, function_node
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -68,6 +58,16 @@ from pytest_quest.protocol import (
     Tampering,
     parse_run_report,
     parse_run_start,
+)
+from pytest_quest.runparts import (
+    Channel,
+    Guard,
+    Pristine,
+    Watch,
+    coverage_entries,
+    report_event,
+    resolve,
+    short_repr,
 )
 from pytest_quest.runstate import hidden_runs_dir, remove_sysv_ipc, reopen
 from pytest_quest.runtrust import settle

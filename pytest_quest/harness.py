@@ -16,6 +16,12 @@ the test file, runs it and answers through its own pipe; the judge parses
 every answer defensively, schedules the controls and mutants
 (:mod:`pytest_quest.mutate`) and alone writes events to the inherited pipe
 ``N``, which no child holds. See docs/security.md ("evidence channel").
+
+This module is the entry point: the command line, the two modes, coverage's
+set-up and the exit (:func:`finish`). What the judge and its runs share (the
+event channel, the sandbox guard and code watch, the pristine import hook,
+the shape of a report) is in :mod:`pytest_quest.runparts`, which forkrun
+imports instead of this module.
 """
 
 from __future__ import annotations
@@ -23,230 +29,28 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
-import importlib.abc
-import importlib.machinery
 import importlib.util
 import json
-import linecache
 import os
 import sys
 import time
-import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 import pytest
 
 from pytest_quest.measure import coverage_core
-from pytest_quest.protocol import (
-    WORKER_COVERAGE_ENV,
-    EventKind,
-    HarnessSpec,
-    TargetSpec,
-    encode_event,
+from pytest_quest.protocol import WORKER_COVERAGE_ENV, EventKind, HarnessSpec
+from pytest_quest.runparts import (
+    Channel,
+    Guard,
+    Pristine,
+    coverage_entries,
+    report_event,
+    short_repr,
 )
-from pytest_quest.scrub import body_of, file_spec, holds_body
 
-__all__ = ["Channel", "Guard", "Pristine", "Watch", "finish", "main"]
-
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-_PATH_EVENTS = {
-    "os.remove": 1, "os.rmdir": 1, "os.mkdir": 1, "os.rename": 2, "os.chmod": 1,
-    "os.chown": 1, "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1,
-    "shutil.rmtree": 1, "shutil.move": 2, "shutil.copyfile": 2, "shutil.copytree": 2,
-}
-_SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
-                           "os.spawn", "os.fork", "os.forkpty", "pty.spawn"})
-#: The coverage keys the gate reads; everything else in coverage's JSON is dropped.
-_COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed_branches",
-                  "missing_branches")
-
-
-class Channel:
-    """The judge's side of the event pipe: one JSON object per line, written whole.
-
-    The descriptor is made non-inheritable at once: no program this process
-    or its children start (an xdist worker, a plugin's helper) receives it.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        with contextlib.suppress(OSError):
-            os.set_inheritable(fd, False)
-
-    def emit(self, kind: EventKind, **data: Any) -> None:
-        payload = encode_event(kind, **data)
-        view = memoryview(payload)
-        while view:
-            written = os.write(self.fd, view)
-            view = view[written:]
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-
-
-class Guard:
-    """An audit hook: no writes outside the allowed roots, no child processes.
-
-    Audit hooks cannot be removed from Python code, so the judge never
-    installs one: each forked run adds its own. pytest-quest's own writes
-    after the test code finished run inside :meth:`trusted`. Once the kernel
-    confines the run (``confined`` names how), a child process can do no more
-    than the test itself, so processes are allowed: many real plugins start
-    one at import. Without it, a denial before the submitted test module is
-    collected is the environment's doing (``early``), not the test's.
-    """
-
-    def __init__(self, allowed: Sequence[str], confined: str = "") -> None:
-        self.allowed = tuple(os.path.realpath(a).rstrip(os.sep) + os.sep for a in allowed)
-        self.confined = confined
-        self.paused = False
-        #: Set when the test module is about to be imported: denials from then on are its doing.
-        self.test_started = False
-        self.denied: list[str] = []
-        #: Denials before that: the project's or a plugin's doing (an environment fault).
-        self.early: list[str] = []
-
-    @contextlib.contextmanager
-    def trusted(self) -> Iterator[None]:
-        """Let pytest-quest's own code write; never around test code."""
-        self.paused = True
-        try:
-            yield
-        finally:
-            self.paused = False
-
-    def inside(self, path: Any) -> bool:
-        if isinstance(path, int) or path is None:
-            return True
-        try:
-            real = os.path.realpath(os.fsdecode(path))
-        except (TypeError, ValueError):
-            return False
-        return real == os.devnull or (real + os.sep).startswith(self.allowed)
-
-    def deny(self, what: str) -> None:
-        found = self.denied if self.test_started else self.early
-        if len(found) < 100:
-            found.append(what)
-        raise PermissionError(f"pytest-quest sandbox: {what} is not allowed")
-
-    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        if self.paused:
-            return
-        if event == "open":
-            path, mode, flags = (*tuple(args), None, None, 0)[:3]
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS
-            )
-            if writing and not self.inside(path):
-                self.deny(f"writing {os.fsdecode(path)}")
-        elif event in _PATH_EVENTS:
-            for path in args[: _PATH_EVENTS[event]]:
-                if not self.inside(path):
-                    self.deny(f"{event} on {path}")
-        elif event in _SPAWN_EVENTS and not self.confined:
-            self.deny(f"starting a process ({event})")
-        elif event == "sys.addaudithook":
-            self.deny("installing an audit hook")
-        elif event in ("socket.connect", "socket.sendto") and not _loopback(args[1]):
-            self.deny(f"network access to {args[1]!r}")
-
-
-def _loopback(address: Any) -> bool:
-    """Local servers a test starts itself are fine; the outside world is not."""
-    if not isinstance(address, tuple) or not address:
-        return True  # AF_UNIX paths and the like stay on this machine
-    host = str(address[0])
-    return host in ("localhost", "::1", "") or host.startswith("127.")
-
-
-class Watch:
-    """An audit hook that notices a test reading the code under test.
-
-    A test that looks at the target's code (its source file, its
-    ``__code__``, a compile of its text, a second import by path) can tell a
-    mutant from the original without testing behaviour. Our own code (the
-    loader executing the module, coverage reading sources for its report)
-    runs with the watch paused or ``loading``.
-    """
-
-    def __init__(self, target: TargetSpec, path: str, text: str) -> None:
-        self.path = os.path.realpath(path)
-        self.module = target.module
-        self.qualname = ".".join((*target.owner, target.name))
-        self.text = text
-        self.body = body_of(text)
-        self.paused = False
-        self.loading = False
-        self.nodeid = ""
-        self.reads: list[str] = []
-
-    def _saw(self, what: str) -> None:
-        entry = f"{self.nodeid}: {what}" if self.nodeid else what
-        if entry not in self.reads and len(self.reads) < 20:
-            self.reads.append(entry)
-
-    def _is_target(self, path: Any) -> bool:
-        if not isinstance(path, str | bytes | os.PathLike):
-            return False
-        try:
-            return os.path.realpath(os.fsdecode(path)) == self.path
-        except (TypeError, ValueError):
-            return False
-
-    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        if self.paused:
-            return
-        if event == "open" and args and self._is_target(args[0]):
-            mode, flags = (*tuple(args[1:]), None, 0)[:2]
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS)
-            if not writing:  # a write is the guard's and the sources check's business
-                self._saw("opened the target's source file")
-        elif event == "object.__getattr__" and len(args) == 2 and args[1] == "__code__":
-            func = args[0]
-            if (not self.loading and type(func) is types.FunctionType
-                    and func.__module__ == self.module and func.__qualname__ == self.qualname):
-                self._saw("read the target's __code__")
-        elif event == "compile" and len(args) == 2 and not _pytest_parsing():
-            source, filename = args
-            if self._is_target(filename):
-                self._saw("compiled code under the target's file name")
-            elif isinstance(source, str | bytes) and self.text:
-                text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-                if self.text in text or holds_body(text, self.body):
-                    self._saw("compiled the target's source text")
-
-
-def _statement_finder() -> types.CodeType | None:
-    try:
-        from _pytest._code.source import getstatementrange_ast
-    except ImportError:  # pragma: no cover - another pytest: its tracebacks may be flagged
-        return None
-    return getstatementrange_ast.__code__
-
-
-#: pytest parses a file's text to show the failing statement of a traceback entry.
-_PYTEST_PARSER = _statement_finder()
-
-
-def _pytest_parsing() -> bool:
-    """Whether the compile under way is pytest formatting a traceback (not the test reading).
-
-    Since every run's reads are judged, a mutant that breaks the test at
-    import shows its traceback, and pytest parses the target's text for it.
-    Told by the caller's code object itself, which test code cannot forge.
-    """
-    frame: types.FrameType | None = sys._getframe(2)
-    for _ in range(3):
-        if frame is None:
-            return False
-        if frame.f_code is _PYTEST_PARSER:
-            return True
-        frame = frame.f_back
-    return False
+__all__ = ["finish", "main"]
 
 
 def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None:
@@ -269,95 +73,6 @@ def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None
             resource.setrlimit(which, (min(soft, hard), hard))
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def short_repr(report: pytest.CollectReport | pytest.TestReport) -> dict[str, Any]:
-    """Location and message of a failure, not pages of traceback."""
-    crash = getattr(report.longrepr, "reprcrash", None)
-    if crash is not None:
-        return {"message": str(crash.message)[:2000], "file": str(crash.path),
-                "line": _line(crash.lineno)}
-    if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
-        path, line, message = report.longrepr
-        return {"message": str(message)[:2000], "file": str(path), "line": _line(line)}
-    text = str(report.longrepr or "")
-    return {"message": text[-2000:], "file": None, "line": None}
-
-
-def _line(value: Any) -> int | None:
-    return value if type(value) is int else None
-
-
-def coverage_entries(data: dict[str, Any], root: str) -> dict[str, Any]:
-    """coverage's JSON ``files`` -> project-relative paths with only the keys the gate reads."""
-    prefix = root.rstrip(os.sep) + os.sep
-    out: dict[str, Any] = {}
-    for name, entry in data.get("files", {}).items():
-        rel = name[len(prefix):] if name.startswith(prefix) else name
-        out[rel.replace(os.sep, "/")] = {k: entry[k] for k in _COVERAGE_KEYS if k in entry}
-    return out
-
-
-# ------------------------------------------------------------ the pristine target
-class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """The target module as read before any run, served to every import of it.
-
-    The judge reads the source once, compiles it with the real file name and
-    fills :mod:`linecache` from that text, so tracebacks and
-    ``inspect.getsource`` never open the file. In a run, :attr:`code` is the
-    run's module (the pristine one or a mutant), served to every import of
-    the target in that run: a module whose import failed is imported again
-    by the test module, and it must get the same code.
-    """
-
-    def __init__(self, target: TargetSpec, path: str, source: bytes) -> None:
-        self.target = target
-        self.path = path
-        self.source = source
-        self.text = source.decode("utf-8")
-        self.module_code: types.CodeType = compile(source, path, "exec", dont_inherit=True)
-        self.code: types.CodeType | None = self.module_code
-        self.watch: Watch | None = None
-        #: Called before the module executes in the judge (it starts measuring there).
-        self.before_exec: Callable[[], None] | None = None
-        lines = self.text.splitlines(keepends=True)
-        linecache.cache[path] = (len(self.text), None, lines, path)
-
-    @classmethod
-    def read(cls, spec: HarnessSpec, target: TargetSpec) -> Pristine:
-        path = os.path.join(spec.sandbox, target.file)
-        with open(path, "rb") as handle:
-            return cls(target, path, handle.read())
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname != self.target.module:
-            return None
-        return file_spec(fullname, self, self.path)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
-        return None
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        if self.before_exec is not None:
-            self.before_exec()
-        watch = self.watch
-        if watch is not None:
-            watch.loading = True
-        try:
-            exec(self.code or self.module_code, module.__dict__)
-        finally:
-            if watch is not None:
-                watch.loading = False
-
-    def get_source(self, fullname: str) -> str:
-        return self.text
-
-    def get_filename(self, fullname: str) -> str:
-        return self.path
-
-    def is_package(self, fullname: str) -> bool:
-        return os.path.basename(self.path) == "__init__.py"
 
 
 def third_party_imports(source: str, sandbox: str) -> list[str]:
@@ -385,22 +100,6 @@ def third_party_imports(source: str, sandbox: str) -> list[str]:
             continue
         out.append(name)
     return out
-
-
-def resolve(target: TargetSpec) -> Any:
-    """The target's plain function as its module holds it now (or None)."""
-    owner: Any = sys.modules.get(target.module)
-    for part in target.owner:
-        owner = getattr(owner, part, None)
-    holder = getattr(owner, "__dict__", None)
-    value: Any = holder.get(target.name) if holder is not None else None
-    if isinstance(value, property):
-        value = getattr(value, target.accessor or "fget")
-    value = getattr(value, "__func__", value)  # staticmethod, classmethod
-    value = getattr(value, "func", value)  # functools.cached_property
-    while hasattr(value, "__wrapped__"):  # functools.wraps decorators
-        value = value.__wrapped__
-    return value if isinstance(value, types.FunctionType) else None
 
 
 # ------------------------------------------------------------------- suite mode
@@ -469,19 +168,6 @@ class SuiteSession:
                 self.channel.emit(EventKind.COVERAGE,
                                   **_json_coverage(self.cov, self.spec, self.blobs))
                 self.channel.emit(EventKind.ROUND_DONE, round=1)
-
-
-def report_event(report: pytest.TestReport) -> dict[str, Any]:
-    """One pytest report as the ``report`` event of the measured round."""
-    data: dict[str, Any] = {
-        "round": 1, "nodeid": report.nodeid, "when": report.when, "outcome": report.outcome,
-        "duration": round(float(report.duration), 6),
-    }
-    if hasattr(report, "wasxfail"):
-        data["xfail"] = True
-    if report.failed or report.skipped:
-        data.update(short_repr(report))
-    return data
 
 
 def _json_coverage(cov: Any, spec: HarnessSpec, blobs: Sequence[bytes] = ()) -> dict[str, Any]:
@@ -693,8 +379,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 
 if __name__ == "__main__":
-    # Run with -m (confine's runner, runpy): forkrun imports this module by its name, which
-    # would compile and execute the file a second time as another module (20-30 ms of the
-    # judge's start-up, and two of every class). This copy is that module.
+    # Run with -m (confine's runner, runpy): an import of this module by its name would
+    # compile and execute the file a second time as another module (20-30 ms of the judge's
+    # start-up, and two of every class). forkrun no longer does (it takes what it shares from
+    # runparts), but this copy stays the module any such import gets.
     sys.modules.setdefault("pytest_quest.harness", sys.modules[__name__])
     main()

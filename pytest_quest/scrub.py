@@ -1,6 +1,6 @@
 """What a run child must not hand its test: the pristine code next to the installed one.
 
-The judge's :class:`~pytest_quest.harness.Pristine` import hook holds the
+The judge's :class:`~pytest_quest.runparts.Pristine` import hook holds the
 pristine module code and, in a run, the installed one (pristine or a
 mutant). Reachable from the target module (``__loader__``, ``__spec__``,
 ``sys.meta_path``), it let a test compare the two and spot every mutant

@@ -3,6 +3,8 @@
 The folders are flat (docs/design.md, "Names and layers", says why); this test is what keeps the
 layers real. Every module must be placed in exactly one layer below, so a new module forces the
 decision of where it belongs. Imports inside functions count too: a lazy import is still an arrow.
+Within a layer the arrows point one way as well: no module imports one that imports it back,
+however many modules lie in between (issue 11: forkrun and harness did).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ LAYERS: dict[str, frozenset[str]] = {
     }),
     # What reads the sources and runs or measures code: the scanner, the sandbox, the judge.
     "run": frozenset({
-        "confine", "forkrun", "harness", "mutate", "runstate", "runtrust", "sandbox", "scanner",
-        "schedule", "scrub", "submission", "workers",
+        "confine", "forkrun", "harness", "mutate", "runparts", "runstate", "runtrust", "sandbox",
+        "scanner", "schedule", "scrub", "submission", "workers",
     }),
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({
@@ -67,20 +69,24 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+def _origin(node: ast.ImportFrom, module: str, path: Path) -> str:
+    """The absolute name a ``from ... import`` reads from (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    base = ["pytest_quest", *package.split(".")] if package else ["pytest_quest"]
+    base = base[:len(base) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
 def _imports(module: str, path: Path) -> set[str]:
     """Every absolute name ``module`` imports, with the package prefix kept."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = ["pytest_quest", *package.split(".")] if package else ["pytest_quest"]
-                base = base[:len(base) - node.level + 1]
-                origin = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                origin = node.module or ""
+            origin = _origin(node, module, path)
             names.add(origin)
             # ``from pytest_quest.rules import coverage`` imports the module rules.coverage.
             names.update(f"{origin}.{alias.name}" for alias in node.names)
@@ -100,6 +106,57 @@ def _ours(name: str, modules: dict[str, Path]) -> str | None:
 
 
 MODULES = _modules()
+
+
+def _arrows(module: str, path: Path) -> set[str]:
+    """The modules of ours that ``module`` imports, at the top or in a function.
+
+    One arrow per imported name, to the module that defines it:
+    ``from pytest_quest.rules import escapes`` points at ``rules.escapes``, not at the
+    package. Python runs a package's ``__init__`` before any of its submodules; that order
+    is the language's, not an arrow of ours (``rules`` imports its rule modules to register
+    them, and they import each other through the package's name). Imports under
+    ``TYPE_CHECKING`` count: no cycle needs one today, so none is excused.
+    """
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [_ours(alias.name, MODULES) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            origin = _origin(node, module, path)
+            targets = []
+            for alias in node.names:
+                sub = _ours(f"{origin}.{alias.name}", MODULES)
+                is_module = sub == f"{origin}.{alias.name}".removeprefix("pytest_quest.")
+                targets.append(sub if is_module else _ours(origin, MODULES))
+        else:
+            continue
+        found.update(t for t in targets if t is not None and t != module)
+    return found
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` as a path that ends where it starts; empty when there is none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        if node in path:
+            return [*path[path.index(node):], node]
+        if node in done:
+            return []
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if found := visit(target):
+                return found
+        path.pop()
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        if found := visit(start):
+            return found
+    return []
 
 
 def test_every_module_has_exactly_one_layer() -> None:
@@ -131,3 +188,25 @@ def test_the_checker_sees_a_wrong_arrow(tmp_path: Path) -> None:
     found = {_ours(n, MODULES) for n in _imports("quest", bad)}
     assert found == {"submit", "scan", None}  # None: the package root and the stdlib
     assert RANK["submit"] > RANK["quest"] and RANK["scan"] > RANK["quest"]
+
+
+def test_no_import_cycle() -> None:
+    # A cycle within a layer passes the layer test; it still makes each module of it load
+    # the other (a lazy import too, once it runs) and leaves no order to read them in.
+    graph = {module: _arrows(module, path) for module, path in MODULES.items()}
+    cycle = _cycle(graph)
+    assert not cycle, f"import cycle: {' -> '.join(cycle)}"
+
+
+def test_the_cycle_checker_sees_a_cycle_and_a_package_is_no_arrow(tmp_path: Path) -> None:
+    # The checker itself: a lazy import closing a loop through a third module is caught...
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+    lazy = tmp_path / "runparts.py"
+    lazy.write_text("def later():\n    from pytest_quest.harness import main\n")
+    assert _arrows("runparts", lazy) == {"harness"}
+    # ...and a submodule imported through its package points at the submodule only.
+    sibling = tmp_path / "static.py"
+    sibling.write_text("from pytest_quest.rules import escapes\nfrom . import names\n"
+                       "from pytest_quest.rules import RULES\n")
+    assert _arrows("rules.static", sibling) == {"rules.escapes", "rules.names", "rules"}

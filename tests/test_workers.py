@@ -197,7 +197,8 @@ def test_progress_names_the_workers() -> None:
 
 FINISH = textwrap.dedent('''\
     import atexit, sys
-    from pytest_quest.harness import Channel, finish
+    from pytest_quest.harness import finish
+    from pytest_quest.runparts import Channel
     atexit.register(lambda: print("interpreter shutdown ran"))
     print("buffered output", end="")
     finish(Channel(int(sys.argv[1])), None if sys.argv[2] == "none" else int(sys.argv[2]))

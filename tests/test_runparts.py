@@ -1,0 +1,243 @@
+"""The pieces every sandboxed run process uses (the event channel, the guard, the code watch,
+the pristine target, the report's shape), exercised without a subprocess."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import linecache
+import os
+import sys
+import tokenize
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_quest.protocol import EventKind, TargetSpec, parse_events
+from pytest_quest.runparts import (
+    Channel,
+    Guard,
+    Pristine,
+    Watch,
+    coverage_entries,
+    resolve,
+    short_repr,
+)
+
+TARGET = TargetSpec(file="shop.py", module="shop_under_test", owner=(), name="price",
+                    accessor=None, qualname="price", body=(2, 2), lines=(1, 2))
+SHOP = b"import json\n\ndef price(x):\n    return x * 2\n"
+
+
+def _guard(tmp_path: Path) -> Guard:
+    (tmp_path / "box").mkdir()
+    return Guard([str(tmp_path / "box")])
+
+
+def test_channel_writes_events_the_gate_accepts() -> None:
+    read, write = os.pipe()
+    channel = Channel(write)
+    channel.emit(EventKind.START, pid=1, time=2.0)
+    channel.emit(EventKind.DONE, exitstatus=0, denied=[])
+    channel.close()
+    channel.close()  # closing twice is harmless
+    with os.fdopen(read, "rb") as handle:
+        events, tampered = parse_events(handle.read())
+    assert tampered is None
+    assert [e["event"] for e in events] == ["start", "done"]
+
+
+def test_guard_allows_reads_and_writes_inside(tmp_path: Path) -> None:
+    guard = _guard(tmp_path)
+    guard("open", (str(tmp_path / "outside.txt"), "r", os.O_RDONLY))
+    guard("open", (str(tmp_path / "box" / "a.txt"), "w", os.O_WRONLY | os.O_CREAT))
+    guard("open", (os.devnull, "w", os.O_WRONLY))
+    guard("open", (3, "w", os.O_WRONLY))  # an already open descriptor
+    guard("os.remove", (str(tmp_path / "box" / "a.txt"),))
+    guard("socket.connect", (None, ("127.0.0.1", 8000)))
+    guard("socket.connect", (None, ("::1", 8000, 0, 0)))
+    guard("socket.connect", (None, "/tmp/app.sock"))
+    assert guard.denied == []
+
+
+@pytest.mark.parametrize(
+    ("event", "args"),
+    [
+        ("open", ("{out}", "w", os.O_WRONLY | os.O_CREAT)),
+        ("open", ("{out}", None, os.O_RDWR)),
+        ("open", ("{out}", "a", os.O_APPEND)),
+        ("os.remove", ("{out}",)),
+        ("os.rename", ("{box}", "{out}")),
+        ("shutil.rmtree", ("{out}",)),
+        ("subprocess.Popen", ("sh", ["sh"], None, None)),
+        ("os.system", (b"echo",)),
+        ("os.fork", ()),
+        ("sys.addaudithook", ()),
+        ("socket.connect", (None, ("93.184.216.34", 443))),
+        ("socket.sendto", (None, ("10.0.0.1", 53))),
+    ],
+)
+def test_guard_refuses_escapes(tmp_path: Path, event: str, args: tuple[object, ...]) -> None:
+    guard = _guard(tmp_path)
+    guard.test_started = True
+    out, box = str(tmp_path / "real_repo.py"), str(tmp_path / "box" / "x")
+    filled = tuple(a.format(out=out, box=box) if isinstance(a, str) else a for a in args)
+    with pytest.raises(PermissionError, match="pytest-quest sandbox"):
+        guard(event, filled)
+    assert len(guard.denied) == 1 and guard.early == []
+
+
+def test_guard_keeps_denials_before_the_test_apart(tmp_path: Path) -> None:
+    guard = _guard(tmp_path)
+    with pytest.raises(PermissionError):
+        guard("os.system", (b"uname",))  # a plugin at start-up, before the test module
+    guard.test_started = True
+    with pytest.raises(PermissionError):
+        guard("os.system", (b"id",))
+    assert guard.early == ["starting a process (os.system)"]
+    assert guard.denied == ["starting a process (os.system)"]
+
+
+def test_guard_refuses_symlink_tricks(tmp_path: Path) -> None:
+    guard = _guard(tmp_path)
+    link = tmp_path / "box" / "link"
+    link.symlink_to(tmp_path)
+    with pytest.raises(PermissionError):
+        guard("open", (str(link / "escaped.txt"), "w", os.O_WRONLY | os.O_CREAT))
+
+
+def test_trusted_lets_pytest_quest_itself_write(tmp_path: Path) -> None:
+    guard = _guard(tmp_path)
+    with guard.trusted():
+        guard("open", (str(tmp_path / "report.json"), "w", os.O_WRONLY))
+    with pytest.raises(PermissionError):
+        guard("open", (str(tmp_path / "report.json"), "w", os.O_WRONLY))
+
+
+def test_short_repr_of_reports() -> None:
+    crash = SimpleNamespace(message="assert 1 == 2", path="t.py", lineno=4)
+    failed = SimpleNamespace(longrepr=SimpleNamespace(reprcrash=crash))
+    assert short_repr(failed) == {"message": "assert 1 == 2", "file": "t.py", "line": 4}
+    skipped = SimpleNamespace(longrepr=("t.py", 3, "Skipped: later"))
+    assert short_repr(skipped) == {"message": "Skipped: later", "file": "t.py", "line": 3}
+    text = SimpleNamespace(longrepr="E   boom")
+    assert short_repr(text)["message"] == "E   boom"
+    odd = SimpleNamespace(longrepr=("t.py", "3", "Skipped"))  # never a non-integer line
+    assert short_repr(odd)["line"] is None
+
+
+def test_coverage_entries_keep_only_what_the_gate_reads() -> None:
+    data = {"files": {"/box/m.py": {"executed_lines": [1], "missing_lines": [2],
+                                   "summary": {"x": 1}, "functions": {}},
+                      "/elsewhere/n.py": {"executed_lines": [], "missing_lines": []}}}
+    assert coverage_entries(data, "/box") == {
+        "m.py": {"executed_lines": [1], "missing_lines": [2]},
+        "/elsewhere/n.py": {"executed_lines": [], "missing_lines": []},
+    }
+
+
+def _watch(tmp_path: Path) -> tuple[Watch, Path]:
+    path = tmp_path / "shop.py"
+    path.write_bytes(SHOP)
+    return Watch(TARGET, str(path), "def price(x):\n    return x * 2"), path
+
+
+def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path) -> None:
+    watch, path = _watch(tmp_path)
+    watch.nodeid = "t.py::test_a"
+    watch("open", (str(path), "r", 0))
+    watch("open", (str(path), "a", os.O_APPEND))  # writing: the guard's business
+    watch("open", (str(tmp_path / "other.py"), "r", 0))
+    watch("compile", (SHOP.decode(), "<copy>"))
+    watch("compile", (b"x = 1", str(path)))
+    watch("compile", ("x = 1", "<string>"))
+    assert watch.reads == [
+        "t.py::test_a: opened the target's source file",
+        "t.py::test_a: compiled the target's source text",
+        "t.py::test_a: compiled code under the target's file name",
+    ]
+
+
+def test_watch_sees_the_targets_code_read_but_not_while_loading(tmp_path: Path) -> None:
+    watch, _ = _watch(tmp_path)
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(SHOP, "shop.py", "exec"), namespace)
+    price = namespace["price"]
+    watch.loading = True
+    watch("object.__getattr__", (price, "__code__"))
+    watch.loading = False
+    watch("object.__getattr__", (len, "__code__"))
+    watch("object.__getattr__", (price, "__globals__"))
+    assert watch.reads == []
+    watch("object.__getattr__", (price, "__code__"))
+    watch.paused = True
+    watch("open", (str(tmp_path / "shop.py"), "r", 0))
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_bytes(SHOP)
+    spec = SimpleNamespace(sandbox=str(tmp_path))
+    pristine = Pristine.read(spec, TARGET)  # type: ignore[arg-type]
+    (tmp_path / "shop.py").write_text("raise SystemExit('never read again')\n")
+    assert pristine.find_spec("json") is None
+    sys.meta_path.insert(0, pristine)
+    try:
+        module = __import__(TARGET.module)
+        assert module.price(3) == 6
+        assert module.__file__ == str(tmp_path / "shop.py")
+        assert inspect.getsource(module.price) == "def price(x):\n    return x * 2\n"
+        assert linecache.getline(str(tmp_path / "shop.py"), 4) == "    return x * 2\n"
+        del sys.modules[TARGET.module]
+        pristine.code = compile(SHOP.replace(b"* 2", b"* 3"), "shop.py", "exec")
+        again = __import__(TARGET.module)  # every import in a run gets the run's code
+        assert again is not module and again.price(2) == 6
+        assert pristine.get_filename(TARGET.module).endswith("shop.py")
+        assert not pristine.is_package(TARGET.module)
+    finally:
+        sys.meta_path.remove(pristine)
+        sys.modules.pop(TARGET.module, None)
+
+
+def test_pristine_package_module(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_bytes(b"VALUE = 1\n")
+    target = TargetSpec(file="pkg/__init__.py", module="pkg_under_test", owner=(), name="f",
+                        accessor=None, qualname="f", body=(1, 1), lines=(1, 1))
+    pristine = Pristine.read(SimpleNamespace(sandbox=str(tmp_path)), target)  # type: ignore[arg-type]
+    spec = pristine.find_spec("pkg_under_test")
+    assert spec is not None and spec.submodule_search_locations == [str(tmp_path / "pkg")]
+    assert pristine.is_package("pkg_under_test")
+
+
+def test_resolve_unwraps_properties_static_methods_and_wrappers(tmp_path: Path) -> None:
+    source = ("import functools\n\nclass Cart:\n    @property\n    def total(self):\n"
+              "        return 3\n\n    @total.setter\n    def total(self, v):\n        pass\n\n"
+              "    @staticmethod\n    def empty():\n        return []\n\n"
+              "@functools.lru_cache\ndef cached():\n    return 1\n")
+    module = type(sys)("resolve_under_test")
+    exec(compile(source, "r.py", "exec"), module.__dict__)
+    sys.modules[module.__name__] = module
+    try:
+        def find(owner: tuple[str, ...], name: str, accessor: str | None = None) -> object:
+            target = TargetSpec(file="r.py", module=module.__name__, owner=owner, name=name,
+                                accessor=accessor, qualname=name, body=(1, 1), lines=(1, 1))
+            found = resolve(target)
+            return None if found is None else found.__code__.co_firstlineno
+
+        # co_firstlineno counts the decorator line
+        assert find(("Cart",), "total") == 4
+        assert find(("Cart",), "total", "fset") == 8
+        assert find(("Cart",), "empty") == 12
+        assert find((), "cached") == 16
+        assert find((), "missing") is None
+    finally:
+        del sys.modules[module.__name__]
+
+
+def test_source_is_read_as_bytes_so_encodings_survive(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_bytes(SHOP)
+    pristine = Pristine.read(SimpleNamespace(sandbox=str(tmp_path)), TARGET)  # type: ignore[arg-type]
+    assert pristine.source == SHOP
+    assert tokenize.detect_encoding(io.BytesIO(pristine.source).readline)[0] == "utf-8"
