@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import fnmatch
 import re
 import sysconfig
 from collections.abc import Callable, Iterator
@@ -78,6 +79,13 @@ def _case(path: Path) -> Any:
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
         strict=True, reason=f"walks around the static rule; stopped by the {pending} defence "
                             "of issue 13, not on this branch yet"))
+
+
+def test_no_corpus_file_is_collected_by_our_own_suite() -> None:
+    """A corpus file named like a test module (``test_*.py``, ``*_test.py``) would be run by
+    pytest as part of this suite, where its imports of the example project fail."""
+    assert [p.name for p in FILES if fnmatch.fnmatch(p.name, "test_*.py")
+            or fnmatch.fnmatch(p.name, "*_test.py")] == []
 
 
 def test_corpus_size_and_rules_exist() -> None:
