@@ -22,10 +22,10 @@ process of its own, so ``/proc/<ppid>`` is not the caller any more).
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
-import fnmatch
 import re
 import sysconfig
 from collections.abc import Callable, Iterator
