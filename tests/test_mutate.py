@@ -421,3 +421,18 @@ def test_a_claimed_line_the_coverage_says_ran_is_still_reach_checked() -> None:
     # reach check (the claim is REVIEW anyway; the forgery is caught and FAILs).
     stage = run_stage(FakeRuns(inputs=(0,)), _given(claimed=frozenset({3})))
     assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+
+
+def test_a_body_that_never_ran_is_not_import_time_only() -> None:
+    # Red team 4, finding 01: swap mode (a conftest imports the module), every line of the body
+    # claimed unreachable and a test that never calls the target: nothing of the body ran, so
+    # "nothing ran but what the judge saw" held vacuously and the quest went to a human as
+    # import-time-only instead of FAILing on the extreme mutants as a pseudo-test.
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0,
+                            "coverage": {FILE: {"executed_lines": [], "missing_lines": [2, 3, 4]}}})
+    runs = FakeRuns(inputs=())
+    event = run_stage(runs, _given(measured=measured, install="swap",
+                                   claimed=frozenset({2, 3, 4}))).mutation
+    assert event is not None and "import_time_only" not in event and "skipped" not in event
+    assert event["extreme"] and all(e["outcome"] == "survived" for e in event["extreme"])
