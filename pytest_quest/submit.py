@@ -18,7 +18,7 @@ from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict, printable
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
-from pytest_quest.paths import default_test_path, project_relative
+from pytest_quest.paths import default_test_path, locked_by_others, project_relative
 from pytest_quest.protocol import EventKind, HarnessSpec
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt, Evidence
@@ -134,7 +134,8 @@ def submit(
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     test_rel = (project_relative(test, settings) if test
-                else default_test_path(quest, settings, ledger.quests))
+                else default_test_path(quest, settings, ledger.quests,
+                                       locked_by_others(ledger.quests.values(), quest_id)))
     preflight.check_location(test_rel, settings)
     test_file = settings.root / test_rel
     if not test_file.is_file():
