@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -156,7 +157,7 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     claims = []
     for line, reason in sorted(unreachable.items()):
-        if not str(line).strip().isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", str(line).strip()):
             raise UsageError(f"unreachable takes line numbers as keys, got {line!r}")
         claims.append(Claim(int(line), reason))
     rel = default_test_path(quest, settings, ledger.quests,

@@ -133,10 +133,19 @@ def submit(
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
+    for claim in claims:
+        if not claim.reason.strip() or not claim.reason.isprintable():
+            # A reason is one line a maintainer reads in `review`: a line break or an escape
+            # sequence in it could forge or hide what follows (red team 4, finding 03).
+            raise UsageError(f"the reason for claiming line {claim.line} must be one line of "
+                             f"printable text, got {claim.reason!r}")
     test_rel = (project_relative(test, settings) if test
                 else default_test_path(quest, settings, ledger.quests,
                                        locked_by_others(ledger.quests.values(), quest_id)))
     preflight.check_location(test_rel, settings)
+    if not test_rel.isprintable():
+        raise UsageError(f"the test path {test_rel!r} holds control characters: name the file "
+                         "with printable characters only (nothing was judged, no try spent)")
     test_file = settings.root / test_rel
     if not test_file.is_file():
         raise UsageError(f"test file {test_rel} does not exist: write the test there first")

@@ -190,3 +190,16 @@ def test_mcp_never_writes_over_another_quests_locked_test(project: Path) -> None
     assert theirs.read_text() == FULL
     assert (project / ours).read_text() == "def test_x():\n    assert 1 == 1\n"
     assert Ledger.load(Ledger.for_root(project).path).get(QUEST).state.value == "PASS"
+
+
+@pytest.mark.parametrize("line", ["\u00b2", "9" * 5000, "-3", "1e3"])
+def test_mcp_unreachable_keys_that_are_no_line_number_are_a_usage_error(project: Path,
+                                                                       line: str) -> None:
+    # Red team 4: "²".isdigit() held and int("²") raised ValueError, as did 5000 digits
+    # (Python's int limit): a traceback in the tool, not a usage error.
+    from pytest_quest.errors import UsageError
+    from pytest_quest.mcp_server import _submit
+
+    with pytest.raises(UsageError, match="line numbers"):
+        _submit(project, "host-a", "hotel/pricing.py::tax_amount", "def test_x(): pass\n",
+                {line: "unreachable"})
