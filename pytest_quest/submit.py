@@ -151,7 +151,9 @@ def submit(
         raise UsageError(f"test file {test_rel} does not exist: write the test there first")
     data = test_file.read_bytes()
     preflight.check_sources(ledger, settings)
-    repeated = preflight.repeated_verdict(ledger, quest, test_rel, data)
+    # Claims are part of what is judged: the same bytes with a claim are a new question (a
+    # FAIL on coverage, then the same file with the line claimed, went back as that FAIL).
+    repeated = None if claims else preflight.repeated_verdict(ledger, quest, test_rel, data)
     if repeated is not None:
         return Result(quest, repeated, test_rel, 0.0)
     started = now_iso()

@@ -221,3 +221,16 @@ def test_agent_text_reaches_the_terminal_without_control_characters(capsys) -> N
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert "a line\\nforged" in out and "\\x1b[8m" in out
+
+
+def test_the_same_file_with_a_claim_is_judged_again(submit_test) -> None:
+    # Red team 4: the repeat shortcut ("this exact file already FAILed") ignored the claims, so
+    # an agent that claimed the lines its FAIL named got that FAIL back instead of a verdict.
+    from pytest_quest.submission import Claim
+
+    first = submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
+    assert first.verdict.outcome is Outcome.FAIL and first.quest.tries == 1
+    claims = tuple(Claim(line, "reached only by callers that are gone") for line in (7, 9, 11, 15))
+    again = submit_test("hotel/pricing.py::nightly_rate", PARTIAL, claims=claims)
+    assert "already FAILed" not in (again.verdict.hint or "")
+    assert "coverage-unreachable-claim" in {f.rule for f in again.verdict.facts}
