@@ -33,8 +33,14 @@ def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str]
     folder = settings.test_dir.rstrip("/")
     taken = {path.casefold() for path in locked}
     rel = f"{folder}/{quest_file_name(quest.id, quest_ids)}"
-    if rel.casefold() in taken:
-        rel = f"{folder}/{quest_file_name(quest.id, quest_ids, hashed=True)}"
+    if rel.casefold() not in taken:
+        return rel
+    # The hashed name can be taken too (a second lock placed there on purpose): count on.
+    stem = quest_file_name(quest.id, quest_ids, hashed=True).removesuffix(".py")
+    rel, number = f"{folder}/{stem}.py", 1
+    while rel.casefold() in taken:
+        number += 1
+        rel = f"{folder}/{stem}_{number}.py"
     return rel
 
 

@@ -141,3 +141,7 @@ def test_a_lock_sitting_on_the_readable_name_moves_the_default_path(tmp_path: Pa
     # Its own lock (or none) keeps the readable name.
     assert default_test_path(find, settings, ids, locked_by_others(records, records[1]["id"])) \
         == "tests/quest/test_hotel_rooms__find_room.py"
+    # Both names taken on purpose (two locks): the path counts on, never onto a lock.
+    hashed = moved
+    both = {"tests/quest/test_hotel_rooms__find_room.py", hashed}
+    assert default_test_path(find, settings, ids, both) == hashed.removesuffix(".py") + "_2.py"
