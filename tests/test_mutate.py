@@ -144,7 +144,8 @@ def test_a_block_that_runs_passes_its_reach_check() -> None:
     stage = run_stage(FakeRuns(weak, inputs=(2, 0)), _given(module=module))
     assert stage.tampered is None and stage.mutation is not None
     assert [e["outcome"] for e in stage.mutation["reach"]] == ["killed", "killed"]
-    assert [e["line"] for e in stage.mutation["reach"]] == [2, 3]
+    # The body's stop goes before its last covered statement (line 4), the branch's at line 3.
+    assert [e["line"] for e in stage.mutation["reach"]] == [4, 3]
 
 
 def test_the_order_is_seeded_by_the_submission() -> None:
