@@ -316,9 +316,10 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     """Check that the blocks the coverage data says ran really run.
 
     The coverage of the measured run is collected in the process the test
-    runs in, so a test can add lines to it. A block is proven to run when a
-    classic mutant on one of its lines was killed; for every other covered
-    block a *reach* mutant (``SystemExit`` before its first statement) must
+    runs in, so a test can add lines to it. A block is proven to run up to
+    its last covered statement when a classic mutant there or after it was
+    killed; for every other covered block a *reach* mutant (``SystemExit``,
+    or ``os._exit`` inside ``try``/``with``, before that statement) must
     die. One that survives means the block never ran although the coverage
     said so: the report was tampered with. A clean control runs with them, so
     these runs look like the others.
