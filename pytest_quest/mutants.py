@@ -634,6 +634,8 @@ class Reach:
 
     mutant: Mutant
     lines: frozenset[int]
+    #: A branch check (see :func:`reach_mutants`' ``arcs``): the branching statement's line.
+    arc_from: int | None = None
 
 
 #: A stop inside ``try``/``with``: no ``except``, ``finally`` or ``__exit__`` can catch it.
@@ -642,7 +644,8 @@ _HARD_STOP = "__import__('os')._exit(70)"
 
 def reach_mutants(source: str, filename: str, def_line: int, *,
                   module_code: types.CodeType | None = None,
-                  covered: set[int] | None = None) -> list[Reach]:
+                  covered: set[int] | None = None,
+                  arcs: set[tuple[int, int]] | None = None) -> list[Reach]:
     """One mutant per block of the target that stops before its last covered statement.
 
     Coverage data is written by the process the test runs in, so a test can
@@ -657,6 +660,12 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
     otherwise vouch for the lines after it (red team 4, finding 06). Blocks
     with no statement in ``covered`` are left out; without ``covered``, the
     stop goes before the first statement.
+
+    ``arcs`` (branch mode: the arcs the coverage says were taken): an ``if``,
+    ``for`` or ``while`` without an ``else`` whose "not entered" arc is listed
+    gets a mutant with an ``else`` that stops: the arc to the next statement
+    is also reached from the body, so no line check proves it (red team 4,
+    finding 04). Its ``lines`` are empty: only its own run proves it.
     """
     target = _Target.prepare(source, filename, def_line, module_code)
     func = target.func
@@ -686,6 +695,37 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
                         splice(target.module_code, target.original, code), code)
         last = block[-1].end_lineno or block[-1].lineno
         out.append(Reach(mutant, frozenset(range(head.lineno, last + 1))))
+    if arcs:
+        out += _arc_reaches(target, arcs)
+    return out
+
+
+def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
+    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``."""
+    out: list[Reach] = []
+    for block, guarded in _blocks(target.func.body):
+        for stmt in block:
+            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While) or stmt.orelse:
+                continue
+            first = stmt.body[0]
+            entered = {first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))}
+            if stmt.lineno in entered or not any(
+                    a == stmt.lineno and b not in entered for a, b in arcs):
+                continue
+            text = (_HARD_STOP if guarded else
+                    f"raise SystemExit('pytest-quest: branch from line {stmt.lineno} taken')")
+            stop = ast.parse(text).body[0]
+            _locate(stop, stmt.lineno, stmt.col_offset)
+            stmt.orelse = [stop]
+            try:
+                code = target.compile_mutant()
+            finally:
+                stmt.orelse = []
+            if code is None:
+                continue
+            mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno} is not entered",
+                            splice(target.module_code, target.original, code), code)
+            out.append(Reach(mutant, frozenset(), arc_from=stmt.lineno))
     return out
 
 

@@ -327,11 +327,15 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     assert stage.mutation is not None
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
     covered = set(coverage.get("executed_lines", ())) - given.trusted_lines
+    # Branch mode: the arcs are the run's claim too (red team 4, finding 04).
+    arcs = {(int(a), int(b)) for a, b in coverage.get("executed_branches", ())
+            if a not in given.trusted_lines} if given.branch else None
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:
         checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
-                                           module_code=given.module, covered=covered)
+                                           module_code=given.module, covered=covered,
+                                           arcs=arcs)
                   if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
         return
@@ -346,7 +350,16 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     for check, label in zip(checks, by_label, strict=True):
         entry = reached.get(label)
-        if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:
+        if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None \
+                and check.arc_from is not None:
+            line = check.arc_from
+            stage.tampered = Tampering(
+                f"the branch coverage of {given.target_file}:{line}",
+                f"the branch that skips line {line}'s block is taken in the tests, as the "
+                "coverage data says: a run that stops there fails",
+                "that run passed: the branch was never taken, so the coverage data was written "
+                "by the test")
+        elif entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:
             line = check.mutant.line
             stage.tampered = Tampering(
                 f"the coverage of {given.target_file}:{line}",

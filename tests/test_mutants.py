@@ -420,3 +420,25 @@ def test_reach_stops_before_the_last_covered_statement_of_a_block() -> None:
         namespace["f"]("2")
     (partial,) = mutate.reach_mutants(source, "<m>", 1, covered={2, 3})
     assert partial.mutant.line == 3 and partial.lines == frozenset({3, 4})
+
+
+def test_arc_reaches_stop_on_the_branch_no_line_check_proves() -> None:
+    # Red team 4, finding 04: in branch mode the arc 3->5 (the `if` not entered) was taken on
+    # the measured run's word; line 5 is reached from line 4 as well, so no line check proves
+    # it. An `else` that stops is killed exactly when the arc is taken.
+    source = '''def f(a):
+    b = 1
+    if a > 1:
+        b = 2
+    return b
+'''
+    assert mutate.reach_mutants(source, "<m>", 1, arcs={(3, 4), (4, 5)}) == \
+        mutate.reach_mutants(source, "<m>", 1)  # only the entered arc: nothing more to prove
+    found = mutate.reach_mutants(source, "<m>", 1, arcs={(3, 4), (3, 5)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 3 and arc.lines == frozenset() and arc.mutant.kind == "reach"
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert namespace["f"](2) == 2  # the branch into the block does not stop ...
+    with pytest.raises(SystemExit, match="branch from line 3"):
+        namespace["f"](0)  # ... the one around it does

@@ -437,3 +437,38 @@ def test_a_body_that_never_ran_is_not_import_time_only() -> None:
                                    claimed=frozenset({2, 3, 4}))).mutation
     assert event is not None and "import_time_only" not in event and "skipped" not in event
     assert event["extreme"] and all(e["outcome"] == "survived" for e in event["extreme"])
+
+
+def test_a_forged_branch_arc_is_tampering() -> None:
+    # Red team 4, finding 04: branch mode, the test never calls f(a) with a <= 1 (arc 2->4),
+    # and the measured run's answer lists that arc as taken. Every line ran (f(2) runs 2, 3
+    # and 4), so only the arc check can tell.
+    source = "def f(a):\n    if a > 1:\n        a = a + 1\n    return a\n"
+    measured = RunReport(
+        collected=(NODE,), reports=({"nodeid": NODE, "when": "call", "outcome": "passed"},),
+        coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": [],
+                         "executed_branches": [[2, 3], [2, 4]], "missing_branches": []}},
+        types=("int",), calls=2)
+
+    class Honest(FakeRuns):
+        def run(self, requests: Sequence[RunRequest], deadline: float,
+                skip: mutate.Skip | None = None) -> list[Ran | None]:
+            out: list[Ran | None] = []
+            for request in requests:
+                namespace: dict[str, Any] = {}
+                exec(request.module, namespace)
+                try:
+                    ok = namespace["f"](2) == 3 and namespace["f"](5) == 6
+                except SystemExit:
+                    ok = False
+                out.append(Ran(mutate.ANSWERED, 0.01, RunReport(
+                    collected=(NODE,), failed=None if ok else NODE)))
+            return out
+
+    given = _given(source=source, module=compile(source, FILE, "exec", dont_inherit=True),
+                   measured=measured, branch=True)
+    stage = run_stage(Honest(), given)
+    assert stage.tampered is not None and stage.tampered.where == "the branch coverage of m.py:2"
+    # The same claim without branch mode is not read: lines alone are all proven.
+    assert run_stage(Honest(), _given(source=source, measured=measured, branch=False,
+                                      module=given.module)).tampered is None
