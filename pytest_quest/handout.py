@@ -90,5 +90,6 @@ def hand_out(root: Path | None, agent: str | None = None, shard: Shard | None = 
                                      moment)
     chosen = survey.chosen
     ids = [str(q.get("id")) for q in data.get("quests", ())]
-    item = brief(Quest.from_dict(chosen), settings, ids) if chosen is not None else None
+    item = (brief(Quest.from_dict(chosen), settings, ids, data.get("quests", ()))
+            if chosen is not None else None)
     return Handout(settings, item, survey, agent, shard, lease)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -143,7 +144,7 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
             unreachable: dict[str, str]) -> dict[str, Any]:
     from pytest_quest.config import load_settings
     from pytest_quest.ledger import Ledger
-    from pytest_quest.paths import default_test_path
+    from pytest_quest.paths import default_test_path, locked_by_others
     from pytest_quest.pool import settle
     from pytest_quest.states import State
     from pytest_quest.submission import Claim
@@ -156,10 +157,11 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     claims = []
     for line, reason in sorted(unreachable.items()):
-        if not str(line).strip().isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", str(line).strip()):
             raise UsageError(f"unreachable takes line numbers as keys, got {line!r}")
         claims.append(Claim(int(line), reason))
-    rel = default_test_path(quest, settings, ledger.quests)
+    rel = default_test_path(quest, settings, ledger.quests,
+                            locked_by_others(ledger.quests.values(), quest_id))
     # Before writing: the tool chooses the path, not the agent, so a path that is another
     # quest's locked test is our problem, never a FAIL (red team 3, finding 05: the source
     # overwrote the lock and the submission spent a try on scope-test-location).

@@ -624,38 +624,65 @@ def _keeping_freevars(func: _Func, names: tuple[str, ...],
 
 @dataclass(frozen=True)
 class Reach:
-    """A mutant that stops at the start of one block: killed exactly when the block runs.
+    """A mutant that stops before one statement: killed exactly when that statement runs.
 
-    ``lines`` are the lines of the block's own statements: a killed classic
-    mutant on one of them proves the block ran just as well.
+    The statement is the last one of its block that the coverage says ran, so a run that
+    reaches it ran every statement of the block before it. ``lines`` are the lines from that
+    statement to the end of the block: a killed classic mutant on one of them proves the
+    stop would have been reached just as well.
     """
 
     mutant: Mutant
     lines: frozenset[int]
+    #: A branch check (see :func:`reach_mutants`' ``arcs``): the branching statement's line.
+    arc_from: int | None = None
+
+
+#: A stop inside ``try``/``with``: no ``except``, ``finally`` or ``__exit__`` can catch it.
+_HARD_STOP = "__import__('os')._exit(70)"
 
 
 def reach_mutants(source: str, filename: str, def_line: int, *,
                   module_code: types.CodeType | None = None,
-                  covered: set[int] | None = None) -> list[Reach]:
-    """One mutant per block of the target that raises ``SystemExit`` before its first statement.
+                  covered: set[int] | None = None,
+                  arcs: set[tuple[int, int]] | None = None) -> list[Reach]:
+    """One mutant per block of the target that stops before its last covered statement.
 
     Coverage data is written by the process the test runs in, so a test can
-    forge it; whether a block runs is also a *behaviour* no test can fake
-    without telling runs apart: a run that raises there fails iff the block
-    runs. ``SystemExit`` passes through ``except Exception`` and
-    ``pytest.raises(Exception)`` and fails the test in pytest. Blocks inside
-    ``try`` or ``with`` are left out (the code may catch or suppress it), as
-    are blocks whose first line ``covered`` does not list.
+    forge it; whether a statement runs is also a *behaviour* no test can fake
+    without telling runs apart: a run that stops there fails iff it runs.
+    ``SystemExit`` passes through ``except Exception`` and
+    ``pytest.raises(Exception)`` and fails the test in pytest. A block inside
+    ``try`` or ``with`` (the code may catch or suppress ``SystemExit`` there)
+    stops with ``os._exit`` instead: the run ends without its answer, a crash,
+    which counts as killed. The stop goes before the *last* statement the
+    coverage lists, not the first: a statement that raises every time would
+    otherwise vouch for the lines after it (red team 4, finding 06). Blocks
+    with no statement in ``covered`` are left out; without ``covered``, the
+    stop goes before the first statement.
+
+    ``arcs`` (branch mode: the arcs the coverage says were taken): an ``if``,
+    ``for`` or ``while`` without an ``else`` whose "not entered" arc is listed
+    gets a mutant with an ``else`` that stops: the arc to the next statement
+    is also reached from the body, so no line check proves it (red team 4,
+    finding 04). Its ``lines`` are empty: only its own run proves it.
     """
     target = _Target.prepare(source, filename, def_line, module_code)
     func = target.func
     out: list[Reach] = []
-    for block in _blocks(func.body):
-        at = 1 if block is func.body and _is_docstring(block[0]) and len(block) > 1 else 0
+    for block, guarded in _blocks(func.body):
+        first = 1 if block is func.body and _is_docstring(block[0]) and len(block) > 1 else 0
+        if covered is None:
+            at = first
+        else:
+            ran = [i for i in range(first, len(block)) if block[i].lineno in covered]
+            if not ran:
+                continue
+            at = ran[-1]
         head = block[at]
-        if covered is not None and head.lineno not in covered:
-            continue
-        stop = ast.parse(f"raise SystemExit('pytest-quest: line {head.lineno} reached')").body[0]
+        text = (_HARD_STOP if guarded else
+                f"raise SystemExit('pytest-quest: line {head.lineno} reached')")
+        stop = ast.parse(text).body[0]
         _locate(stop, head.lineno, head.col_offset)
         block.insert(at, stop)
         try:
@@ -666,26 +693,61 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
             continue
         mutant = Mutant("reach", head.lineno, f"stop at line {head.lineno}",
                         splice(target.module_code, target.original, code), code)
-        out.append(Reach(mutant, frozenset(s.lineno for s in block)))
+        last = block[-1].end_lineno or block[-1].lineno
+        out.append(Reach(mutant, frozenset(range(head.lineno, last + 1))))
+    if arcs:
+        out += _arc_reaches(target, arcs)
     return out
 
 
-def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
-    """Every statement list of a function body, outside ``try``/``with`` and nested scopes."""
+def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
+    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``."""
+    out: list[Reach] = []
+    for block, guarded in _blocks(target.func.body):
+        for stmt in block:
+            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While) or stmt.orelse:
+                continue
+            first = stmt.body[0]
+            entered = {first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))}
+            if stmt.lineno in entered or not any(
+                    a == stmt.lineno and b not in entered for a, b in arcs):
+                continue
+            text = (_HARD_STOP if guarded else
+                    f"raise SystemExit('pytest-quest: branch from line {stmt.lineno} taken')")
+            stop = ast.parse(text).body[0]
+            _locate(stop, stmt.lineno, stmt.col_offset)
+            stmt.orelse = [stop]
+            try:
+                code = target.compile_mutant()
+            finally:
+                stmt.orelse = []
+            if code is None:
+                continue
+            mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno} is not entered",
+                            splice(target.module_code, target.original, code), code)
+            out.append(Reach(mutant, frozenset(), arc_from=stmt.lineno))
+    return out
+
+
+def _blocks(body: list[ast.stmt], guarded: bool = False) -> Iterator[tuple[list[ast.stmt], bool]]:
+    """Every statement list of a function body outside nested scopes, and whether a ``try``
+    or ``with`` encloses it."""
     if not body:
         return
-    yield body
+    yield body, guarded
     for stmt in body:
-        if isinstance(stmt, ast.Try | ast.TryStar | ast.With | ast.AsyncWith | _Func
-                      | ast.ClassDef):
+        if isinstance(stmt, _Func | ast.ClassDef):
             continue
-        for name in ("body", "orelse"):
+        inside = guarded or isinstance(stmt, ast.Try | ast.TryStar | ast.With | ast.AsyncWith)
+        for name in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, name, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _blocks(inner)
+                yield from _blocks(inner, inside)
+        for handler in getattr(stmt, "handlers", ()):
+            yield from _blocks(handler.body, True)
         if isinstance(stmt, ast.Match):
             for case in stmt.cases:
-                yield from _blocks(case.body)
+                yield from _blocks(case.body, guarded)
 
 
 #: What the null mutant's dead store may store (``null_shape`` picks one).

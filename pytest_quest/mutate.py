@@ -316,9 +316,10 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     """Check that the blocks the coverage data says ran really run.
 
     The coverage of the measured run is collected in the process the test
-    runs in, so a test can add lines to it. A block is proven to run when a
-    classic mutant on one of its lines was killed; for every other covered
-    block a *reach* mutant (``SystemExit`` before its first statement) must
+    runs in, so a test can add lines to it. A block is proven to run up to
+    its last covered statement when a classic mutant there or after it was
+    killed; for every other covered block a *reach* mutant (``SystemExit``,
+    or ``os._exit`` inside ``try``/``with``, before that statement) must
     die. One that survives means the block never ran although the coverage
     said so: the report was tampered with. A clean control runs with them, so
     these runs look like the others.
@@ -326,11 +327,15 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     assert stage.mutation is not None
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
     covered = set(coverage.get("executed_lines", ())) - given.trusted_lines
+    # Branch mode: the arcs are the run's claim too (red team 4, finding 04).
+    arcs = {(int(a), int(b)) for a, b in coverage.get("executed_branches", ())
+            if a not in given.trusted_lines} if given.branch else None
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:
         checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
-                                           module_code=given.module, covered=covered)
+                                           module_code=given.module, covered=covered,
+                                           arcs=arcs)
                   if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
         return
@@ -345,7 +350,16 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     for check, label in zip(checks, by_label, strict=True):
         entry = reached.get(label)
-        if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:
+        if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None \
+                and check.arc_from is not None:
+            line = check.arc_from
+            stage.tampered = Tampering(
+                f"the branch coverage of {given.target_file}:{line}",
+                f"the branch that skips line {line}'s block is taken in the tests, as the "
+                "coverage data says: a run that stops there fails",
+                "that run passed: the branch was never taken, so the coverage data was written "
+                "by the test")
+        elif entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:
             line = check.mutant.line
             stage.tampered = Tampering(
                 f"the coverage of {given.target_file}:{line}",
@@ -369,7 +383,10 @@ def _import_time_only(given: StageInput) -> bool:
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
     first, last = given.body
     body = {n for n in coverage.get("executed_lines", ()) if first <= n <= last}
-    return not body - given.trusted_lines
+    # A body that never ran at all did not run "only at import": with every line claimed
+    # unreachable, a test that never calls the target reached a human this way instead of
+    # FAILing as a pseudo-test (red team 4, finding 01). The extreme mutants judge it.
+    return bool(body) and not body - given.trusted_lines
 
 
 def _null_name(seed: str) -> str:

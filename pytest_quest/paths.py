@@ -4,30 +4,69 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
 from pytest_quest.quest import Quest
 
-__all__ = ["MAX_STEM", "coverage_include", "default_test_path", "import_roots", "module_name",
-           "project_relative", "quest_file_name"]
+__all__ = ["MAX_STEM", "coverage_include", "default_test_path", "import_roots", "locked_by_others",
+           "module_name", "project_relative", "quest_file_name"]
 
 
 #: Longest file stem before the tail is cut and the hash keeps names apart.
 MAX_STEM = 60
 
 
-def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str]) -> str:
+def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str],
+                      locked: Collection[str] = ()) -> str:
     """``hotel/pricing.py::Room.rate`` -> ``tests/quest/test_hotel_pricing__Room_rate.py``.
 
     ``quest_ids``: every quest of the ledger (any state); see :func:`quest_file_name`.
+    ``locked``: the test paths other quests locked (:func:`locked_by_others`). A quest
+    may lock on any file of the quest folder (``submit --test``), so one can sit on the
+    readable name of another quest; that quest's name then gets the hash, or ``next``
+    would send its agent to write over the lock (red team 4, finding 02).
     """
-    return f"{settings.test_dir.rstrip('/')}/{quest_file_name(quest.id, quest_ids)}"
+    folder = settings.test_dir.rstrip("/")
+    taken = {path.casefold() for path in locked}
+    rel = f"{folder}/{quest_file_name(quest.id, quest_ids)}"
+    if rel.casefold() not in taken:
+        return rel
+    # The hashed name can be taken too (a second lock placed there on purpose): count on.
+    stem = quest_file_name(quest.id, quest_ids, hashed=True).removesuffix(".py")
+    rel, number = f"{folder}/{stem}.py", 1
+    while rel.casefold() in taken:
+        number += 1
+        rel = f"{folder}/{stem}_{number}.py"
+    return rel
 
 
-def quest_file_name(quest_id: str, quest_ids: Iterable[str] = ()) -> str:
+def locked_by_others(quests: Iterable[Quest | Mapping[str, Any]], quest_id: str) -> set[str]:
+    """The test paths PASS quests other than ``quest_id`` are locked on.
+
+    ``quests``: the ledger's quests, loaded or as its raw records.
+    """
+    out = set()
+    for quest in quests:
+        other: object
+        state: object
+        test: object
+        if isinstance(quest, Quest):
+            other, state = quest.id, quest.state.value
+            test = quest.evidence.test if quest.evidence is not None else None
+        else:
+            other, state = quest.get("id"), quest.get("state")
+            evidence = quest.get("evidence")
+            test = evidence.get("test") if isinstance(evidence, Mapping) else None
+        if other != quest_id and state == "PASS" and isinstance(test, str) and test:
+            out.add(test)
+    return out
+
+
+def quest_file_name(quest_id: str, quest_ids: Iterable[str] = (), hashed: bool = False) -> str:
     """The file name of :func:`default_test_path`: readable, and never another quest's.
 
     Short and readable: a leading ``src/`` and a trailing ``__init__`` are left
@@ -45,8 +84,10 @@ def quest_file_name(quest_id: str, quest_ids: Iterable[str] = ()) -> str:
     the same readable name (compared case-insensitively, as macOS compares
     file names), each of them gets the hash as well. A project without such
     a pair keeps the readable names; a lock keeps the test path it recorded.
+    ``hashed``: the hash in any case (the readable name is taken by a lock).
     """
     stem, lossy = _readable(quest_id)
+    lossy = lossy or hashed
     if not lossy:
         key = stem.casefold()
         for other in quest_ids:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from pytest_quest.config import Settings
 from pytest_quest.errors import PARSE_ERRORS
 from pytest_quest.measure import format_lines
-from pytest_quest.paths import default_test_path, module_name
+from pytest_quest.paths import default_test_path, locked_by_others, module_name
 from pytest_quest.quest import Quest
 
 __all__ = ["Brief", "brief", "executable_lines"]
@@ -109,8 +109,12 @@ def executable_lines(path: Path, body: tuple[int, int]) -> tuple[int, ...]:
     return tuple(sorted(x for x in found if body[0] <= x <= body[1]))
 
 
-def brief(quest: Quest, settings: Settings, quest_ids: Iterable[str] = ()) -> Brief:
+def brief(quest: Quest, settings: Settings, quest_ids: Iterable[str] = (),
+          records: Iterable[Mapping[str, Any]] = ()) -> Brief:
     """Everything ``next`` shows for ``quest``; ``quest_ids``: the ledger's, for its test path.
+
+    ``records``: the ledger's raw quest records, so the test path is never a file another
+    quest is locked on (:func:`pytest_quest.paths.default_test_path`).
 
     Without them the test path is the readable name even where another quest
     shares it (see :func:`pytest_quest.paths.quest_file_name`): ``next``,
@@ -125,7 +129,8 @@ def brief(quest: Quest, settings: Settings, quest_ids: Iterable[str] = ()) -> Br
     source = "\n".join(all_lines[start - 1 : quest.lines[1]])
     statements = executable_lines(path, quest.body)
     missing = quest.missing if quest.missing is not None and quest.tries else statements
-    test_path = default_test_path(quest, settings, quest_ids)
+    test_path = default_test_path(quest, settings, quest_ids,
+                                  locked_by_others(records, quest.id))
     example, origin = _example(quest, settings)
     command = f"pytest-quest submit {shlex.quote(quest.id)} --test {shlex.quote(test_path)}"
     return Brief(quest, source, start, statements, missing, test_path, example, origin, command,

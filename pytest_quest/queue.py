@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pytest_quest.config import find_root, load_settings
 from pytest_quest.errors import QuestLocked, UsageError
@@ -52,6 +53,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
     moment = now or datetime.now(UTC)
     lease = None
     ids: list[str] = []  # every quest of the ledger, for the test path
+    records: list[dict[str, Any]] = []  # ... and their locks
 
     def choose(held: dict[str, dict[str, str]]
                ) -> tuple[dict[str, object], Survey, dict[str, object] | None]:
@@ -70,6 +72,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
                      if k != quest_id and v.get("agent") != agent and k in by_id)
         recorded = data.get("settings")
         ids.extend(by_id)
+        records.extend(quests)
         return raw, Survey(raw, counts, leased), recorded if isinstance(recorded, dict) else None
 
     if agent is None:
@@ -80,7 +83,7 @@ def take(root: Path | None, quest_id: str, agent: str | None = None,
             raw, survey, recorded = choose(held)
             settings = load_settings(base, recorded)
             lease = leases.grant(held, agent, quest_id, settings.lease_seconds, moment)
-    item = brief(Quest.from_dict(raw), settings, ids)
+    item = brief(Quest.from_dict(raw), settings, ids, records)
     return Handout(settings, item, survey, agent, None, lease)
 
 

@@ -18,7 +18,7 @@ from pytest_quest.errors import QuestLocked, UsageError
 from pytest_quest.facts import Verdict, printable
 from pytest_quest.gate import evaluate
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, transaction
-from pytest_quest.paths import default_test_path, project_relative
+from pytest_quest.paths import default_test_path, locked_by_others, project_relative
 from pytest_quest.protocol import EventKind, HarnessSpec
 from pytest_quest.quest import Quest
 from pytest_quest.records import Attempt, Evidence
@@ -133,15 +133,27 @@ def submit(
     quest = ledger.get(quest_id)
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
+    for claim in claims:
+        if not claim.reason.strip() or not claim.reason.isprintable():
+            # A reason is one line a maintainer reads in `review`: a line break or an escape
+            # sequence in it could forge or hide what follows (red team 4, finding 03).
+            raise UsageError(f"the reason for claiming line {claim.line} must be one line of "
+                             f"printable text, got {claim.reason!r}")
     test_rel = (project_relative(test, settings) if test
-                else default_test_path(quest, settings, ledger.quests))
+                else default_test_path(quest, settings, ledger.quests,
+                                       locked_by_others(ledger.quests.values(), quest_id)))
     preflight.check_location(test_rel, settings)
+    if not test_rel.isprintable():
+        raise UsageError(f"the test path {test_rel!r} holds control characters: name the file "
+                         "with printable characters only (nothing was judged, no try spent)")
     test_file = settings.root / test_rel
     if not test_file.is_file():
         raise UsageError(f"test file {test_rel} does not exist: write the test there first")
     data = test_file.read_bytes()
     preflight.check_sources(ledger, settings)
-    repeated = preflight.repeated_verdict(ledger, quest, test_rel, data)
+    # Claims are part of what is judged: the same bytes with a claim are a new question (a
+    # FAIL on coverage, then the same file with the line claimed, went back as that FAIL).
+    repeated = None if claims else preflight.repeated_verdict(ledger, quest, test_rel, data)
     if repeated is not None:
         return Result(quest, repeated, test_rel, 0.0)
     started = now_iso()

@@ -167,13 +167,13 @@ def test_colliding_quests_write_their_own_files_over_mcp(colliding: Path) -> Non
     assert ledger.get(PACKAGED).tries == 0
 
 
-def test_mcp_refuses_to_write_over_another_quests_locked_test(project: Path) -> None:
+def test_mcp_never_writes_over_another_quests_locked_test(project: Path) -> None:
     # A lock recorded at the path the tool would write for another quest (chosen with
-    # `submit --test`, or by an older version's names): refused before anything is written.
+    # `submit --test`, or by an older version's names): that quest's path moves to its hashed
+    # name (red team 4, finding 02), so the tool writes there and the lock is left alone.
     from pytest_quest.config import load_settings
-    from pytest_quest.errors import UsageError
     from pytest_quest.mcp_server import _submit
-    from pytest_quest.paths import default_test_path
+    from pytest_quest.paths import default_test_path, locked_by_others
     from pytest_quest.submit import submit
 
     tax = "hotel/pricing.py::tax_amount"
@@ -182,7 +182,24 @@ def test_mcp_refuses_to_write_over_another_quests_locked_test(project: Path) -> 
     theirs.parent.mkdir(parents=True, exist_ok=True)
     theirs.write_text(FULL)
     assert submit(load_settings(project), QUEST, test=theirs).quest.state.value == "PASS"
-    with pytest.raises(UsageError, match=f"locked test of {QUEST}"):
-        _submit(project, "host-a", tax, "def test_x():\n    assert 1 == 1\n", {})
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    ours = default_test_path(ledger.get(tax), load_settings(project), ledger.quests,
+                             locked_by_others(ledger.quests.values(), tax))
+    assert project / ours != theirs
+    _submit(project, "host-a", tax, "def test_x():\n    assert 1 == 1\n", {})
     assert theirs.read_text() == FULL
-    assert Ledger.load(Ledger.for_root(project).path).get(tax).tries == 0
+    assert (project / ours).read_text() == "def test_x():\n    assert 1 == 1\n"
+    assert Ledger.load(Ledger.for_root(project).path).get(QUEST).state.value == "PASS"
+
+
+@pytest.mark.parametrize("line", ["\u00b2", "9" * 5000, "-3", "1e3"])
+def test_mcp_unreachable_keys_that_are_no_line_number_are_a_usage_error(project: Path,
+                                                                       line: str) -> None:
+    # Red team 4: "²".isdigit() held and int("²") raised ValueError, as did 5000 digits
+    # (Python's int limit): a traceback in the tool, not a usage error.
+    from pytest_quest.errors import UsageError
+    from pytest_quest.mcp_server import _submit
+
+    with pytest.raises(UsageError, match="line numbers"):
+        _submit(project, "host-a", "hotel/pricing.py::tax_amount", "def test_x(): pass\n",
+                {line: "unreachable"})

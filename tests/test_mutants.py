@@ -361,7 +361,7 @@ def test_function_node_gives_the_first_decorator_line() -> None:
         mutate.function_node(source, 1)
 
 
-def test_reach_mutants_stop_at_each_block_outside_try_and_with() -> None:
+def test_reach_mutants_stop_at_each_block() -> None:
     source = '''def f(a, lock):
     """Doc."""
     if a:
@@ -377,9 +377,11 @@ def test_reach_mutants_stop_at_each_block_outside_try_and_with() -> None:
     return b
 '''
     found = mutate.reach_mutants(source, "<m>", 1)
-    assert [r.mutant.line for r in found] == [3, 4, 6]
-    assert sorted(found[0].lines) == [2, 3, 7, 11, 13]
+    # Blocks inside try/except/with too (red team 4, finding 06), with a stop nothing catches.
+    assert [r.mutant.line for r in found] == [3, 4, 6, 8, 10, 12]
+    assert sorted(found[0].lines) == list(range(3, 14))
     assert all(r.mutant.kind == "reach" for r in found)
+    assert [_calls_exit(r.mutant.code) for r in found] == [False] * 3 + [True] * 3
     import threading
 
     namespace: dict[str, Any] = {}
@@ -388,3 +390,55 @@ def test_reach_mutants_stop_at_each_block_outside_try_and_with() -> None:
     with pytest.raises(SystemExit, match="line 4 reached"):
         namespace["f"](1, threading.Lock())  # ... the if branch does
     assert [r.mutant.line for r in mutate.reach_mutants(source, "<m>", 1, covered={4})] == [4]
+
+
+def _calls_exit(code: Any) -> bool:
+    """Does any code object in ``code`` call ``os._exit`` (the uncatchable stop)?"""
+    import types
+
+    if "_exit" in code.co_names:
+        return True
+    return any(_calls_exit(c) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def test_reach_stops_before_the_last_covered_statement_of_a_block() -> None:
+    # Red team 4, finding 06: a statement that raises every time vouched for the lines after
+    # it, because the stop went before the block's first statement. Forged coverage of line 4
+    # (never run: line 3 always raises) is now checked at line 4 itself.
+    source = '''def f(a):
+    a = int(a)
+    b = 10 // a
+    return b
+'''
+    (reach,) = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4})
+    assert reach.mutant.line == 4 and reach.lines == frozenset({4})
+    namespace: dict[str, Any] = {}
+    exec(reach.mutant.code, namespace)
+    with pytest.raises(ZeroDivisionError):
+        namespace["f"]("0")  # line 3 raises: the stop before line 4 is never reached
+    with pytest.raises(SystemExit, match="line 4 reached"):
+        namespace["f"]("2")
+    (partial,) = mutate.reach_mutants(source, "<m>", 1, covered={2, 3})
+    assert partial.mutant.line == 3 and partial.lines == frozenset({3, 4})
+
+
+def test_arc_reaches_stop_on_the_branch_no_line_check_proves() -> None:
+    # Red team 4, finding 04: in branch mode the arc 3->5 (the `if` not entered) was taken on
+    # the measured run's word; line 5 is reached from line 4 as well, so no line check proves
+    # it. An `else` that stops is killed exactly when the arc is taken.
+    source = '''def f(a):
+    b = 1
+    if a > 1:
+        b = 2
+    return b
+'''
+    assert mutate.reach_mutants(source, "<m>", 1, arcs={(3, 4), (4, 5)}) == \
+        mutate.reach_mutants(source, "<m>", 1)  # only the entered arc: nothing more to prove
+    found = mutate.reach_mutants(source, "<m>", 1, arcs={(3, 4), (3, 5)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 3 and arc.lines == frozenset() and arc.mutant.kind == "reach"
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert namespace["f"](2) == 2  # the branch into the block does not stop ...
+    with pytest.raises(SystemExit, match="branch from line 3"):
+        namespace["f"](0)  # ... the one around it does

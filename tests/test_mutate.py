@@ -144,7 +144,8 @@ def test_a_block_that_runs_passes_its_reach_check() -> None:
     stage = run_stage(FakeRuns(weak, inputs=(2, 0)), _given(module=module))
     assert stage.tampered is None and stage.mutation is not None
     assert [e["outcome"] for e in stage.mutation["reach"]] == ["killed", "killed"]
-    assert [e["line"] for e in stage.mutation["reach"]] == [2, 3]
+    # The body's stop goes before its last covered statement (line 4), the branch's at line 3.
+    assert [e["line"] for e in stage.mutation["reach"]] == [4, 3]
 
 
 def test_the_order_is_seeded_by_the_submission() -> None:
@@ -421,3 +422,53 @@ def test_a_claimed_line_the_coverage_says_ran_is_still_reach_checked() -> None:
     # reach check (the claim is REVIEW anyway; the forgery is caught and FAILs).
     stage = run_stage(FakeRuns(inputs=(0,)), _given(claimed=frozenset({3})))
     assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+
+
+def test_a_body_that_never_ran_is_not_import_time_only() -> None:
+    # Red team 4, finding 01: swap mode (a conftest imports the module), every line of the body
+    # claimed unreachable and a test that never calls the target: nothing of the body ran, so
+    # "nothing ran but what the judge saw" held vacuously and the quest went to a human as
+    # import-time-only instead of FAILing on the extreme mutants as a pseudo-test.
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0,
+                            "coverage": {FILE: {"executed_lines": [], "missing_lines": [2, 3, 4]}}})
+    runs = FakeRuns(inputs=())
+    event = run_stage(runs, _given(measured=measured, install="swap",
+                                   claimed=frozenset({2, 3, 4}))).mutation
+    assert event is not None and "import_time_only" not in event and "skipped" not in event
+    assert event["extreme"] and all(e["outcome"] == "survived" for e in event["extreme"])
+
+
+def test_a_forged_branch_arc_is_tampering() -> None:
+    # Red team 4, finding 04: branch mode, the test never calls f(a) with a <= 1 (arc 2->4),
+    # and the measured run's answer lists that arc as taken. Every line ran (f(2) runs 2, 3
+    # and 4), so only the arc check can tell.
+    source = "def f(a):\n    if a > 1:\n        a = a + 1\n    return a\n"
+    measured = RunReport(
+        collected=(NODE,), reports=({"nodeid": NODE, "when": "call", "outcome": "passed"},),
+        coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": [],
+                         "executed_branches": [[2, 3], [2, 4]], "missing_branches": []}},
+        types=("int",), calls=2)
+
+    class Honest(FakeRuns):
+        def run(self, requests: Sequence[RunRequest], deadline: float,
+                skip: mutate.Skip | None = None) -> list[Ran | None]:
+            out: list[Ran | None] = []
+            for request in requests:
+                namespace: dict[str, Any] = {}
+                exec(request.module, namespace)
+                try:
+                    ok = namespace["f"](2) == 3 and namespace["f"](5) == 6
+                except SystemExit:
+                    ok = False
+                out.append(Ran(mutate.ANSWERED, 0.01, RunReport(
+                    collected=(NODE,), failed=None if ok else NODE)))
+            return out
+
+    given = _given(source=source, module=compile(source, FILE, "exec", dont_inherit=True),
+                   measured=measured, branch=True)
+    stage = run_stage(Honest(), given)
+    assert stage.tampered is not None and stage.tampered.where == "the branch coverage of m.py:2"
+    # The same claim without branch mode is not read: lines alone are all proven.
+    assert run_stage(Honest(), _given(source=source, measured=measured, branch=False,
+                                      module=given.module)).tampered is None

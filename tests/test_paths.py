@@ -12,7 +12,13 @@ import pytest
 
 from pytest_quest.config import Settings
 from pytest_quest.errors import UsageError
-from pytest_quest.paths import MAX_STEM, default_test_path, project_relative, quest_file_name
+from pytest_quest.paths import (
+    MAX_STEM,
+    default_test_path,
+    locked_by_others,
+    project_relative,
+    quest_file_name,
+)
 from pytest_quest.quest import Quest
 
 
@@ -110,3 +116,32 @@ def test_a_ledger_without_a_collision_keeps_the_readable_names() -> None:
            "m.py::_double", "src/geo/shapes.py::Shape.name"]
     assert [quest_file_name(i, ids) for i in ids] == [quest_file_name(i) for i in ids]
     assert quest_file_name("m.py::double", ids) == "test_m__double.py"
+
+
+def test_a_lock_sitting_on_the_readable_name_moves_the_default_path(tmp_path: Path) -> None:
+    # Red team 4, finding 02: quest A locked on the file ``next`` names for quest B
+    # (``submit A --test tests/quest/test_hotel_rooms__find_room.py``, a good test of A). ``next``
+    # still sent B's agent there: writing B's test broke A's lock and the submission spent a
+    # try on scope-test-location.
+    find = Quest(id="hotel/rooms.py::find_room", path="hotel/rooms.py", qualname="find_room")
+    records = [
+        {"id": find.id, "state": "TODO"},
+        {"id": "hotel/rooms.py::Room.normalize_number", "state": "PASS",
+         "evidence": {"test": "tests/quest/TEST_hotel_rooms__find_room.py"}},
+        {"id": "hotel/rooms.py::Room.from_code", "state": "TODO",
+         "evidence": {"test": "tests/quest/test_other.py"}},
+    ]
+    locked = locked_by_others(records, find.id)
+    assert locked == {"tests/quest/TEST_hotel_rooms__find_room.py"}
+    settings = Settings(root=tmp_path)
+    ids = [r["id"] for r in records]
+    moved = default_test_path(find, settings, ids, locked)
+    assert moved == "tests/quest/test_hotel_rooms__find_room_" + \
+        hashlib.sha256(find.id.encode()).hexdigest()[:6] + ".py"
+    # Its own lock (or none) keeps the readable name.
+    assert default_test_path(find, settings, ids, locked_by_others(records, records[1]["id"])) \
+        == "tests/quest/test_hotel_rooms__find_room.py"
+    # Both names taken on purpose (two locks): the path counts on, never onto a lock.
+    hashed = moved
+    both = {"tests/quest/test_hotel_rooms__find_room.py", hashed}
+    assert default_test_path(find, settings, ids, both) == hashed.removesuffix(".py") + "_2.py"

@@ -13,6 +13,9 @@ def test_scope_location_rules() -> None:
     assert rules(scope.check(sub(test_rel="tests/quest/helper.py"))) == ["scope-test-location"]
     locked = sub(locked_tests={TEST: "abc"})
     assert rules(scope.check(locked)) == ["scope-test-location"]
+    # The same file on a case-insensitive file system (macOS): refused too (red team 4).
+    upper = sub(test_rel=TEST.replace("m__f", "M__F"), locked_tests={TEST: "abc"})
+    assert upper.test_rel != TEST and rules(scope.check(upper)) == ["scope-test-location"]
     assert list(scope.check(sub())) == []
 
 

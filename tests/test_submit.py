@@ -175,3 +175,62 @@ def test_a_changed_function_is_named_after_a_rescan(submit_test, project: Path) 
     assert done.returncode == 1, done.stdout + done.stderr
     assert (f"the function changed since it was locked: source hash {locked} -> "
             f"{quest.source_hash}") in done.stdout
+
+
+@pytest.mark.parametrize("reason", [
+    "defensive\n  mutation:  extreme 2/2 killed, classic 9/9 (score 1.00, needs 0.60)",
+    "defensive guard\x1b[8m",  # conceals every line after it on the maintainer's terminal
+    "kept for old callers \u202e",  # a bidi override reorders what the reviewer reads
+    "   ",
+])
+def test_a_claim_reason_a_reviewer_cannot_read_as_it_is_is_a_usage_error(
+        project: Path, settings, reason: str) -> None:
+    """Red team 4, finding 03: a claim's reason is shown to the maintainer in `review`.
+
+    A line break forged a `mutation:` line for a quest whose mutation stage never ran, and an
+    ESC sequence hid what followed (the real `mutation: none recorded`, the other claims).
+    """
+    from pytest_quest.errors import UsageError
+    from pytest_quest.submission import Claim
+    from pytest_quest.submit import submit
+
+    path = project / "tests/quest/test_hotel_pricing__nightly_rate.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(FULL, encoding="utf-8")
+    with pytest.raises(UsageError, match="one line of printable text"):
+        submit(settings, "hotel/pricing.py::nightly_rate", test=path,
+               claims=(Claim(7, reason),))
+    with pytest.raises(UsageError, match="control characters"):
+        odd = path.with_name("test_rate\x1b[8m.py")
+        odd.write_text(FULL, encoding="utf-8")
+        submit(settings, "hotel/pricing.py::nightly_rate", test=odd)
+    assert Ledger.load(Ledger.for_root(project).path).get(
+        "hotel/pricing.py::nightly_rate").tries == 0
+
+
+def test_agent_text_reaches_the_terminal_without_control_characters(capsys) -> None:
+    from pytest_quest.cli.terminal import Terminal, visible
+    from pytest_quest.facts import FAIL, Fact
+
+    assert visible("a\x1b[8mb\nc\td") == "a\\x1b[8mb\nc\td"
+    assert visible("a\nb\x9b", newlines=False) == "a\\nb\\x9b"
+    term = Terminal()
+    term.fact(Fact("coverage-unreachable-claim", FAIL, "m.py:3\x1b[2K",
+                   "a line\nforged", "claimed unreachable: x\x1b[8m"))
+    term.data("tail\x1b]0;title\x07\n")
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "a line\\nforged" in out and "\\x1b[8m" in out
+
+
+def test_the_same_file_with_a_claim_is_judged_again(submit_test) -> None:
+    # Red team 4: the repeat shortcut ("this exact file already FAILed") ignored the claims, so
+    # an agent that claimed the lines its FAIL named got that FAIL back instead of a verdict.
+    from pytest_quest.submission import Claim
+
+    first = submit_test("hotel/pricing.py::nightly_rate", PARTIAL)
+    assert first.verdict.outcome is Outcome.FAIL and first.quest.tries == 1
+    claims = tuple(Claim(line, "reached only by callers that are gone") for line in (7, 9, 11, 15))
+    again = submit_test("hotel/pricing.py::nightly_rate", PARTIAL, claims=claims)
+    assert "already FAILed" not in (again.verdict.hint or "")
+    assert "coverage-unreachable-claim" in {f.rule for f in again.verdict.facts}

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # imported lazily at run time: `--help` must not load the gat
     from pytest_quest.submit import Result
 
 _EXIT = {"PASS": 0, "FAIL": 1, "REVIEW": 3}
-_CLAIM = re.compile(r"^\s*(\d+)\s*:\s*(.+?)\s*$", re.S)
+_CLAIM = re.compile(r"^\s*([0-9]{1,9})\s*:\s*(.+?)\s*$", re.S)
 
 
 @click.command("submit")

@@ -8,12 +8,32 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Terminal"]
+__all__ = ["Terminal", "visible"]
+
+#: Control characters a terminal acts on (ESC sequences that hide, move or erase what follows),
+#: newline and tab aside.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str, newlines: bool = True) -> str:
+    """``text`` with every control character written as its ``\\xNN`` escape.
+
+    What humans read comes partly from the agent (an unreachable claim's reason, a test path,
+    a failure message): an ESC sequence in it could hide the lines after it on the
+    maintainer's terminal, the ``mutation: none recorded`` of ``review`` too (red team 4,
+    finding 03). ``newlines``: keep line breaks (an output tail), else escape them too.
+    """
+    def escaped(match: re.Match[str]) -> str:
+        return f"\\x{ord(match.group()):02x}"
+
+    text = _CONTROL.sub(escaped, text)
+    return text if newlines else text.replace("\n", "\\n").replace("\t", "\\t")
 
 
 class Terminal:
@@ -42,7 +62,7 @@ class Terminal:
 
     def data(self, text: str) -> None:
         """Plain text on stdout, no markup interpretation."""
-        self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+        self.out.print(visible(text), markup=False, highlight=False, soft_wrap=True)
 
     # ---------------------------------------------------------------- humans
     def print(self, text: Any = "", *, err: bool = False, style: str | None = None) -> None:
@@ -90,7 +110,8 @@ class Terminal:
         get = fact.get if isinstance(fact, dict) else lambda key: getattr(fact, key)
         self.print(f"{indent}[bold]{self.escape(get('rule'))}[/bold] "
                    f"[muted]({self.escape(get('level'))})[/muted] {self.escape(get('where'))}")
-        self.data(f"{indent}  expected: {get('expected')}\n{indent}  actual:   {get('actual')}")
+        self.data(f"{indent}  expected: {visible(str(get('expected')), newlines=False)}\n"
+                  f"{indent}  actual:   {visible(str(get('actual')), newlines=False)}")
 
     def syntax(self, code: str, *, start_line: int = 1, marked: Sequence[int] = (),
                err: bool = False) -> None:
@@ -123,7 +144,7 @@ class Terminal:
         """``text`` with rich markup neutralised, for ids and facts printed inside markup."""
         from rich.markup import escape
 
-        return escape(str(text))
+        return escape(visible(str(text), newlines=False))
 
     def write(self, text: str) -> None:
         """Raw text on stdout, unwrapped: large machine documents (JSON Lines, CSV, HTML)."""

@@ -44,7 +44,9 @@ def _location(sub: Submission) -> Iterator[Fact]:
         yield LOCATION.fact(sub.test_rel, f"a file inside {folder}/", "a file outside it")
     if not (path.name.startswith("test_") and path.suffix == ".py") or path.name == "conftest.py":
         yield LOCATION.fact(sub.test_rel, "a file named test_*.py", f"{path.name}")
-    if sub.test_rel in sub.locked_tests:
+    # Compared as macOS compares file names: there ``TEST_a.py`` is the file ``test_a.py`` that
+    # locks another quest, and a second lock on it would go stale with the first (red team 4).
+    if sub.test_rel.casefold() in {rel.casefold() for rel in sub.locked_tests}:
         yield LOCATION.fact(sub.test_rel, "a new test file", "the locked test of another quest")
 
 
