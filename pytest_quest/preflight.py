@@ -4,7 +4,8 @@ A try is the agent's budget for its own mistakes. Three things used to spend
 it that were not the test's doing, and are settled here instead:
 
 - a ``--test`` path outside the quest folder is a usage error (exit 2), not a
-  ``scope-test-location`` FAIL;
+  ``scope-test-location`` FAIL; so is a ``--test`` path another open quest
+  owns (where ``next`` sends its agent, or the file it sent to review);
 - a source a maintainer changed, removed or added after the scan is "rescan
   needed" (exit 2): the gate would judge the test against code the ledger
   never saw;
@@ -26,15 +27,17 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import RescanNeeded, UsageError
 from pytest_quest.facts import Fact, Verdict
 from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.paths import open_default_paths
 from pytest_quest.quest import Quest
 from pytest_quest.records import AttemptKind
 from pytest_quest.scanner import is_test_file
-from pytest_quest.states import Outcome
+from pytest_quest.states import Outcome, State
 
 __all__ = [
     "OUTPUT_LINES",
     "changed_sources",
     "check_location",
+    "check_others_files",
     "check_sources",
     "output_tail",
     "project_paths",
@@ -54,6 +57,32 @@ def check_location(test_rel: str, settings: Settings) -> None:
             f"{test_rel} is outside the quest folder {folder}/: write the test to the "
             "test_path `pytest-quest next` gives (nothing was judged, no try spent)"
         )
+
+
+def check_others_files(ledger: Ledger, settings: Settings, quest_id: str, test_rel: str) -> None:
+    """A ``--test`` file another open quest owns is refused (red team 4, finding 05).
+
+    A TODO quest's default test path may already be in its agent's brief: a
+    lock placed there is overwritten when that agent writes its test. A REVIEW
+    quest's submitted test must stay what the reviewer reads: a submission
+    that rewrote it would make the review impossible to approve. (Locked tests
+    of PASS quests are the scope rule's.) Compared case-insensitively, as a
+    macOS file system compares names.
+    """
+    key = test_rel.casefold()
+    for other, rel in open_default_paths(list(ledger.quests.values()), settings).items():
+        if other != quest_id and rel.casefold() == key:
+            raise UsageError(f"{test_rel} is where `next` sends the agent of {other}: write "
+                             "your test to your own test_path (nothing was judged, no try spent)")
+    in_review = {q.id for q in ledger.quests.values() if q.state is State.REVIEW}
+    if not in_review:
+        return
+    for record in read_attempts(ledger):
+        if (record.quest in in_review and record.quest != quest_id
+                and record.kind == AttemptKind.SUBMIT and record.verdict == "REVIEW"
+                and (record.test or "").casefold() == key):
+            raise UsageError(f"{test_rel} is the test {record.quest} sent to review: write your "
+                             "test to your own test_path (nothing was judged, no try spent)")
 
 
 def _is_source(rel: str, settings: Settings) -> bool:

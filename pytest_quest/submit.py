@@ -143,6 +143,8 @@ def submit(
                 else default_test_path(quest, settings, ledger.quests,
                                        locked_by_others(ledger.quests.values(), quest_id)))
     preflight.check_location(test_rel, settings)
+    if test:
+        preflight.check_others_files(ledger, settings, quest_id, test_rel)
     if not test_rel.isprintable():
         raise UsageError(f"the test path {test_rel!r} holds control characters: name the file "
                          "with printable characters only (nothing was judged, no try spent)")

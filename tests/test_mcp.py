@@ -167,10 +167,13 @@ def test_colliding_quests_write_their_own_files_over_mcp(colliding: Path) -> Non
     assert ledger.get(PACKAGED).tries == 0
 
 
-def test_mcp_never_writes_over_another_quests_locked_test(project: Path) -> None:
-    # A lock recorded at the path the tool would write for another quest (chosen with
-    # `submit --test`, or by an older version's names): that quest's path moves to its hashed
-    # name (red team 4, finding 02), so the tool writes there and the lock is left alone.
+def test_mcp_never_writes_over_another_quests_locked_test(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A lock recorded at the path the tool would write for another quest (placed there by an
+    # older version, which let `submit --test` take another open quest's path; now a usage
+    # error, red team 4, finding 05): that quest's path moves to its hashed name (finding 02),
+    # so the tool writes there and the lock is left alone.
+    from pytest_quest import preflight
     from pytest_quest.config import load_settings
     from pytest_quest.mcp_server import _submit
     from pytest_quest.paths import default_test_path, locked_by_others
@@ -181,7 +184,9 @@ def test_mcp_never_writes_over_another_quests_locked_test(project: Path) -> None
     theirs = project / default_test_path(ledger.get(tax), load_settings(project), ledger.quests)
     theirs.parent.mkdir(parents=True, exist_ok=True)
     theirs.write_text(FULL)
-    assert submit(load_settings(project), QUEST, test=theirs).quest.state.value == "PASS"
+    with monkeypatch.context() as older:
+        older.setattr(preflight, "check_others_files", lambda *args: None)
+        assert submit(load_settings(project), QUEST, test=theirs).quest.state.value == "PASS"
     ledger = Ledger.load(Ledger.for_root(project).path)
     ours = default_test_path(ledger.get(tax), load_settings(project), ledger.quests,
                              locked_by_others(ledger.quests.values(), tax))

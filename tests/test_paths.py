@@ -16,10 +16,13 @@ from pytest_quest.paths import (
     MAX_STEM,
     default_test_path,
     locked_by_others,
+    open_default_paths,
     project_relative,
     quest_file_name,
 )
 from pytest_quest.quest import Quest
+from pytest_quest.records import Evidence, EvidenceSource
+from pytest_quest.states import State
 
 
 @pytest.mark.parametrize(("quest_id", "name"), [
@@ -145,3 +148,26 @@ def test_a_lock_sitting_on_the_readable_name_moves_the_default_path(tmp_path: Pa
     hashed = moved
     both = {"tests/quest/test_hotel_rooms__find_room.py", hashed}
     assert default_test_path(find, settings, ids, both) == hashed.removesuffix(".py") + "_2.py"
+
+
+def test_open_default_paths_give_each_todo_quest_what_next_gives_it(tmp_path: Path) -> None:
+    """One pass over the ledger, the same names as default_test_path per quest."""
+    settings = Settings(root=tmp_path)
+    lock = Evidence(source=EvidenceSource.SUBMIT, time="now",
+                    test="tests/quest/test_hotel_rooms__find_room.py", sha256="s")
+    quests = [
+        Quest(id="hotel/rooms.py::find_room", path="hotel/rooms.py", qualname="find_room"),
+        Quest(id="a.py::b.c", path="a.py", qualname="b.c"),  # collides with a.py::b_c
+        Quest(id="a.py::b_c", path="a.py", qualname="b_c"),
+        Quest(id="m.py::_double", path="m.py", qualname="_double"),  # lossy alone
+        Quest(id="m.py::plain", path="m.py", qualname="plain"),
+        Quest(id="z.py::locker", path="z.py", qualname="locker", state=State.PASS,
+              evidence=lock),  # sits on find_room's readable name
+        Quest(id="z.py::done", path="z.py", qualname="done", state=State.REVIEW),
+    ]
+    ids = [q.id for q in quests]
+    found = open_default_paths(quests, settings)
+    assert found == {q.id: default_test_path(q, settings, ids, locked_by_others(quests, q.id))
+                     for q in quests if q.state is State.TODO}
+    assert found["m.py::plain"] == "tests/quest/test_m__plain.py"
+    assert found["hotel/rooms.py::find_room"] != lock.test

@@ -130,3 +130,40 @@ def test_dry_run_judges_and_records_nothing(project: Path) -> None:
     code, out, _ = cli_run(project, "submit", QUEST, "--dry-run")
     assert code == 1 and "Dry run: nothing was recorded" in out
     assert tries(project) == 0
+
+
+def test_a_test_at_another_open_quests_default_path_is_a_usage_error(project: Path) -> None:
+    """Red team 4, finding 05: a lock placed where `next` sends another agent is overwritten
+    when that agent writes its test. Refused before judging: no try, nothing recorded."""
+    other = "tests/quest/test_hotel_pricing__tax_amount.py"  # tax_amount's test_path
+    write(project, FULL, rel=other)
+    code, out, _ = cli_run(project, "submit", QUEST, "--test", str(project / other), "--json")
+    data = json.loads(out)
+    assert (code, data["kind"]) == (2, "UsageError"), data
+    assert "where `next` sends the agent of hotel/pricing.py::tax_amount" in data["error"]
+    assert tries(project) == 0 and submits(project) == []
+    # Written in other letters (one file on macOS): the same answer.
+    code, out, _ = cli_run(project, "submit", QUEST, "--test", other.upper().replace(
+        "TESTS/QUEST/", "tests/quest/"), "--json")
+    assert (code, json.loads(out)["kind"]) == (2, "UsageError")
+
+
+def test_a_test_at_a_file_sent_to_review_is_a_usage_error(project: Path) -> None:
+    """Red team 4, finding 05: a submission that rewrote a REVIEW quest's file made it
+    impossible to approve. A file of the submitter's own choosing is judged as ever."""
+    write(project, FULL)
+    code, out, _ = cli_run(project, "submit", QUEST, "--unreachable", '7:"upstream checks"',
+                           "--json")
+    assert json.loads(out)["verdict"] == "REVIEW", out
+    taker = "hotel/pricing.py::tax_amount"
+    code, out, _ = cli_run(project, "submit", taker, "--test", str(project / TEST), "--json")
+    data = json.loads(out)
+    assert (code, data["kind"]) == (2, "UsageError"), data
+    assert f"is the test {QUEST} sent to review" in data["error"]
+    ledger = Ledger.load(Ledger.for_root(project).path)
+    assert ledger.get(taker).tries == 0 and read_attempts(ledger, taker) == []
+    own = "tests/quest/test_tax_amount_mine.py"
+    write(project, "from hotel.pricing import tax_amount\n\n\ndef test_t():\n"
+                   "    assert tax_amount(100.0, 2) > 0\n", rel=own)
+    code, out, _ = cli_run(project, "submit", taker, "--test", str(project / own), "--json")
+    assert json.loads(out)["verdict"] in ("PASS", "FAIL", "REVIEW")  # judged, not refused
