@@ -57,18 +57,23 @@ def test_without_pytest_cov_nothing_can_be_verified(pytester: pytest.Pytester) -
     result.stdout.fnmatch_lines(["*pytest-cov is not active*"])
 
 
+#: A conftest that prints who measures while the tests run: a sys.monitoring tool, or a
+#: trace function (``core: SysMonitor`` or ``core: CTracer``).
+SAYS_CORE = (
+    "import sys\n\n\n"
+    "def pytest_collection_finish(session):\n"
+    "    monitoring = getattr(sys, 'monitoring', None)\n"
+    "    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []\n"
+    "    print('core:', 'SysMonitor' if 'coverage.py' in tools\n"
+    "          else type(sys.gettrace()).__name__)\n"
+)
+
+
 @pytest.mark.parametrize("branch", [False, True])
 def test_the_ratchet_measures_through_sys_monitoring_where_it_can(
         pytester: pytest.Pytester, branch: bool) -> None:
     make_project(pytester, branch=branch, lock=("covered",))
-    # Who measures while the tests run: a sys.monitoring tool, or a trace function.
-    pytester.makeconftest(
-        "import sys\n\n\n"
-        "def pytest_collection_finish(session):\n"
-        "    monitoring = getattr(sys, 'monitoring', None)\n"
-        "    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []\n"
-        "    print('core:', 'SysMonitor' if 'coverage.py' in tools\n"
-        "          else type(sys.gettrace()).__name__)\n")
+    pytester.makeconftest(SAYS_CORE)
     result = run(pytester, "--quest-check", "-s")
     assert result.ret == 0
     # sys.monitoring on 3.12+ for lines; for branches only from 3.14 (measure.coverage_core).
@@ -82,13 +87,7 @@ def test_an_update_measures_with_a_core_that_records_each_test(
     per-test contexts, which sys.monitoring does not record (on 3.12 and 3.13 coverage.py
     warned at every test and ``filterwarnings = error`` failed them): the C tracer, even
     where a COVERAGE_CORE in the environment asks for sys.monitoring."""
-    pytester.makeconftest(
-        "import sys\n\n\n"
-        "def pytest_collection_finish(session):\n"
-        "    monitoring = getattr(sys, 'monitoring', None)\n"
-        "    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []\n"
-        "    print('core:', 'SysMonitor' if 'coverage.py' in tools\n"
-        "          else type(sys.gettrace()).__name__)\n")
+    pytester.makeconftest(SAYS_CORE)
     if sys.version_info >= (3, 12):
         monkeypatch.setenv("COVERAGE_CORE", "sysmon")
     root = make_project(pytester, lock=())
