@@ -730,13 +730,21 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
 
 
 def _blocks(body: list[ast.stmt], guarded: bool = False) -> Iterator[tuple[list[ast.stmt], bool]]:
-    """Every statement list of a function body outside nested scopes, and whether a ``try``
-    or ``with`` encloses it."""
+    """Every statement list of a function body, nested functions and classes included, and
+    whether its stop must be one nothing catches.
+
+    A ``try`` or ``with`` around a block may catch or suppress ``SystemExit``; so may
+    whatever calls a nested function (a callback handed to a library, to ``map``, to a
+    ``try`` elsewhere in the target), so every nested scope's blocks are guarded too.
+    Leaving nested scopes out let forged coverage claim a callback's body no test ran
+    (red team 5, finding 01).
+    """
     if not body:
         return
     yield body, guarded
     for stmt in body:
         if isinstance(stmt, _Func | ast.ClassDef):
+            yield from _blocks(stmt.body, True)
             continue
         inside = guarded or isinstance(stmt, ast.Try | ast.TryStar | ast.With | ast.AsyncWith)
         for name in ("body", "orelse", "finalbody"):

@@ -442,3 +442,33 @@ def test_arc_reaches_stop_on_the_branch_no_line_check_proves() -> None:
     assert namespace["f"](2) == 2  # the branch into the block does not stop ...
     with pytest.raises(SystemExit, match="branch from line 3"):
         namespace["f"](0)  # ... the one around it does
+
+
+def test_reach_checks_the_bodies_of_nested_functions_and_classes() -> None:
+    # Red team 5, finding 01: nested scopes were left out of the reach check, so forged
+    # coverage of a callback's body (handed to re.sub, never called by the tests) bought a
+    # PASS. Their blocks are checked now, with the stop nothing catches: whoever calls a
+    # nested function may catch SystemExit.
+    source = '''def f(text):
+    def hide(m):
+        return "*" * len(m.group(0))
+
+    class Box:
+        size = 3
+
+        def get(self):
+            return self.size
+
+    return __import__("re").sub("[0-9]{3,}", hide, text), Box
+'''
+    covered = {2, 3, 5, 6, 8, 9, 11}
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered)
+    assert sorted(r.mutant.line for r in found) == [3, 8, 9, 11]
+    assert all(_calls_exit(r.mutant.code) for r in found if r.mutant.line != 11)
+    (hide,) = [r for r in found if r.mutant.line == 3]
+    assert hide.lines == frozenset({3})
+    namespace: dict[str, Any] = {}
+    exec(hide.mutant.code, namespace)
+    assert namespace["f"]("ab 12")[0] == "ab 12"  # the callback never runs: the stop neither
+    # Without coverage, each block stops before its first statement, nested ones included.
+    assert sorted(r.mutant.line for r in mutate.reach_mutants(source, "<m>", 1)) == [2, 3, 6, 9]
