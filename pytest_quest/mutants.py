@@ -701,10 +701,14 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
 
 
 def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
-    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``."""
+    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``,
+    and per claimed "no case matched" arc of a ``match``."""
     out: list[Reach] = []
     for block, guarded in _blocks(target.func.body):
         for stmt in block:
+            if isinstance(stmt, ast.Match):
+                out += _match_reach(target, stmt, arcs, guarded)
+                continue
             if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While) or stmt.orelse:
                 continue
             first = stmt.body[0]
@@ -727,6 +731,44 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
                             splice(target.module_code, target.original, code), code)
             out.append(Reach(mutant, frozenset(), arc_from=stmt.lineno))
     return out
+
+
+def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
+                 guarded: bool) -> list[Reach]:
+    """A ``match`` whose last case may not match: its claimed arc past the ``match`` (no case
+    matched) gets a mutant with a last ``case _:`` that stops. That arc ends where the cases'
+    bodies also go, so no line check proves it (red team 5, finding 02)."""
+    last = stmt.cases[-1]
+    if last.guard is None and _irrefutable(last.pattern):
+        return []
+    line = last.pattern.lineno
+    entered = {last.body[0].lineno}
+    if line in entered or not any(a == line and b not in entered for a, b in arcs):
+        return []
+    text = (_HARD_STOP if guarded else
+            f"raise SystemExit('pytest-quest: no case of line {stmt.lineno} matched')")
+    case = ast.match_case(pattern=ast.MatchAs(), guard=None, body=[ast.parse(text).body[0]])
+    _locate(case.pattern, line, last.pattern.col_offset)
+    _locate(case.body[0], line, last.pattern.col_offset)
+    stmt.cases.append(case)
+    try:
+        code = target.compile_mutant()
+    finally:
+        stmt.cases.pop()
+    if code is None:
+        return []
+    mutant = Mutant("reach", line, f"stop when no case of line {stmt.lineno} matches",
+                    splice(target.module_code, target.original, code), code)
+    return [Reach(mutant, frozenset(), arc_from=line)]
+
+
+def _irrefutable(pattern: ast.pattern) -> bool:
+    """``case _``, ``case name`` or an or-pattern with one of them: it always matches."""
+    if isinstance(pattern, ast.MatchAs):
+        return pattern.pattern is None or _irrefutable(pattern.pattern)
+    if isinstance(pattern, ast.MatchOr):
+        return any(_irrefutable(p) for p in pattern.patterns)
+    return False
 
 
 def _blocks(body: list[ast.stmt], guarded: bool = False) -> Iterator[tuple[list[ast.stmt], bool]]:

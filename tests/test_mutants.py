@@ -472,3 +472,41 @@ def test_reach_checks_the_bodies_of_nested_functions_and_classes() -> None:
     assert namespace["f"]("ab 12")[0] == "ab 12"  # the callback never runs: the stop neither
     # Without coverage, each block stops before its first statement, nested ones included.
     assert sorted(r.mutant.line for r in mutate.reach_mutants(source, "<m>", 1)) == [2, 3, 6, 9]
+
+
+def test_reach_checks_a_claimed_arc_past_a_match_no_case_matched() -> None:
+    # Red team 5, finding 02: branch mode, the measured run claimed the arc 6->8 (no case
+    # matched) it never took; line 8 is also reached from the cases' bodies, so no line check
+    # proved it and the quest locked PASS. A last `case _:` that stops checks it now.
+    source = '''def f(kind):
+    label = "?"
+    match kind:
+        case "single":
+            label = "S"
+        case "double" | "twin":
+            label = "D"
+    return label
+'''
+    covered = {2, 3, 5, 7, 8}
+    taken = {(4, 5), (4, 6), (6, 7)}
+    assert [r.arc_from for r in mutate.reach_mutants(source, "<m>", 1, covered=covered,
+                                                     arcs=taken)] == [None] * 3
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered, arcs=taken | {(6, 8)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 6 and arc.lines == frozenset() and arc.mutant.line == 6
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert [namespace["f"](k) for k in ("single", "twin")] == ["S", "D"]
+    with pytest.raises(SystemExit, match="no case of line 3 matched"):
+        namespace["f"]("suite")
+    # A last case that always matches has no such arc: nothing to check.
+    total = source.replace('"double" | "twin"', 'other')
+    assert [r.arc_from for r in mutate.reach_mutants(total, "<m>", 1, covered=covered,
+                                                     arcs=taken | {(6, 8)})] == [None] * 3
+    # Inside a with block the stop is the one nothing catches.
+    held = source.replace("    match kind:", "    with open(__file__):\n     match kind:")
+    held = held.replace("\n        case", "\n         case").replace("\n            label",
+                                                                  "\n             label")
+    found = mutate.reach_mutants(held, "<m>", 1, arcs={(5, 6), (7, 9)})
+    assert [(r.arc_from, _calls_exit(r.mutant.code)) for r in found if r.arc_from] == \
+        [(7, True)]
