@@ -499,6 +499,10 @@ class RunStart:
     #: them, executed or missing: a report without them was broken by the test (red team 3,
     #: finding 01: a free REVIEW, ``coverage-no-data``).
     coverage: tuple[str, tuple[int, ...]] | None = None
+    #: Branch mode: the body's branch arcs as coverage knew them before the test, which the
+    #: answer must list too, executed or missing (red team 5, finding 03: an answer that left
+    #: a missing arc out was full branch coverage).
+    branches: tuple[tuple[int, int], ...] = ()
 
 
 #: Statements of the body sent in the start record at most (a subset still proves the point).
@@ -507,7 +511,8 @@ MAX_START_STATEMENTS: Final = 1000
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
                  "missing": _bool},
                 {"coverage": _optional(_shape({"file": _str, "statements": _list(
-                    _int, MAX_START_STATEMENTS)}))})
+                    _int, MAX_START_STATEMENTS)}, {"branches": _list(
+                        _pair, MAX_START_STATEMENTS)}))})
 
 
 def parse_run_start(data: bytes, where: str) -> RunStart | None:
@@ -518,5 +523,7 @@ def parse_run_start(data: bytes, where: str) -> RunStart | None:
     _START(value, where)
     seen = value.get("coverage")
     coverage = None if seen is None else (seen["file"], tuple(seen["statements"]))
+    branches = () if seen is None else tuple(
+        (int(a), int(b)) for a, b in seen.get("branches", ()))
     return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"],
-                    coverage)
+                    coverage, branches)
