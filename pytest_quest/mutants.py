@@ -709,11 +709,14 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
             if isinstance(stmt, ast.Match):
                 out += _match_reach(target, stmt, arcs, guarded)
                 continue
-            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While) or stmt.orelse:
+            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While):
                 continue
             first = stmt.body[0]
             entered = {first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))}
-            if stmt.lineno in entered or not any(
+            if stmt.lineno in entered:
+                out += _same_line_reach(target, stmt, arcs, guarded)
+                continue
+            if stmt.orelse or not any(
                     a == stmt.lineno and b not in entered for a, b in arcs):
                 continue
             text = (_HARD_STOP if guarded else
@@ -731,6 +734,30 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
                             splice(target.module_code, target.original, code), code)
             out.append(Reach(mutant, frozenset(), arc_from=stmt.lineno))
     return out
+
+
+def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | ast.While,
+                     arcs: set[tuple[int, int]], guarded: bool) -> list[Reach]:
+    """A body on its header's line (``if vip: return 1``): when the arcs claim two ways out
+    of that line, one of them went through the body, and only a stop at the body's start
+    proves it; the line check cannot (the line runs whether the body does or not), and a
+    killed mutant of the condition proves the line, not the body (red team 5, finding 04)."""
+    if len({b for a, b in arcs if a == stmt.lineno}) < 2:
+        return []
+    text = (_HARD_STOP if guarded else
+            f"raise SystemExit('pytest-quest: body of line {stmt.lineno} entered')")
+    stop = ast.parse(text).body[0]
+    _locate(stop, stmt.lineno, stmt.body[0].col_offset)
+    stmt.body.insert(0, stop)
+    try:
+        code = target.compile_mutant()
+    finally:
+        stmt.body.pop(0)
+    if code is None:
+        return []
+    mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno}'s body is entered",
+                    splice(target.module_code, target.original, code), code)
+    return [Reach(mutant, frozenset(), arc_from=stmt.lineno)]
 
 
 def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],

@@ -355,8 +355,8 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
             line = check.arc_from
             stage.tampered = Tampering(
                 f"the branch coverage of {given.target_file}:{line}",
-                f"the branch that skips line {line}'s block is taken in the tests, as the "
-                "coverage data says: a run that stops there fails",
+                f"the branch of line {line} the coverage data lists is taken in the tests: "
+                f"a run with the mutant \"{check.mutant.description}\" fails",
                 "that run passed: the branch was never taken, so the coverage data was written "
                 "by the test")
         elif entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:

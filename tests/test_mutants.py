@@ -510,3 +510,36 @@ def test_reach_checks_a_claimed_arc_past_a_match_no_case_matched() -> None:
     found = mutate.reach_mutants(held, "<m>", 1, arcs={(5, 6), (7, 9)})
     assert [(r.arc_from, _calls_exit(r.mutant.code)) for r in found if r.arc_from] == \
         [(7, True)]
+
+
+def test_reach_checks_a_claimed_arc_through_a_body_on_its_headers_line() -> None:
+    # Red team 5, finding 04: branch mode, `if vip: return "VIP"` on one line; the measured
+    # run claimed the arc 3->exit (the body) it never took. The line runs either way and a
+    # killed mutant of `vip` proves the line only, so nothing checked the arc: PASS. A stop
+    # at the start of the body checks it when the arcs claim two ways out of the line.
+    source = '''def f(n, vip):
+    n = int(n)
+    if vip: return "VIP"  # noqa: E701
+    return "LONG" if n >= 7 else "SHORT"
+'''
+    one = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4}, arcs={(3, 4)})
+    assert [r.arc_from for r in one] == [None, None]
+    found = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4}, arcs={(3, 4), (3, -1)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 3 and arc.lines == frozenset() and arc.mutant.line == 3
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert namespace["f"]("9", False) == "LONG"  # not entered: no stop
+    with pytest.raises(SystemExit, match="body of line 3 entered"):
+        namespace["f"]("1", True)
+    # A loop on one line inside a try: the stop nothing catches.
+    loop = '''def f(xs):
+    try:
+        for x in xs: return x  # noqa: E701
+    finally:
+        pass
+    return None
+'''
+    found = mutate.reach_mutants(loop, "<m>", 1, arcs={(3, -1), (3, 6)})
+    assert [(r.arc_from, _calls_exit(r.mutant.code)) for r in found if r.arc_from] == \
+        [(3, True)]
