@@ -145,3 +145,13 @@ def test_a_lock_sitting_on_the_readable_name_moves_the_default_path(tmp_path: Pa
     hashed = moved
     both = {"tests/quest/test_hotel_rooms__find_room.py", hashed}
     assert default_test_path(find, settings, ids, both) == hashed.removesuffix(".py") + "_2.py"
+
+
+def test_same_file_key_compares_names_as_macos_does() -> None:
+    # Red team 5, finding 05: NFC "é" and NFD "e" + U+0301 name one file on macOS.
+    from pytest_quest.paths import same_file_key
+
+    assert same_file_key("tests/quest/test_caf\u00e9.py") == \
+        same_file_key("tests/quest/TEST_CAFE\u0301.py")
+    plain = same_file_key("tests/quest/test_cafe.py")
+    assert plain != same_file_key("tests/quest/test_caf\u00e9.py")
