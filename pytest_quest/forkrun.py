@@ -49,6 +49,7 @@ from pytest_quest import mutate, safeio
 from pytest_quest.mutants import MutationError, find_code, function_node
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
+    MAX_START_BRANCHES,
     MAX_START_BYTES,
     MAX_START_STATEMENTS,
     EventKind,
@@ -948,7 +949,7 @@ class _ChildRun:
         inside = sorted(n for n in found if first <= n <= last)
         if not inside:
             return None
-        return inside[:MAX_START_STATEMENTS], arcs[:MAX_START_STATEMENTS]
+        return inside[:MAX_START_STATEMENTS], arcs[:MAX_START_BRANCHES]
 
     def _announce_start(self, import_error: str | None,
                         statements: tuple[list[int], list[list[int]]] | None = None) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Final
 __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
+    "MAX_START_BRANCHES",
     "MAX_START_BYTES",
     "MAX_START_STATEMENTS",
     "WORKER_COVERAGE_ENV",
@@ -507,12 +508,15 @@ class RunStart:
 
 #: Statements of the body sent in the start record at most (a subset still proves the point).
 MAX_START_STATEMENTS: Final = 1000
+#: Branch arcs of the body sent in the start record at most (branch mode), so the record stays
+#: under ``MAX_START_BYTES`` beside the statements; arcs past it go unchecked.
+MAX_START_BRANCHES: Final = 600
 
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
                  "missing": _bool},
                 {"coverage": _optional(_shape({"file": _str, "statements": _list(
                     _int, MAX_START_STATEMENTS)}, {"branches": _list(
-                        _pair, MAX_START_STATEMENTS)}))})
+                        _pair, MAX_START_BRANCHES)}))})
 
 
 def parse_run_start(data: bytes, where: str) -> RunStart | None:
