@@ -306,7 +306,7 @@ _MUTATION_FIELDS: dict[str, Check] = {
     "clean_seconds": _number, "timeout": _number, "import_time_only": _bool,
     "extreme": _list(_MUTANT, 64), "classic": _list(_MUTANT, 1000), "not_run": _int,
     "classic_skipped": _str, "seed": _str, "order": _list(_str, 2000), "install": _str,
-    "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int,
+    "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int, "reach_not_run": _int,
 }
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),

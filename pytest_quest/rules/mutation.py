@@ -169,6 +169,13 @@ def check(sub: Submission) -> Iterator[Fact]:
             "the function ran only while modules were imported; mutants cannot reach it",
         )
         return
+    if event.get("reach_not_run"):
+        yield TOO_SLOW.fact(
+            where, "every reach check (a covered line the mutants did not prove) runs within "
+            f"the budget of {event.get('budget')} s",
+            f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
+            f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
+        return
     threshold = float(sub.settings.mutation_threshold)
     numbers = summary(event, threshold)
     yield from _pseudo(event, where, sub.quest.qualname)
