@@ -49,6 +49,7 @@ from pytest_quest import mutate, safeio
 from pytest_quest.mutants import MutationError, find_code, function_node
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
+    MAX_START_BRANCHES,
     MAX_START_BYTES,
     MAX_START_STATEMENTS,
     EventKind,
@@ -911,32 +912,47 @@ class _ChildRun:
         """Our own loader executes the module: not the test reading the code."""
         self.watch.loading = flag
 
-    def _statements(self) -> list[int] | None:
-        """The measured run's body statements as coverage knows them now, before the test.
+    def _statements(self) -> tuple[list[int], list[list[int]]] | None:
+        """The measured run's body statements and branch arcs as coverage knows them now,
+        before the test.
 
         Coverage reads and parses the target's file for that: our reading, not the
         test's (the watch is paused). None where coverage cannot say: then a report
-        without the target stays "no data", a REVIEW (red team 3, finding 01).
+        without the target stays "no data", a REVIEW (red team 3, finding 01). The
+        arcs (branch mode) let the judge tell an arc the answer left out from one the
+        code does not have: the answer's arc count is the run's word (red team 5,
+        finding 03).
         """
         if not self.measure or self.original is None:
             return None
         first, last = self.judge.target.body
+        path = self.judge.pristine.path
+        arcs: list[list[int]] = []
         self.watch.paused = True
         try:
             import warnings
 
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                found = self.judge.cov.analysis2(self.judge.pristine.path)[1]
+                found = self.judge.cov.analysis2(path)[1]
+                analyze = getattr(self.judge.cov, "_analyze", None)
+                if self.judge.spec.branch and analyze is not None:
+                    analysis = analyze(path)
+                    arcs = sorted([src, dst] for part in (analysis.executed_branch_arcs(),
+                                                          analysis.missing_branch_arcs())
+                                  for src, dsts in part.items() if first <= src <= last
+                                  for dst in dsts)
         except Exception:
             return None
         finally:
             self.watch.paused = False
         inside = sorted(n for n in found if first <= n <= last)
-        return inside[:MAX_START_STATEMENTS] or None
+        if not inside:
+            return None
+        return inside[:MAX_START_STATEMENTS], arcs[:MAX_START_BRANCHES]
 
     def _announce_start(self, import_error: str | None,
-                        statements: list[int] | None = None) -> None:
+                        statements: tuple[list[int], list[list[int]]] | None = None) -> None:
         """Tell the judge, out of band, what was known before test code; then close the pipe.
 
         The judge believes "our fault" claims only from this record
@@ -948,7 +964,8 @@ class _ChildRun:
             "denied_early": [what[:500] for what in self.guard.early[:20]],
             "missing": self.original is None}
         if statements:
-            record["coverage"] = {"file": self.judge.target.file, "statements": statements}
+            record["coverage"] = {"file": self.judge.target.file, "statements": statements[0],
+                                  "branches": statements[1]}
         try:
             _write_all(self.start_fd, json.dumps(record).encode())
         finally:

@@ -144,7 +144,7 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
             unreachable: dict[str, str]) -> dict[str, Any]:
     from pytest_quest.config import load_settings
     from pytest_quest.ledger import Ledger
-    from pytest_quest.paths import default_test_path, locked_by_others
+    from pytest_quest.paths import default_test_path, locked_by_others, same_file_key
     from pytest_quest.pool import settle
     from pytest_quest.states import State
     from pytest_quest.submission import Claim
@@ -167,7 +167,7 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
     # overwrote the lock and the submission spent a try on scope-test-location).
     owner = next((q.id for q in ledger.quests.values() if q.id != quest_id and
                   q.state is State.PASS and q.evidence is not None and q.evidence.test and
-                  q.evidence.test.casefold() == rel.casefold()), None)
+                  same_file_key(q.evidence.test) == same_file_key(rel)), None)
     if owner is not None:
         raise UsageError(f"{rel} is the locked test of {owner}: nothing was written and no try "
                          f"spent; submit {quest_id} with `pytest-quest submit --test PATH`")

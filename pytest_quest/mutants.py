@@ -701,15 +701,22 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
 
 
 def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
-    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``."""
+    """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``,
+    and per claimed "no case matched" arc of a ``match``."""
     out: list[Reach] = []
     for block, guarded in _blocks(target.func.body):
         for stmt in block:
-            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While) or stmt.orelse:
+            if isinstance(stmt, ast.Match):
+                out += _match_reach(target, stmt, arcs, guarded)
+                continue
+            if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While):
                 continue
             first = stmt.body[0]
             entered = {first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))}
-            if stmt.lineno in entered or not any(
+            if stmt.lineno in entered:
+                out += _same_line_reach(target, stmt, arcs, guarded)
+                continue
+            if stmt.orelse or not any(
                     a == stmt.lineno and b not in entered for a, b in arcs):
                 continue
             text = (_HARD_STOP if guarded else
@@ -729,14 +736,84 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
     return out
 
 
+def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | ast.While,
+                     arcs: set[tuple[int, int]], guarded: bool) -> list[Reach]:
+    """A body on its header's line (``if vip: return 1``): when the arcs claim two ways out
+    of that line, one of them went through the body, and only a stop at the body's start
+    proves it; the line check cannot (the line runs whether the body does or not), and a
+    killed mutant of the condition proves the line, not the body (red team 5, finding 04)."""
+    if len({b for a, b in arcs if a == stmt.lineno}) < 2:
+        return []
+    text = (_HARD_STOP if guarded else
+            f"raise SystemExit('pytest-quest: body of line {stmt.lineno} entered')")
+    stop = ast.parse(text).body[0]
+    _locate(stop, stmt.lineno, stmt.body[0].col_offset)
+    stmt.body.insert(0, stop)
+    try:
+        code = target.compile_mutant()
+    finally:
+        stmt.body.pop(0)
+    if code is None:
+        return []
+    mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno}'s body is entered",
+                    splice(target.module_code, target.original, code), code)
+    return [Reach(mutant, frozenset(), arc_from=stmt.lineno)]
+
+
+def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
+                 guarded: bool) -> list[Reach]:
+    """A ``match`` whose last case may not match: its claimed arc past the ``match`` (no case
+    matched) gets a mutant with a last ``case _:`` that stops. That arc ends where the cases'
+    bodies also go, so no line check proves it (red team 5, finding 02)."""
+    last = stmt.cases[-1]
+    if last.guard is None and _irrefutable(last.pattern):
+        return []
+    line = last.pattern.lineno
+    entered = {last.body[0].lineno}
+    if line in entered or not any(a == line and b not in entered for a, b in arcs):
+        return []
+    text = (_HARD_STOP if guarded else
+            f"raise SystemExit('pytest-quest: no case of line {stmt.lineno} matched')")
+    case = ast.match_case(pattern=ast.MatchAs(), guard=None, body=[ast.parse(text).body[0]])
+    _locate(case.pattern, line, last.pattern.col_offset)
+    _locate(case.body[0], line, last.pattern.col_offset)
+    stmt.cases.append(case)
+    try:
+        code = target.compile_mutant()
+    finally:
+        stmt.cases.pop()
+    if code is None:
+        return []
+    mutant = Mutant("reach", line, f"stop when no case of line {stmt.lineno} matches",
+                    splice(target.module_code, target.original, code), code)
+    return [Reach(mutant, frozenset(), arc_from=line)]
+
+
+def _irrefutable(pattern: ast.pattern) -> bool:
+    """``case _``, ``case name`` or an or-pattern with one of them: it always matches."""
+    if isinstance(pattern, ast.MatchAs):
+        return pattern.pattern is None or _irrefutable(pattern.pattern)
+    if isinstance(pattern, ast.MatchOr):
+        return any(_irrefutable(p) for p in pattern.patterns)
+    return False
+
+
 def _blocks(body: list[ast.stmt], guarded: bool = False) -> Iterator[tuple[list[ast.stmt], bool]]:
-    """Every statement list of a function body outside nested scopes, and whether a ``try``
-    or ``with`` encloses it."""
+    """Every statement list of a function body, nested functions and classes included, and
+    whether its stop must be one nothing catches.
+
+    A ``try`` or ``with`` around a block may catch or suppress ``SystemExit``; so may
+    whatever calls a nested function (a callback handed to a library, to ``map``, to a
+    ``try`` elsewhere in the target), so every nested scope's blocks are guarded too.
+    Leaving nested scopes out let forged coverage claim a callback's body no test ran
+    (red team 5, finding 01).
+    """
     if not body:
         return
     yield body, guarded
     for stmt in body:
         if isinstance(stmt, _Func | ast.ClassDef):
+            yield from _blocks(stmt.body, True)
             continue
         inside = guarded or isinstance(stmt, ast.Try | ast.TryStar | ast.With | ast.AsyncWith)
         for name in ("body", "orelse", "finalbody"):

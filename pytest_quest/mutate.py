@@ -348,6 +348,11 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     stage.mutation["order"] = [*stage.mutation["order"], *labels]
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
+    # A check the budget left no room for proves nothing: a test slow enough that the reach
+    # phase never starts must not keep its forged coverage (red team 5, finding 07).
+    unrun = sum(1 for label in by_label if label not in reached)
+    if unrun:
+        stage.mutation["reach_not_run"] = unrun
     for check, label in zip(checks, by_label, strict=True):
         entry = reached.get(label)
         if entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None \
@@ -355,8 +360,8 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
             line = check.arc_from
             stage.tampered = Tampering(
                 f"the branch coverage of {given.target_file}:{line}",
-                f"the branch that skips line {line}'s block is taken in the tests, as the "
-                "coverage data says: a run that stops there fails",
+                f"the branch of line {line} the coverage data lists is taken in the tests: "
+                f"a run with the mutant \"{check.mutant.description}\" fails",
                 "that run passed: the branch was never taken, so the coverage data was written "
                 "by the test")
         elif entry is not None and entry["outcome"] == SURVIVED and stage.tampered is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
@@ -15,11 +16,23 @@ from pytest_quest.quest import Quest
 from pytest_quest.states import State
 
 __all__ = ["MAX_STEM", "coverage_include", "default_test_path", "import_roots", "locked_by_others",
-           "module_name", "open_default_paths", "project_relative", "quest_file_name"]
+           "module_name", "open_default_paths", "project_relative", "quest_file_name",
+           "same_file_key"]
 
 
 #: Longest file stem before the tail is cut and the hash keeps names apart.
 MAX_STEM = 60
+
+
+def same_file_key(rel: str) -> str:
+    """``rel`` as a case- and normalization-insensitive file system compares names.
+
+    macOS compares ``TEST_a.py`` and ``test_a.py`` as one file, and also ``é`` written as
+    one code point (NFC) or as ``e`` plus a combining accent (NFD): a path that differs from
+    a lock only that way is the lock's file there (red team 5, finding 05). The canonical
+    caseless key: NFD, case folded, NFD again.
+    """
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", rel).casefold())
 
 
 def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str],
@@ -33,14 +46,14 @@ def default_test_path(quest: Quest, settings: Settings, quest_ids: Iterable[str]
     would send its agent to write over the lock (red team 4, finding 02).
     """
     folder = settings.test_dir.rstrip("/")
-    taken = {path.casefold() for path in locked}
+    taken = {same_file_key(path) for path in locked}
     rel = f"{folder}/{quest_file_name(quest.id, quest_ids)}"
-    if rel.casefold() not in taken:
+    if same_file_key(rel) not in taken:
         return rel
     # The hashed name can be taken too (a second lock placed there on purpose): count on.
     stem = quest_file_name(quest.id, quest_ids, hashed=True).removesuffix(".py")
     rel, number = f"{folder}/{stem}.py", 1
-    while rel.casefold() in taken:
+    while same_file_key(rel) in taken:
         number += 1
         rel = f"{folder}/{stem}_{number}.py"
     return rel
@@ -59,7 +72,7 @@ def open_default_paths(quests: Collection[Quest], settings: Settings) -> dict[st
     stems = {quest_id: _readable(quest_id) for quest_id in ids}
     clean = Counter(stem.casefold() for stem, lossy in stems.values() if not lossy)
     locked = locked_by_others(quests, "")
-    taken = {path.casefold() for path in locked}
+    taken = {same_file_key(path) for path in locked}
     out = {}
     for quest in quests:
         if quest.state is not State.TODO:
@@ -68,7 +81,7 @@ def open_default_paths(quests: Collection[Quest], settings: Settings) -> dict[st
         if lossy or clean[stem.casefold()] > 1:
             stem += "_" + hashlib.sha256(quest.id.encode("utf-8")).hexdigest()[:6]
         rel = f"{folder}/{stem}.py"
-        out[quest.id] = (rel if rel.casefold() not in taken
+        out[quest.id] = (rel if same_file_key(rel) not in taken
                          else default_test_path(quest, settings, ids, locked))
     return out
 

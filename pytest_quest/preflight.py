@@ -27,7 +27,7 @@ from pytest_quest.config import Settings
 from pytest_quest.errors import RescanNeeded, UsageError
 from pytest_quest.facts import Fact, Verdict
 from pytest_quest.ledger import Ledger, read_attempts
-from pytest_quest.paths import open_default_paths
+from pytest_quest.paths import open_default_paths, same_file_key
 from pytest_quest.quest import Quest
 from pytest_quest.records import AttemptKind
 from pytest_quest.scanner import is_test_file
@@ -66,12 +66,12 @@ def check_others_files(ledger: Ledger, settings: Settings, quest_id: str, test_r
     lock placed there is overwritten when that agent writes its test. A REVIEW
     quest's submitted test must stay what the reviewer reads: a submission
     that rewrote it would make the review impossible to approve. (Locked tests
-    of PASS quests are the scope rule's.) Compared case-insensitively, as a
-    macOS file system compares names.
+    of PASS quests are the scope rule's.) Compared as a macOS file system
+    compares names (:func:`~pytest_quest.paths.same_file_key`).
     """
-    key = test_rel.casefold()
+    key = same_file_key(test_rel)
     for other, rel in open_default_paths(list(ledger.quests.values()), settings).items():
-        if other != quest_id and rel.casefold() == key:
+        if other != quest_id and same_file_key(rel) == key:
             raise UsageError(f"{test_rel} is where `next` sends the agent of {other}: write "
                              "your test to your own test_path (nothing was judged, no try spent)")
     in_review = {q.id for q in ledger.quests.values() if q.state is State.REVIEW}
@@ -80,7 +80,7 @@ def check_others_files(ledger: Ledger, settings: Settings, quest_id: str, test_r
     for record in read_attempts(ledger):
         if (record.quest in in_review and record.quest != quest_id
                 and record.kind == AttemptKind.SUBMIT and record.verdict == "REVIEW"
-                and (record.test or "").casefold() == key):
+                and same_file_key(record.test or "") == key):
             raise UsageError(f"{test_rel} is the test {record.quest} sent to review: write your "
                              "test to your own test_path (nothing was judged, no try spent)")
 

@@ -22,6 +22,7 @@ from typing import Any, Final
 __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
+    "MAX_START_BRANCHES",
     "MAX_START_BYTES",
     "MAX_START_STATEMENTS",
     "WORKER_COVERAGE_ENV",
@@ -305,7 +306,7 @@ _MUTATION_FIELDS: dict[str, Check] = {
     "clean_seconds": _number, "timeout": _number, "import_time_only": _bool,
     "extreme": _list(_MUTANT, 64), "classic": _list(_MUTANT, 1000), "not_run": _int,
     "classic_skipped": _str, "seed": _str, "order": _list(_str, 2000), "install": _str,
-    "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int,
+    "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int, "reach_not_run": _int,
 }
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),
@@ -499,15 +500,23 @@ class RunStart:
     #: them, executed or missing: a report without them was broken by the test (red team 3,
     #: finding 01: a free REVIEW, ``coverage-no-data``).
     coverage: tuple[str, tuple[int, ...]] | None = None
+    #: Branch mode: the body's branch arcs as coverage knew them before the test, which the
+    #: answer must list too, executed or missing (red team 5, finding 03: an answer that left
+    #: a missing arc out was full branch coverage).
+    branches: tuple[tuple[int, int], ...] = ()
 
 
 #: Statements of the body sent in the start record at most (a subset still proves the point).
 MAX_START_STATEMENTS: Final = 1000
+#: Branch arcs of the body sent in the start record at most (branch mode), so the record stays
+#: under ``MAX_START_BYTES`` beside the statements; arcs past it go unchecked.
+MAX_START_BRANCHES: Final = 600
 
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
                  "missing": _bool},
                 {"coverage": _optional(_shape({"file": _str, "statements": _list(
-                    _int, MAX_START_STATEMENTS)}))})
+                    _int, MAX_START_STATEMENTS)}, {"branches": _list(
+                        _pair, MAX_START_BRANCHES)}))})
 
 
 def parse_run_start(data: bytes, where: str) -> RunStart | None:
@@ -518,5 +527,7 @@ def parse_run_start(data: bytes, where: str) -> RunStart | None:
     _START(value, where)
     seen = value.get("coverage")
     coverage = None if seen is None else (seen["file"], tuple(seen["statements"]))
+    branches = () if seen is None else tuple(
+        (int(a), int(b)) for a, b in seen.get("branches", ()))
     return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"],
-                    coverage)
+                    coverage, branches)

@@ -50,6 +50,7 @@ def settle(report: RunReport, start: RunStart | None, where: str) -> RunReport:
                             f"missing={report.missing}")
     if start.coverage is not None:
         _check_coverage(report, start.coverage, where)
+        _check_branches(report, start.coverage[0], start.branches, where)
     import_error = start.import_error if report.import_error is not None else None
     return replace(report, import_error=import_error, denied_early=start.denied_early)
 
@@ -69,3 +70,24 @@ def _check_coverage(report: RunReport, before: tuple[str, tuple[int, ...]], wher
             "measured them before the test",
             "no coverage data for them: the test broke the coverage report"
             + (f" ({report.coverage_error[:200]})" if report.coverage_error else ""))
+
+
+def _check_branches(report: RunReport, file: str, branches: tuple[tuple[int, int], ...],
+                    where: str) -> None:
+    """Branch mode: the body's arcs coverage knew before the test are in the answer's coverage.
+
+    The answer's arc count is its own list of arcs, executed or missing: an answer that
+    leaves a missing arc out of both is full branch coverage (red team 5, finding 03).
+    """
+    if not branches:
+        return
+    entry = (report.coverage or {}).get(file) or {}
+    listed = {(int(a), int(b)) for key in ("executed_branches", "missing_branches")
+              for a, b in entry.get(key, ())}
+    lost = [arc for arc in branches if arc not in listed]
+    if lost:
+        shown = ", ".join(f"{a}->{'exit' if b < 0 else b}" for a, b in lost[:10])
+        raise ProtocolError(
+            f"{where}: the branch coverage of {file}",
+            f"arcs {shown} taken or missing, as coverage measured them before the test",
+            "the answer lists neither: the test broke the coverage report")

@@ -28,7 +28,11 @@ from pytest_quest.sandbox import harness_spec, sha256
 from pytest_quest.states import Outcome, State
 from pytest_quest.submission import Claim, Submission
 
-__all__ = ["NOT_RUN", "Result", "evidence_of", "judge", "submit"]
+__all__ = ["MAX_REASON", "NOT_RUN", "Result", "evidence_of", "judge", "submit"]
+
+#: The longest reason an ``--unreachable`` claim may give: a sentence for the maintainer,
+#: never long enough to wrap onto a line of its own on a terminal.
+MAX_REASON = 200
 
 #: The isolation of a verdict reached before the run (static or scope stage).
 NOT_RUN = "not-run"
@@ -134,11 +138,15 @@ def submit(
     if quest.state is not State.TODO:
         raise QuestLocked(f"{quest_id} is {quest.state.value}; it takes no more submissions")
     for claim in claims:
-        if not claim.reason.strip() or not claim.reason.isprintable():
+        if (not claim.reason.strip() or not claim.reason.isprintable()
+                or len(claim.reason) > MAX_REASON):
             # A reason is one line a maintainer reads in `review`: a line break or an escape
-            # sequence in it could forge or hide what follows (red team 4, finding 03).
+            # sequence in it could forge or hide what follows (red team 4, finding 03), and so
+            # could a long one, padded with blanks until the terminal wraps the rest to the
+            # start of a line of its own (red team 5, finding 06).
             raise UsageError(f"the reason for claiming line {claim.line} must be one line of "
-                             f"printable text, got {claim.reason!r}")
+                             f"printable text of at most {MAX_REASON} characters, "
+                             f"got {claim.reason[:MAX_REASON + 20]!r}")
     test_rel = (project_relative(test, settings) if test
                 else default_test_path(quest, settings, ledger.quests,
                                        locked_by_others(ledger.quests.values(), quest_id)))

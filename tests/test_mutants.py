@@ -442,3 +442,104 @@ def test_arc_reaches_stop_on_the_branch_no_line_check_proves() -> None:
     assert namespace["f"](2) == 2  # the branch into the block does not stop ...
     with pytest.raises(SystemExit, match="branch from line 3"):
         namespace["f"](0)  # ... the one around it does
+
+
+def test_reach_checks_the_bodies_of_nested_functions_and_classes() -> None:
+    # Red team 5, finding 01: nested scopes were left out of the reach check, so forged
+    # coverage of a callback's body (handed to re.sub, never called by the tests) bought a
+    # PASS. Their blocks are checked now, with the stop nothing catches: whoever calls a
+    # nested function may catch SystemExit.
+    source = '''def f(text):
+    def hide(m):
+        return "*" * len(m.group(0))
+
+    class Box:
+        size = 3
+
+        def get(self):
+            return self.size
+
+    return __import__("re").sub("[0-9]{3,}", hide, text), Box
+'''
+    covered = {2, 3, 5, 6, 8, 9, 11}
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered)
+    assert sorted(r.mutant.line for r in found) == [3, 8, 9, 11]
+    assert all(_calls_exit(r.mutant.code) for r in found if r.mutant.line != 11)
+    (hide,) = [r for r in found if r.mutant.line == 3]
+    assert hide.lines == frozenset({3})
+    namespace: dict[str, Any] = {}
+    exec(hide.mutant.code, namespace)
+    assert namespace["f"]("ab 12")[0] == "ab 12"  # the callback never runs: the stop neither
+    # Without coverage, each block stops before its first statement, nested ones included.
+    assert sorted(r.mutant.line for r in mutate.reach_mutants(source, "<m>", 1)) == [2, 3, 6, 9]
+
+
+def test_reach_checks_a_claimed_arc_past_a_match_no_case_matched() -> None:
+    # Red team 5, finding 02: branch mode, the measured run claimed the arc 6->8 (no case
+    # matched) it never took; line 8 is also reached from the cases' bodies, so no line check
+    # proved it and the quest locked PASS. A last `case _:` that stops checks it now.
+    source = '''def f(kind):
+    label = "?"
+    match kind:
+        case "single":
+            label = "S"
+        case "double" | "twin":
+            label = "D"
+    return label
+'''
+    covered = {2, 3, 5, 7, 8}
+    taken = {(4, 5), (4, 6), (6, 7)}
+    assert [r.arc_from for r in mutate.reach_mutants(source, "<m>", 1, covered=covered,
+                                                     arcs=taken)] == [None] * 3
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered, arcs=taken | {(6, 8)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 6 and arc.lines == frozenset() and arc.mutant.line == 6
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert [namespace["f"](k) for k in ("single", "twin")] == ["S", "D"]
+    with pytest.raises(SystemExit, match="no case of line 3 matched"):
+        namespace["f"]("suite")
+    # A last case that always matches has no such arc: nothing to check.
+    total = source.replace('"double" | "twin"', 'other')
+    assert [r.arc_from for r in mutate.reach_mutants(total, "<m>", 1, covered=covered,
+                                                     arcs=taken | {(6, 8)})] == [None] * 3
+    # Inside a with block the stop is the one nothing catches.
+    held = source.replace("    match kind:", "    with open(__file__):\n     match kind:")
+    held = held.replace("\n        case", "\n         case").replace("\n            label",
+                                                                  "\n             label")
+    found = mutate.reach_mutants(held, "<m>", 1, arcs={(5, 6), (7, 9)})
+    assert [(r.arc_from, _calls_exit(r.mutant.code)) for r in found if r.arc_from] == \
+        [(7, True)]
+
+
+def test_reach_checks_a_claimed_arc_through_a_body_on_its_headers_line() -> None:
+    # Red team 5, finding 04: branch mode, `if vip: return "VIP"` on one line; the measured
+    # run claimed the arc 3->exit (the body) it never took. The line runs either way and a
+    # killed mutant of `vip` proves the line only, so nothing checked the arc: PASS. A stop
+    # at the start of the body checks it when the arcs claim two ways out of the line.
+    source = '''def f(n, vip):
+    n = int(n)
+    if vip: return "VIP"  # noqa: E701
+    return "LONG" if n >= 7 else "SHORT"
+'''
+    one = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4}, arcs={(3, 4)})
+    assert [r.arc_from for r in one] == [None, None]
+    found = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4}, arcs={(3, 4), (3, -1)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 3 and arc.lines == frozenset() and arc.mutant.line == 3
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert namespace["f"]("9", False) == "LONG"  # not entered: no stop
+    with pytest.raises(SystemExit, match="body of line 3 entered"):
+        namespace["f"]("1", True)
+    # A loop on one line inside a try: the stop nothing catches.
+    loop = '''def f(xs):
+    try:
+        for x in xs: return x  # noqa: E701
+    finally:
+        pass
+    return None
+'''
+    found = mutate.reach_mutants(loop, "<m>", 1, arcs={(3, -1), (3, 6)})
+    assert [(r.arc_from, _calls_exit(r.mutant.code)) for r in found if r.arc_from] == \
+        [(3, True)]

@@ -472,3 +472,24 @@ def test_a_forged_branch_arc_is_tampering() -> None:
     # The same claim without branch mode is not read: lines alone are all proven.
     assert run_stage(Honest(), _given(source=source, measured=measured, branch=False,
                                       module=given.module)).tampered is None
+
+
+class _StarvedRuns(FakeRuns):
+    """The budget runs out before the second schedule (the reach phase) can start anything."""
+
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: mutate.Skip | None = None) -> list[Ran | None]:
+        if any(_is_reach(r) for r in requests):
+            return [None] * len(requests)
+        return super().run(requests, deadline, skip)
+
+
+def test_reach_checks_the_budget_left_no_room_for_are_recorded() -> None:
+    # Red team 5, finding 07: each run starts only when its timeout fits before the deadline,
+    # and a test sets the timeout (ten times the measured run). A measured run slow enough that
+    # the reach phase never started kept its forged coverage: no reach entry, no tampering.
+    stage = run_stage(_StarvedRuns(inputs=(0,)), _given())
+    assert stage.tampered is None and stage.mutation is not None
+    assert stage.mutation["reach_not_run"] == 1 and stage.mutation["reach"] == []
+    # A strong test needs no reach check: nothing is recorded as not run.
+    assert "reach_not_run" not in (run_stage(_StarvedRuns(), _given()).mutation or {})

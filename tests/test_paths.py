@@ -171,3 +171,13 @@ def test_open_default_paths_give_each_todo_quest_what_next_gives_it(tmp_path: Pa
                      for q in quests if q.state is State.TODO}
     assert found["m.py::plain"] == "tests/quest/test_m__plain.py"
     assert found["hotel/rooms.py::find_room"] != lock.test
+
+
+def test_same_file_key_compares_names_as_macos_does() -> None:
+    # Red team 5, finding 05: NFC "é" and NFD "e" + U+0301 name one file on macOS.
+    from pytest_quest.paths import same_file_key
+
+    assert same_file_key("tests/quest/test_caf\u00e9.py") == \
+        same_file_key("tests/quest/TEST_CAFE\u0301.py")
+    plain = same_file_key("tests/quest/test_cafe.py")
+    assert plain != same_file_key("tests/quest/test_caf\u00e9.py")

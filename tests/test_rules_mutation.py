@@ -281,6 +281,18 @@ def test_a_stage_with_no_run_in_the_budget_is_too_slow() -> None:
     assert "the measured run took 9.5 s" in facts[0].actual
 
 
+def test_reach_checks_not_run_in_the_budget_are_too_slow() -> None:
+    # Red team 5, finding 07: a reach phase the budget starved left forged coverage unproven.
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
+             "classic": _classic(["killed", "killed"]), "not_run": 0, "reach_not_run": 2,
+             "budget": 90.0, "timeout": 58.0, "clean_seconds": 5.8}
+    facts = list(mutation.check(_sub(event)))
+    assert [f.rule for f in facts] == ["mutation-too-slow"] and facts[0].level == "fail"
+    assert facts[0].actual.startswith("2 not run")
+
+
 def test_done_without_a_mutation_report_is_tampering() -> None:
     # Red team 2, finding 08: the judge, interrupted, still said done.
     from types import SimpleNamespace

@@ -16,6 +16,13 @@ def test_scope_location_rules() -> None:
     # The same file on a case-insensitive file system (macOS): refused too (red team 4).
     upper = sub(test_rel=TEST.replace("m__f", "M__F"), locked_tests={TEST: "abc"})
     assert upper.test_rel != TEST and rules(scope.check(upper)) == ["scope-test-location"]
+    # ... and a name in another Unicode normalization: macOS compares NFC "é" and NFD "e" plus
+    # a combining accent as one file name (red team 5, finding 05).
+    composed = TEST.replace("test_", "test_caf\u00e9_")
+    nfd = sub(test_rel=composed.replace("\u00e9", "e\u0301"), locked_tests={composed: "abc"})
+    assert nfd.test_rel != composed and rules(scope.check(nfd)) == ["scope-test-location"]
+    assert rules(scope.check(sub(test_rel=TEST.replace("test_", "test_cafe_"),
+                                 locked_tests={composed: "abc"}))) == []
     assert list(scope.check(sub())) == []
 
 

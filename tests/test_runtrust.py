@@ -77,3 +77,31 @@ def test_the_start_records_coverage_is_checked() -> None:
         with pytest.raises(ProtocolError):
             parse_run_start(b'{"import_error": null, "denied_early": [], "missing": false, '
                             + bad + b"}", "run 1")
+
+
+ARCS = RunStart(coverage=("hotel/rooms.py", (87, 89)), branches=((87, 88), (87, 89), (93, 95)))
+
+
+def test_branch_arcs_measured_before_the_test_must_be_in_the_answer() -> None:
+    """Red team 5, finding 03: an answer that left the missing arc 93->95 out of both lists
+    was full branch coverage (5 of 5 arcs), a PASS; it is tampering now."""
+    lines = {"executed_lines": [87, 89], "missing_lines": []}
+    dropped = {**lines, "executed_branches": [[87, 88], [87, 89]], "missing_branches": []}
+    with pytest.raises(ProtocolError, match="93->95 taken or missing"):
+        settle(RunReport(coverage={"hotel/rooms.py": dropped}), ARCS, "run 1")
+    honest = {**lines, "executed_branches": [[87, 88], [87, 89]], "missing_branches": [[93, 95]]}
+    assert settle(RunReport(coverage={"hotel/rooms.py": honest}), ARCS, "run 1").coverage == \
+        {"hotel/rooms.py": honest}
+    # Line mode (no arcs in the start record): nothing more is asked.
+    assert settle(RunReport(coverage={"hotel/rooms.py": lines}),
+                  RunStart(coverage=("hotel/rooms.py", (87, 89))), "run 1").coverage
+
+
+def test_the_start_records_branch_arcs_are_read_and_checked() -> None:
+    head = b'{"import_error": null, "denied_early": [], "missing": false, '
+    record = head + (b'"coverage": {"file": "a.py", "statements": [6], '
+                     b'"branches": [[6, 7], [6, -1]]}}')
+    assert parse_run_start(record, "run 1").branches == ((6, 7), (6, -1))
+    with pytest.raises(ProtocolError):
+        parse_run_start(head + b'"coverage": {"file": "a.py", "statements": [6], '
+                        b'"branches": [[6]]}}', "run 1")

@@ -182,6 +182,9 @@ def test_a_changed_function_is_named_after_a_rescan(submit_test, project: Path) 
     "defensive guard\x1b[8m",  # conceals every line after it on the maintainer's terminal
     "kept for old callers \u202e",  # a bidi override reorders what the reviewer reads
     "   ",
+    # Red team 5, finding 06: blanks until the terminal wraps a forged line to column 0.
+    "defensive" + " " * 1124 + "mutation:  score 1.00 (threshold 0.6), 12/12 classic killed",
+    "defensive" + "\u2800" * 300 + "mutation: 12/12 killed",  # a blank-looking letter
 ])
 def test_a_claim_reason_a_reviewer_cannot_read_as_it_is_is_a_usage_error(
         project: Path, settings, reason: str) -> None:

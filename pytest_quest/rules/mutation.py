@@ -62,7 +62,8 @@ IMPORT_TIME = CATALOG.add(
 )
 TOO_SLOW = CATALOG.add(
     "mutation-too-slow", FAIL, "mutation",
-    "Every planned run (clean controls, the null, extreme and classic mutants) fits in the "
+    "Every planned run (clean controls, the null, extreme and classic mutants, reach checks) "
+    "fits in the "
     "time budget. Each run gets ten times what the measured run took; a test too slow to "
     "verify is the test's doing, not the machinery's.",
     "Make the test faster: the gate runs it once per mutant and control within the budget "
@@ -168,6 +169,13 @@ def check(sub: Submission) -> Iterator[Fact]:
             where, f"the tests call {sub.quest.qualname} while they run",
             "the function ran only while modules were imported; mutants cannot reach it",
         )
+        return
+    if event.get("reach_not_run"):
+        yield TOO_SLOW.fact(
+            where, "every reach check (a covered line the mutants did not prove) runs within "
+            f"the budget of {event.get('budget')} s",
+            f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
+            f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
         return
     threshold = float(sub.settings.mutation_threshold)
     numbers = summary(event, threshold)

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG
+from pytest_quest.paths import same_file_key
 from pytest_quest.submission import Submission
 
 __all__ = ["LOCATION", "PROTECTED", "check"]
@@ -45,8 +46,9 @@ def _location(sub: Submission) -> Iterator[Fact]:
     if not (path.name.startswith("test_") and path.suffix == ".py") or path.name == "conftest.py":
         yield LOCATION.fact(sub.test_rel, "a file named test_*.py", f"{path.name}")
     # Compared as macOS compares file names: there ``TEST_a.py`` is the file ``test_a.py`` that
-    # locks another quest, and a second lock on it would go stale with the first (red team 4).
-    if sub.test_rel.casefold() in {rel.casefold() for rel in sub.locked_tests}:
+    # locks another quest, and a second lock on it would go stale with the first (red team 4);
+    # so is a name in another Unicode normalization (red team 5, finding 05).
+    if same_file_key(sub.test_rel) in {same_file_key(rel) for rel in sub.locked_tests}:
         yield LOCATION.fact(sub.test_rel, "a new test file", "the locked test of another quest")
 
 
