@@ -141,6 +141,8 @@ def repeated_verdict(ledger: Ledger, quest: Quest, test_rel: str, data: bytes) -
     digest = sha256(data)
     since = str(ledger.scans[-1].get("time", "")) if ledger.scans else ""
     for record in reversed(read_attempts(ledger, quest.id)):
+        # Times have whole seconds: a FAIL in the very second of a rescan still counts as
+        # after it (its verdict handed back once more, no try spent either way).
         if record.kind != AttemptKind.SUBMIT.value or record.time < since:
             continue
         if record.sha256 != digest or record.test != test_rel:

@@ -6,12 +6,13 @@ Real pytest runs on a scanned copy of example_project, through the CLI.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from pytest_quest.cli import cli
-from pytest_quest.ledger import Ledger, read_attempts
+from pytest_quest.ledger import Ledger, now_iso, read_attempts
 from pytest_quest.records import Attempt
 from tests.test_submit import FULL, PARTIAL
 
@@ -67,10 +68,14 @@ def test_a_byte_identical_failed_file_gets_its_verdict_back_for_free(project: Pa
 
 def test_a_rescan_lets_the_same_file_be_judged_again(project: Path) -> None:
     write(project, PARTIAL)
-    cli_run(project, "submit", QUEST)
+    code, out, _ = cli_run(project, "submit", QUEST, "--json")
+    assert (code, json.loads(out)["tries"]) == (1, 1), out
+    failed_at = now_iso()
+    while now_iso() == failed_at:  # times have whole seconds: the rescan comes after the FAIL
+        time.sleep(0.05)
     assert cli_run(project, "scan", "--no-baseline")[0] == 0
     code, out, _ = cli_run(project, "submit", QUEST, "--json")
-    assert (code, json.loads(out)["tries"]) == (1, 2)
+    assert (code, json.loads(out)["tries"]) == (1, 2), out
 
 
 def test_a_test_outside_the_quest_folder_is_a_usage_error(project: Path) -> None:
