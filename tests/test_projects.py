@@ -83,15 +83,19 @@ def test_src_layout_without_tests(tmp_path: Path) -> None:
     assert result["verdict"] == "PASS"
 
 
-def test_flat_module_project_and_method_quests(tmp_path: Path) -> None:
-    _tree(tmp_path, {"calc.py": '''
+#: A flat module with one function: the two flat-module projects here start from it.
+CALC = '''
         def clamp(value, low, high):
             if value < low:
                 return low
             if value > high:
                 return high
             return value
-        ''', "test_calc.py": '''
+        '''
+
+
+def test_flat_module_project_and_method_quests(tmp_path: Path) -> None:
+    _tree(tmp_path, {"calc.py": CALC, "test_calc.py": '''
         from calc import clamp
 
         def test_inside():
@@ -224,14 +228,7 @@ def test_flat_module_baseline_locks_and_the_ratchet_keeps_it(tmp_path: Path) -> 
     path there measured nothing: the baseline locked nothing and ``--quest-check``
     read every lock as lost (calibration on xmltodict 1.0.4).
     """
-    _tree(tmp_path, {"calc.py": '''
-        def clamp(value, low, high):
-            if value < low:
-                return low
-            if value > high:
-                return high
-            return value
-
+    _tree(tmp_path, {"calc.py": CALC + '''
 
         def double(value):
             return value * 2
