@@ -110,10 +110,7 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
         raise QuestLocked(f"{quest.id} is already PASS: there is nothing to approve")
     if quest.state is not State.REVIEW:
         raise QuestLocked(f"{quest.id} is {quest.state.value}: only REVIEW quests can be decided")
-    if not decision.note.strip():
-        raise UsageError("a review decision needs a reason: pass --note TEXT")
-    if not decision.by.strip():
-        raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
+    _require_note_and_name(decision)
     record = decision.to_dict()
     if decision.action is Action.APPROVE:
         if evidence is None or not evidence.test:
@@ -126,13 +123,18 @@ def decide(quest: Quest, decision: Decision, evidence: Evidence | None = None) -
     return quest.with_(state=State.DONE, decision=record, updated=decision.time)
 
 
-def _reopen(quest: Quest, decision: Decision) -> Quest:
-    if quest.state is not State.PASS:
-        raise UsageError(f"{quest.id} is {quest.state.value}: only a PASS quest can be reopened")
+def _require_note_and_name(decision: Decision) -> None:
+    """Every decision is logged with why and by whom; neither may be blank."""
     if not decision.note.strip():
         raise UsageError("a review decision needs a reason: pass --note TEXT")
     if not decision.by.strip():
         raise UsageError("a review decision needs a name: pass --by NAME or set git user.name")
+
+
+def _reopen(quest: Quest, decision: Decision) -> Quest:
+    if quest.state is not State.PASS:
+        raise UsageError(f"{quest.id} is {quest.state.value}: only a PASS quest can be reopened")
+    _require_note_and_name(decision)
     record = decision.to_dict()
     fact = Fact(REOPENED_RULE, FAIL, quest.id, decision.note.strip(),
                 f"the lock was withdrawn in review by {decision.by}; write a test that earns it")
