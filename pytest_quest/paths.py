@@ -79,7 +79,7 @@ def open_default_paths(quests: Collection[Quest], settings: Settings) -> dict[st
             continue
         stem, lossy = stems[quest.id]
         if lossy or clean[stem.casefold()] > 1:
-            stem += "_" + hashlib.sha256(quest.id.encode("utf-8")).hexdigest()[:6]
+            stem = _hashed(stem, quest.id)
         rel = f"{folder}/{stem}.py"
         out[quest.id] = (rel if same_file_key(rel) not in taken
                          else default_test_path(quest, settings, ids, locked))
@@ -140,8 +140,13 @@ def quest_file_name(quest_id: str, quest_ids: Iterable[str] = (), hashed: bool =
                 lossy = True
                 break
     if lossy:
-        stem += "_" + hashlib.sha256(quest_id.encode("utf-8")).hexdigest()[:6]
+        stem = _hashed(stem, quest_id)
     return stem + ".py"
+
+
+def _hashed(stem: str, quest_id: str) -> str:
+    """``stem`` made the quest's own: six hex digits of its id's sha256 follow it."""
+    return stem + "_" + hashlib.sha256(quest_id.encode("utf-8")).hexdigest()[:6]
 
 
 def _readable(quest_id: str) -> tuple[str, bool]:
