@@ -476,14 +476,22 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     spec_path = private / "spec.json"
     os.close(safeio.create_new(spec_path, spec.to_json().encode()))
     read_fd, write_fd = os.pipe()
+    # The child's ends of the pipes: ours to close once it holds them (or the launch failed),
+    # each exactly once. A second close of a number another thread of this process has opened
+    # since (the loop runs submissions in threads) would close that thread's file.
+    theirs = [write_fd]
     seed_fd = _seed_pipe(box, settings) if spec.mode == "submit" else None
+    if seed_fd is not None:
+        theirs.append(seed_fd)
     reader = _Reader(read_fd, observe)
     limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
               if confine.detect().kernel else confine.ProcessLimits(""))
+    status_fd: tuple[int, int] | None = None
     try:
         command, status_fd, confinement = _command(box, settings, spec_path, channel,
                                                    limits.cgroups, write_fd, seed_fd)
-        passed = (write_fd,) if seed_fd is None else (write_fd, seed_fd)
+        if status_fd is not None:
+            theirs.append(status_fd[1])
         status = b""
         started = time.monotonic()
         with os.fdopen(safeio.create_new(private / "output.txt"), "wb") as log:
@@ -496,17 +504,10 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
-                    pass_fds=passed if status_fd is None else (*passed, status_fd[1]),
+                    pass_fds=tuple(theirs),
                 )
-            except BaseException:
-                os.close(read_fd)
-                if status_fd is not None:
-                    os.close(status_fd[0])
-                raise
             finally:
-                os.close(write_fd)
-                if status_fd is not None:
-                    os.close(status_fd[1])
+                _close_once(theirs)
             reader.start()
             timed_out = False
             returncode: int | None = None
@@ -530,12 +531,14 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
                 _kill_group(process)  # also leftovers of a test that spawned and detached
                 if returncode is None:
                     returncode = process.wait()
+    except BaseException:
+        reader.finish()  # closes the read end, started or not
+        if status_fd is not None:
+            os.close(status_fd[0])
+        raise
     finally:
         limits.close()
-        with contextlib.suppress(OSError):
-            os.close(write_fd)  # already closed unless the launch failed
-        if seed_fd is not None:
-            os.close(seed_fd)
+        _close_once(theirs)
     data, truncated = reader.finish()
     seconds = time.monotonic() - started
     _return_self_coverage(channel)
@@ -582,9 +585,15 @@ def wait(process: subprocess.Popen[bytes], timeout: float) -> int:
 
 
 class _Reader(threading.Thread):
-    """Drains the event pipe into memory, up to the bound (then drains and drops)."""
+    """Drains the event pipe into memory, up to the bound (then drains and drops).
+
+    Only this thread reads the descriptor and only :meth:`finish` closes it, after
+    the thread has stopped: closing it under a blocked read would free its number
+    for another thread's next file, which the following read would then drain.
+    """
 
     _ROUND = b'"event": "round_done"'
+    _POLL = 0.1  # seconds between looks at the stop flag while the pipe is quiet
 
     def __init__(self, fd: int, observe: Callable[[bytes], None] | None = None) -> None:
         super().__init__(daemon=True)
@@ -593,32 +602,44 @@ class _Reader(threading.Thread):
         self.data = bytearray()
         self.first_round_done = False
         self.truncated = False
+        self._quit = threading.Event()
 
     def run(self) -> None:
-        try:
-            while True:
-                chunk = os.read(self.fd, 1 << 16)
-                if not chunk:
-                    return
-                if self.truncated or len(self.data) + len(chunk) > MAX_EVENT_BYTES:
-                    self.truncated = True  # keep draining so the writer never blocks
-                    continue
-                tail = bytes(self.data[-len(self._ROUND):])
-                self.data += chunk
-                if self.observe is not None:
-                    self.observe(chunk)
-                if not self.first_round_done and self._ROUND in tail + chunk:
-                    self.first_round_done = True
-        except OSError:  # closed under us by finish(): the process is gone
-            return
+        while not self._quit.is_set():
+            ready, _, _ = select.select([self.fd], [], [], self._POLL)
+            if not ready:
+                continue
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return
+            if self.truncated or len(self.data) + len(chunk) > MAX_EVENT_BYTES:
+                self.truncated = True  # keep draining so the writer never blocks
+                continue
+            tail = bytes(self.data[-len(self._ROUND):])
+            self.data += chunk
+            if self.observe is not None:
+                self.observe(chunk)
+            if not self.first_round_done and self._ROUND in tail + chunk:
+                self.first_round_done = True
 
     def finish(self) -> tuple[bytes, bool]:
-        """Everything read; waits briefly for the pipe to drain, then stops reading."""
-        self.join(timeout=5.0)
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-        self.join(timeout=1.0)
+        """Everything read; waits briefly for the pipe to drain, then stops reading.
+
+        A writer still alive past the wait (a detached leftover of the test) is
+        simply no longer listened to.
+        """
+        if self.ident is not None:
+            self.join(timeout=5.0)
+            self._quit.set()
+            self.join()
+        os.close(self.fd)
         return bytes(self.data), self.truncated
+
+
+def _close_once(fds: list[int]) -> None:
+    """Close and forget each descriptor: a second call finds nothing left to close."""
+    while fds:
+        os.close(fds.pop())
 
 
 def _seed_pipe(box: Sandbox, settings: Settings) -> int:

@@ -136,3 +136,42 @@ def test_wait_returns_when_the_process_ends_without_polling(monkeypatch: pytest.
     monkeypatch.setattr(time, "sleep", no_sleep)  # Popen.wait(timeout) sleeps between looks
     assert sandbox.wait(quick, 30) == 3
     assert sandbox.wait(quick, 30) == 3  # already reaped: its code again
+
+
+@pytest.mark.slow
+def test_a_run_closes_each_descriptor_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop judges in threads: a descriptor number closed twice may by then be another
+    thread's file. Each close is followed at once by an open that takes the freed number (the
+    lowest free one), as another thread would; a second close of that number closes it."""
+    from pytest_quest import sandbox
+    from pytest_quest.config import load_settings
+    from pytest_quest.ledger import Ledger
+
+    real_close = os.close
+    others: list[int] = []
+
+    def close_then_reuse(fd: int) -> None:
+        real_close(fd)
+        others.append(os.open(os.devnull, os.O_RDONLY))
+
+    settings = load_settings(project).with_overrides(mutation=False, reruns=1)
+    quest = Ledger.load(Ledger.for_root(project).path).get("hotel/pricing.py::nightly_rate")
+    test = "tests/quest/test_rate.py"
+    source = ("from hotel.pricing import nightly_rate\n\n\ndef test_rate():\n"
+              "    assert nightly_rate(100.0, 'standard', 2) == 200.0\n")
+    box = Sandbox.create(settings, {test: source.encode()})
+    try:
+        monkeypatch.setattr(os, "close", close_then_reuse)
+        result = sandbox.run(box, settings, sandbox.harness_spec(settings, quest, test), 60, 60)
+        monkeypatch.undo()
+    finally:
+        box.cleanup()
+    closed_under_others = []
+    for fd in others:
+        try:
+            os.fstat(fd)
+            os.close(fd)
+        except OSError:
+            closed_under_others.append(fd)
+    assert result.finished, result.output
+    assert others and closed_under_others == []
