@@ -32,6 +32,7 @@ import signal
 import subprocess
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,6 +239,11 @@ class Loop:
         except QuestError as exc:  # a broken ledger or settings: every worker would hit it
             self.emit({"event": "error", "agent": agent, "kind": type(exc).__name__,
                        "error": str(exc)})
+            self.stop("error")
+        except Exception as exc:  # a fault of ours: said and stopped on, never a silent worker
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            self.emit({"event": "error", "agent": agent, "kind": type(exc).__name__,
+                       "error": f"{exc} (at {Path(where.filename).name}:{where.lineno})"})
             self.stop("error")
         finally:
             with self._lock:

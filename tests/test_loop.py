@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,25 @@ def agent_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return dict(os.environ, AGENT_RUNS=str(tmp_path / "runs.txt"), **extra)
 
 
+def wait_for_agents(runs: Path, timeout: float = 20.0) -> None:
+    """Wait until no process started with this test's AGENT_RUNS is left (orphans of a kill)."""
+    needle = f"AGENT_RUNS={runs}".encode()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = False
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            try:
+                alive = needle in environ.read_bytes().split(b"\0")
+            except OSError:  # gone meanwhile, or not ours to read
+                continue
+            if alive:
+                break
+        if not alive:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"agents of {runs} still running after {timeout} s")
+
+
 def events(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
@@ -68,6 +88,11 @@ def test_three_agents_finish_the_pool_across_a_kill_and_a_resume(pool: Path,
     assert first.returncode == -signal.SIGKILL
     held = Leases(pool / ".quest").live()
     assert held and all(lease["agent"].startswith("loop/") for lease in held.values())
+    # Agents run in sessions of their own, so one in flight outlives the killed loop. If the
+    # from_code agent gave up after the kill, no loop was alive to log it: let it give up again.
+    wait_for_agents(Path(env["AGENT_RUNS"]))
+    if not [r for r in read_attempts(Ledger.for_root(pool)) if r.to_dict()["kind"] == "agent"]:
+        Path(env["AGENT_RUNS"]).with_suffix(".failed-once").unlink(missing_ok=True)
 
     runs = [subprocess.run(loop_args(pool, "-j", "3"), capture_output=True, text=True,
                            env=env, timeout=600)]
@@ -332,3 +357,23 @@ def test_a_gate_that_cannot_verify_spends_no_try(pool: Path,
     assert (record["kind"], record["outcome"]) == ("agent", "submit-error")
     assert "sandbox did not start" in record["error"]
     assert Ledger.load(Ledger.for_root(pool).path).get(failed["quest"]).tries == 0
+
+
+def test_a_fault_of_ours_in_a_worker_stops_the_loop_and_says_where(
+        pool: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_quest.submit
+
+    def broken(*_: object, **__: object) -> None:
+        raise OSError(9, "Bad file descriptor")
+
+    monkeypatch.setattr(pytest_quest.submit, "submit", broken)
+    write = "mkdir -p tests/quest; echo 'def test_x(): assert 1' > {test_path}"
+    result = CliRunner().invoke(cli, ["loop", "--agent", write, "--json", "--root", str(pool)])
+    out = events(result.stdout)
+    (error,) = [e for e in out if e["event"] == "error"]
+    assert error["kind"] == "OSError" and "Bad file descriptor" in error["error"]
+    assert "(at test_loop.py:" in error["error"]
+    assert (out[-1]["event"], out[-1]["reason"], result.exit_code) == ("end", "error", 2)
+    assert not Leases(pool / ".quest").live()  # the quest it held went back to the pool
+    ledger = Ledger.load(Ledger.for_root(pool).path)
+    assert all(ledger.get(q).tries == 0 for q in KEEP)
