@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_quest import confine
 from pytest_quest.errors import QuestError, QuestLocked, UsageError
 from pytest_quest.handout import Handout, hand_out
 from pytest_quest.ledger import Ledger, append_attempt, now_iso, read_attempts, read_document
@@ -149,6 +150,10 @@ class Loop:
         if self.options.jobs < 1:
             raise UsageError("-j takes a number of agents >= 1")
         read_document(Ledger.for_root(self.root).path)  # no ledger, no loop: say so once
+        # The kernel probe forks (once per process): here, before any worker thread exists.
+        # A fork while another thread holds the ledger's lock in mid-change is refused by
+        # filelock (RuntimeError), and a forked child would inherit that half-changed state.
+        confine.detect()
         with _single_loop(self.ledger_dir, self.options.name):
             self._free_extra_workers()
             self.emit({"event": "start", "agents": self.options.jobs, "name": self.options.name,

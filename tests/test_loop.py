@@ -27,6 +27,8 @@ NORMALIZE = "hotel/rooms.py::Room.normalize_number"
 CAN_HOST = "hotel/rooms.py::Room.can_host"
 FROM_CODE = "hotel/rooms.py::Room.from_code"
 KEEP = (NIGHTLY, NORMALIZE, CAN_HOST, FROM_CODE)
+#: An agent that writes a test with no real assertion to its test path.
+WRITE_WEAK_TEST = "mkdir -p tests/quest; echo 'def test_x(): assert 1' > {test_path}"
 
 
 @pytest.fixture
@@ -102,7 +104,7 @@ def test_three_agents_finish_the_pool_across_a_kill_and_a_resume(pool: Path,
         runs.append(subprocess.run(loop_args(pool, "-j", "3"), capture_output=True, text=True,
                                    env=env, timeout=600))
     for run in runs:
-        assert run.returncode == 0, run.stderr
+        assert run.returncode == 0, run.stdout + run.stderr
         assert events(run.stdout)[-1]["event"] == "end"
 
     ledger = Ledger.load(Ledger.for_root(pool).path)
@@ -347,9 +349,8 @@ def test_a_gate_that_cannot_verify_spends_no_try(pool: Path,
         raise EnvironmentFault("could not verify: the sandbox did not start; no try was spent")
 
     monkeypatch.setattr(pytest_quest.submit, "submit", cannot_verify)
-    write = "mkdir -p tests/quest; echo 'def test_x(): assert 1' > {test_path}"
-    result = CliRunner().invoke(cli, ["loop", "--agent", write, "--json", "--root", str(pool),
-                                      "--max-agent-failures", "1"])
+    result = CliRunner().invoke(cli, ["loop", "--agent", WRITE_WEAK_TEST, "--json", "--root",
+                                      str(pool), "--max-agent-failures", "1"])
     ran, failed = [e for e in events(result.stdout) if e["event"] == "agent"]
     assert ran["outcome"] == "ok"  # the agent wrote its test; the gate could not judge it
     assert failed["outcome"] == "submit-error" and failed["error"].startswith("EnvironmentFault")
@@ -367,8 +368,8 @@ def test_a_fault_of_ours_in_a_worker_stops_the_loop_and_says_where(
         raise OSError(9, "Bad file descriptor")
 
     monkeypatch.setattr(pytest_quest.submit, "submit", broken)
-    write = "mkdir -p tests/quest; echo 'def test_x(): assert 1' > {test_path}"
-    result = CliRunner().invoke(cli, ["loop", "--agent", write, "--json", "--root", str(pool)])
+    result = CliRunner().invoke(cli, ["loop", "--agent", WRITE_WEAK_TEST, "--json", "--root",
+                                      str(pool)])
     out = events(result.stdout)
     (error,) = [e for e in out if e["event"] == "error"]
     assert error["kind"] == "OSError" and "Bad file descriptor" in error["error"]
@@ -377,3 +378,31 @@ def test_a_fault_of_ours_in_a_worker_stops_the_loop_and_says_where(
     assert not Leases(pool / ".quest").live()  # the quest it held went back to the pool
     ledger = Ledger.load(Ledger.for_root(pool).path)
     assert all(ledger.get(q).tries == 0 for q in KEEP)
+
+
+def test_the_kernel_probe_forks_before_any_worker_thread_exists(
+        pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe forks: filelock refuses a fork while another thread is mid-way through taking
+    or giving back the ledger's lock (a worker, judging), and the loop stopped on that error."""
+    import threading
+
+    from pytest_quest import confine
+
+    probed_with: list[list[str]] = []
+    real_probe = confine._probe_namespaces
+
+    def probe() -> str | None:
+        probed_with.append([t.name for t in threading.enumerate()])
+        return real_probe()
+
+    monkeypatch.setattr(confine, "_probe_namespaces", probe)
+    monkeypatch.setenv("AGENT_RUNS", str(tmp_path / "runs.txt"))
+    confine.detect.cache_clear()  # cold, as in a fresh `pytest-quest loop` process
+    try:
+        result = CliRunner().invoke(cli, loop_args(pool, "--max-quests", "1")[3:])
+    finally:
+        confine.detect.cache_clear()  # the next test probes the real kernel again
+    verdicts = [e["verdict"] for e in events(result.stdout) if e["event"] == "verdict"]
+    assert verdicts == ["FAIL", "PASS"], result.stdout  # judged in a sandbox: probed
+    assert len(probed_with) == 1
+    assert not [name for name in probed_with[0] if name.startswith("quest-loop-")]
