@@ -180,5 +180,13 @@ def _submit(root: Path, agent: str, quest_id: str, source: str,
 
 
 def serve(root: Path, agent: str | None = None) -> None:
-    """Serve over stdio until the client closes the connection."""
+    """Serve over stdio until the client closes the connection.
+
+    The kernel probe forks, once per process: it runs here, before the SDK
+    starts its threads (a fork beside a thread taking the ledger's lock is
+    refused by filelock, as in ``pytest-quest loop``).
+    """
+    from pytest_quest import confine
+
+    confine.detect()
     build_server(root, agent).run("stdio")
