@@ -21,7 +21,8 @@ def test_a_type_comment_is_flagged_on_its_line():
 
 
 def test_every_type_comment_is_flagged_in_order():
-    lines = ["a = ...  # type: int", "b: str", "c = ...  #type:list[str]", "    d = 1 # type: bytes"]
+    lines = ["a = ...  # type: int", "b: str", "c = ...  #type:list[str]",
+             "    d = 1 # type: bytes"]
     assert flagged(*lines) == [1, 3, 4]
 
 

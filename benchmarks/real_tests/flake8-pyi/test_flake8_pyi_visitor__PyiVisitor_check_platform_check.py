@@ -3,7 +3,6 @@ import ast
 import textwrap
 
 import pytest
-
 from flake8_pyi import errors
 from flake8_pyi.visitor import PyiVisitor
 

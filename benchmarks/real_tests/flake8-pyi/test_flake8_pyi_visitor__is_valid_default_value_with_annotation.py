@@ -2,7 +2,6 @@
 import ast
 
 import pytest
-
 from flake8_pyi.visitor import _is_valid_default_value_with_annotation as valid
 
 
