@@ -94,6 +94,11 @@ LIBRARIES = (
             "xdist in addopts (--numprocesses=auto), -p pytest_cov --cov, doctest-modules, "
             "filterwarnings = error, a Cython extension",
             ("-e", "{project}", "-r", "{project}/requirements/test.txt")),
+    Library("flake8-pyi", "26.5.0",
+            "xdist in addopts (-nauto), --doctest-modules, filterwarnings = error, "
+            "a flake8 plugin whose suite runs flake8 in subprocesses",
+            ("-e", "{project}", "pytest-xdist", "flake8-bugbear==24.12.12",
+             "flake8-noqa==1.4.0")),
 )
 
 
