@@ -762,16 +762,33 @@ def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | as
 
 def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
                  guarded: bool) -> list[Reach]:
-    """A ``match`` whose last case may not match: its claimed arc past the ``match`` (no case
-    matched) gets a mutant with a last ``case _:`` that stops. That arc ends where the cases'
-    bodies also go, so no line check proves it (red team 5, finding 02)."""
+    """A ``match``'s claimed arcs no line check proves.
+
+    A case whose body is on its pattern's line (``case 1: return "one"``), with arcs that
+    leave that line two ways, gets a stop at the body's start: the line runs whenever the
+    pattern is tried, and a killed mutant of the pattern (``case 2:``) proves the line, not
+    the body (red team 6, finding 01). A last case that may not match, whose "no case
+    matched" arc the run claims, gets a last ``case _:`` that stops: that arc ends where the
+    cases' bodies also go (red team 5, finding 02), also when the last case's body is on its
+    pattern's line: then the arcs cannot say which way is which, and two ways out of the line
+    are enough (red team 6, finding 02).
+    """
+    out: list[Reach] = []
+    for case in stmt.cases:
+        line = case.pattern.lineno
+        if case.body[0].lineno == line and len({b for a, b in arcs if a == line}) >= 2:
+            out += _case_body_reach(target, stmt, case, guarded)
     last = stmt.cases[-1]
     if last.guard is None and _irrefutable(last.pattern):
-        return []
+        return out
     line = last.pattern.lineno
     entered = {last.body[0].lineno}
-    if line in entered or not any(a == line and b not in entered for a, b in arcs):
-        return []
+    if line in entered:
+        claimed = len({b for a, b in arcs if a == line}) >= 2
+    else:
+        claimed = any(a == line and b not in entered for a, b in arcs)
+    if not claimed:
+        return out
     text = (_HARD_STOP if guarded else
             f"raise SystemExit('pytest-quest: no case of line {stmt.lineno} matched')")
     case = ast.match_case(pattern=ast.MatchAs(), guard=None, body=[ast.parse(text).body[0]])
@@ -783,8 +800,28 @@ def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
     finally:
         stmt.cases.pop()
     if code is None:
-        return []
+        return out
     mutant = Mutant("reach", line, f"stop when no case of line {stmt.lineno} matches",
+                    splice(target.module_code, target.original, code), code)
+    return [*out, Reach(mutant, frozenset(), arc_from=line)]
+
+
+def _case_body_reach(target: _Target, stmt: ast.Match, case: ast.match_case,
+                     guarded: bool) -> list[Reach]:
+    """A stop at the start of a case's body that sits on its pattern's line."""
+    line = case.pattern.lineno
+    text = (_HARD_STOP if guarded else
+            f"raise SystemExit('pytest-quest: body of the case at line {line} entered')")
+    stop = ast.parse(text).body[0]
+    _locate(stop, line, case.body[0].col_offset)
+    case.body.insert(0, stop)
+    try:
+        code = target.compile_mutant()
+    finally:
+        case.body.pop(0)
+    if code is None:
+        return []
+    mutant = Mutant("reach", line, f"stop when the case at line {line} matches",
                     splice(target.module_code, target.original, code), code)
     return [Reach(mutant, frozenset(), arc_from=line)]
 

@@ -512,6 +512,61 @@ def test_reach_checks_a_claimed_arc_past_a_match_no_case_matched() -> None:
         [(7, True)]
 
 
+def test_reach_checks_the_body_of_a_case_on_its_patterns_line() -> None:
+    # Red team 6, finding 01: branch mode, `case 1: return 2.5` on one line, never matched;
+    # the measured run claimed the arc 3->exit (the body). The line runs whenever the
+    # pattern is tried, and killed mutants of the pattern (`case 2:`, `case 0:`) proved the
+    # line, which dropped its only check: PASS. A stop at the body's start checks the arc.
+    source = '''def f(size):
+    match size:
+        case 1: return 2.5  # noqa: E701
+        case 2:
+            fee = 4.0
+        case _:
+            raise ValueError(size)
+    return fee
+'''
+    covered = {2, 3, 4, 5, 6, 7, 8}
+    honest = {(3, 4), (4, 5), (4, 6)}
+    assert [r.arc_from for r in mutate.reach_mutants(source, "<m>", 1, covered=covered,
+                                                     arcs=honest)] == [None] * 4
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered, arcs=honest | {(3, -1)})
+    (arc,) = [r for r in found if r.arc_from is not None]
+    assert arc.arc_from == 3 and arc.lines == frozenset() and arc.mutant.line == 3
+    namespace: dict[str, Any] = {}
+    exec(arc.mutant.code, namespace)
+    assert namespace["f"](2) == 4.0  # the pattern tried, not matched: no stop
+    with pytest.raises(SystemExit, match="case at line 3 entered"):
+        namespace["f"](1)
+
+
+def test_reach_checks_no_case_matched_past_a_last_case_on_its_patterns_line() -> None:
+    # Red team 6, finding 02: branch mode, the last case `case 9: return 14` on one line; the
+    # run claimed the arc 5->6 (no case matched), which the check of red team 5, 02 skipped
+    # when the body is on the pattern's line (line 6 is also reached from case 1): PASS.
+    source = '''def f(zone, days=2):
+    match zone:
+        case 1:
+            days = 1
+        case 9: return 14  # noqa: E701
+    return days
+'''
+    covered = {2, 3, 4, 5, 6}
+    honest = {(3, 4), (3, 5), (5, -1)}
+    assert [r.arc_from for r in mutate.reach_mutants(source, "<m>", 1, covered=covered,
+                                                     arcs=honest)] == [None] * 3
+    found = mutate.reach_mutants(source, "<m>", 1, covered=covered, arcs=honest | {(5, 6)})
+    arcs = [r for r in found if r.arc_from is not None]
+    assert [(r.arc_from, r.mutant.description) for r in arcs] == [
+        (5, "stop when the case at line 5 matches"),
+        (5, "stop when no case of line 2 matches")]
+    namespace: dict[str, Any] = {}
+    exec(arcs[1].mutant.code, namespace)
+    assert [namespace["f"](1), namespace["f"](9)] == [1, 14]
+    with pytest.raises(SystemExit, match="no case of line 2 matched"):
+        namespace["f"](5)
+
+
 def test_reach_checks_a_claimed_arc_through_a_body_on_its_headers_line() -> None:
     # Red team 5, finding 04: branch mode, `if vip: return "VIP"` on one line; the measured
     # run claimed the arc 3->exit (the body) it never took. The line runs either way and a
