@@ -598,13 +598,17 @@ class Judge:
 
         Decided here, before any run exists, from what the judge itself
         imported: never from a run's answer (a test could claim either). When
-        a conftest imported the module ("swap"), the lines it ran then are
-        known good; every other covered line must prove it runs (reach check).
+        a conftest imported the module ("swap"), the lines it ran then ran in
+        the judge, not in the test: reading them here moves them out of the
+        collector into the judge's data, which a forked child starts afresh
+        (coverage.py's fork handling), so the measured run's coverage is the
+        test's alone and every line it lists is reach-checked (red team 6,
+        finding 04). They serve only to tell an import-time-only body.
         """
         if self.target.module not in sys.modules:
             return "import", frozenset()
         lines: set[int] = set()
-        with contextlib.suppress(Exception):  # no data: every covered line gets checked
+        with contextlib.suppress(Exception):
             data = self.cov.get_data()
             for name in {self.pristine.path, os.path.realpath(self.pristine.path)}:
                 lines.update(data.lines(name) or ())

@@ -107,8 +107,9 @@ class StageInput:
     #: "import" (the run installs the module) or "swap" (a conftest imported it first),
     #: decided by the judge from what it imported itself, never from a run's answer.
     install: str = "import"
-    #: Lines of the target the judge saw run before any run existed (a conftest's import):
-    #: the only covered lines the reach check takes on trust.
+    #: Lines of the target the judge saw run before any run existed (a conftest's import).
+    #: They are not in the measured run's coverage (the judge's data stays in the judge), so
+    #: they vouch for nothing a run claims; only :func:`_import_time_only` reads them.
     trusted_lines: frozenset[int] = frozenset()
     #: Lines the agent claims unreachable (``HarnessSpec.claimed``): missing, they do not stop
     #: the stage; mutants and reach checks go on the covered lines only, as always.
@@ -220,11 +221,11 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     ran = [label for label in labels if label not in stopped]
     stage.mutation = _event(given, base, made, mutants, outcomes, ran, controls, timeout)
     stage.mutation["stopped"] = len(stopped)
-    # Both install modes: in swap mode, what ran in the judge when a conftest imported the
-    # module (``trusted_lines``) is left out, as no run re-executes it.
+    # Both install modes, every claimed line and arc: what a conftest ran in the judge is not
+    # what the test ran, so it proves nothing the answer claims (red team 6, finding 04); an
+    # import-time-only body is checked too, as that claim is the answer's own.
     if made is not None and stage.tampered is None and \
-            stage.mutation.get("null", {}).get("outcome") == SURVIVED and \
-            not stage.mutation.get("import_time_only"):
+            stage.mutation.get("null", {}).get("outcome") == SURVIVED:
         _reach_phase(runs, stage, given, outcomes, rng, timeout, started + given.budget)
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
@@ -326,10 +327,10 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     """
     assert stage.mutation is not None
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
-    covered = set(coverage.get("executed_lines", ())) - given.trusted_lines
+    covered = set(coverage.get("executed_lines", ()))
     # Branch mode: the arcs are the run's claim too (red team 4, finding 04).
     arcs = {(int(a), int(b)) for a, b in coverage.get("executed_branches", ())
-            if a not in given.trusted_lines} if given.branch else None
+            } if given.branch else None
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:

@@ -123,12 +123,24 @@ def test_forged_coverage_is_caught_in_swap_mode_too() -> None:
     assert stage.tampered.where == "the coverage of m.py:3"
 
 
-def test_lines_the_judge_saw_run_before_the_fork_are_not_reach_checked() -> None:
-    # A conftest imported the module and called f there: no run re-executes that line.
+def test_lines_the_judge_saw_run_before_the_fork_are_reach_checked_too() -> None:
+    # Red team 6, finding 04: a conftest called f at import and ran line 3 in the judge; the
+    # test never runs it and its answer lists it. That line was taken on trust (and, in
+    # branch mode, every arc from it), so forged coverage of it locked PASS; and a forged
+    # call count of 0 with only such lines bought a REVIEW. The judge's data is not in the
+    # measured run's coverage: every line and arc the answer lists is checked.
     stage = run_stage(FakeRuns(inputs=(0,)), _given(install="swap",
                                                    trusted_lines=frozenset({3})))
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0})
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(measured=measured, install="swap",
+                                                   trusted_lines=frozenset({2, 3, 4})))
+    assert stage.mutation is not None and stage.mutation["import_time_only"] is True
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+    # A test that runs the line itself passes its check, swap mode or not.
+    stage = run_stage(FakeRuns(), _given(install="swap", trusted_lines=frozenset({3})))
     assert stage.tampered is None and stage.mutation is not None
-    assert "reach" not in stage.mutation
 
 
 def test_a_block_that_runs_passes_its_reach_check() -> None:

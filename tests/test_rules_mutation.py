@@ -418,6 +418,53 @@ def test_module_imported_by_a_conftest_gets_the_mutant_swapped_in(registry_in_co
     assert mutation["extreme_killed"] == mutation["extreme_total"] >= 1
 
 
+SETTINGS = '''"""Settings."""
+
+
+def setting(value, default="off"):
+    """A setting's text: the default when unset, trimmed and lower-cased."""
+    if value is None:
+        value = default
+    text = str(value).strip().lower()
+    if not text:
+        raise ValueError("empty setting")
+    return text
+'''
+#: Never passes None: line 7 runs only when the conftest calls setting(None, ...) at import.
+SETTINGS_TEST = """
+import pytest
+from hotel.settings import setting
+
+def test_setting():
+    assert setting(" Slow ") == "slow"
+    assert setting(3) == "3"
+    with pytest.raises(ValueError, match="empty"):
+        setting("  ")
+"""
+
+
+@pytest.mark.slow
+def test_what_a_conftest_ran_in_the_judge_is_not_the_tests_coverage(example_copy: Path) -> None:
+    # Red team 6, finding 04: the conftest's import runs line 7 in the judge. That line is not
+    # in the measured run's coverage (it is the test's alone), so a test that never runs it
+    # misses it, and the reach check takes no line or arc on trust.
+    (example_copy / "hotel" / "settings.py").write_text(SETTINGS, encoding="utf-8")
+    conftest = example_copy / "tests" / "conftest.py"
+    conftest.write_text("from hotel.settings import setting\n\nMODE = setting(None, 'Fast')\n"
+                        + conftest.read_text())
+    scan(load_settings(example_copy))
+    path = example_copy / "tests" / "quest" / "test_settings.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(SETTINGS_TEST, encoding="utf-8")
+    quest = "hotel/settings.py::setting"
+    result = submit(load_settings(example_copy), quest, test=path, dry_run=True)
+    assert result.verdict.root_cause == "coverage-lines", result.verdict.facts
+    assert [f.where for f in _facts(result, "coverage-lines")] == ["hotel/settings.py:7"]
+    path.write_text(SETTINGS_TEST + "    assert setting(None) == 'off'\n", encoding="utf-8")
+    result = submit(load_settings(example_copy), quest, test=path, dry_run=True)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+
+
 def test_import_time_only_event_is_review() -> None:
     from pytest_quest.rules import mutation
 
