@@ -506,10 +506,11 @@ class RunStart:
     branches: tuple[tuple[int, int], ...] = ()
 
 
-#: Statements of the body sent in the start record at most (a subset still proves the point).
+#: Statements of the body sent in the start record at most (a subset still proves the point;
+#: the judge checks the answer against its own whole list, red team 6, finding 03).
 MAX_START_STATEMENTS: Final = 1000
 #: Branch arcs of the body sent in the start record at most (branch mode), so the record stays
-#: under ``MAX_START_BYTES`` beside the statements; arcs past it go unchecked.
+#: under ``MAX_START_BYTES`` beside the statements; the judge's own list has them all.
 MAX_START_BRANCHES: Final = 600
 
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
