@@ -214,6 +214,11 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     outcomes, stopped = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
                                     started + given.budget, decide)
     if spec is None:
+        # No mutation testing, yet the coverage is still the run's own answer: it is checked
+        # all the same, or `mutation = false` turned forged coverage into a PASS (red team 6,
+        # finding 05).
+        if stage.tampered is None and _skip_reason(given) is None:
+            _coverage_only(runs, stage, given, rng, timeout, started)
         return stage
     if reason is not None:
         stage.mutation = {**base, "skipped": reason}
@@ -311,9 +316,32 @@ def _gather(into: list[str], found: Sequence[str], limit: int = 20) -> None:
             into.append(what)
 
 
+def _coverage_only(runs: Runs, stage: Stage, given: StageInput, rng: random.Random,
+                   timeout: float, started: float) -> None:
+    """Mutation is off: the reach checks alone, with the null mutant among them.
+
+    The null mutant keeps a test that tells any changed code apart (and fails there) from
+    killing every reach check without reaching anything. The event says ``reach_only``;
+    the mutation rule reads only its null mutant and its unrun checks.
+    """
+    try:
+        null = generate(given.source, given.filename, given.def_line, module_code=given.module,
+                        covered=set(), max_mutants=0, null_name=_null_name(given.seed),
+                        null_shape=int(given.seed[24:32], 16)).null
+    except (MutationError, SyntaxError, ValueError):
+        return  # the machinery cannot mutate this target: nothing to check with
+    stage.mutation = {"threshold": 0.0, "max_mutants": 0, "reach_only": True, "mode": "fork",
+                      "install": given.install, "budget": round(given.budget, 1),
+                      "seed": given.seed[:16], "order": [], "controls": 0,
+                      "timeout": round(timeout, 3),
+                      "clean_seconds": round(given.measured_seconds, 4)}
+    _reach_phase(runs, stage, given, {}, rng, timeout, started + given.budget, null)
+    stage.mutation["seconds"] = round(time.monotonic() - started, 3)
+
+
 def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
                  outcomes: dict[str, dict[str, Any]], rng: random.Random, timeout: float,
-                 deadline: float) -> None:
+                 deadline: float, null: Mutant | None = None) -> None:
     """Check that the blocks the coverage data says ran really run.
 
     The coverage of the measured run is collected in the process the test
@@ -343,15 +371,19 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     if not checks:
         return
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
-    labels = ["C", *by_label]
+    labels = ["C", *by_label, *(["N"] if null is not None else [])]
     rng.shuffle(labels)
-    reached, _ = _run_labels(runs, stage, labels, by_label, given, timeout, deadline)
+    reached, _ = _run_labels(runs, stage, labels, {**by_label, **(
+        {"N": null} if null is not None else {})}, given, timeout, deadline)
     stage.mutation["order"] = [*stage.mutation["order"], *labels]
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
+    if null is not None and "N" in reached:
+        stage.mutation["null"] = reached["N"]
     # A check the budget left no room for proves nothing: a test slow enough that the reach
     # phase never starts must not keep its forged coverage (red team 5, finding 07).
-    unrun = sum(1 for label in by_label if label not in reached)
+    unrun = sum(1 for label in [*by_label, *(["N"] if null is not None else [])]
+                if label not in reached)
     if unrun:
         stage.mutation["reach_not_run"] = unrun
     for check, label in zip(checks, by_label, strict=True):

@@ -339,10 +339,39 @@ def test_a_failed_measured_run_runs_nothing_more() -> None:
     assert run_stage(runs, _given(measured=RunReport(), mutation=None)).mutation is None
 
 
-def test_without_mutation_only_the_controls_run() -> None:
+def test_without_mutation_only_the_controls_and_the_coverage_checks_run() -> None:
     runs = FakeRuns()
     stage = run_stage(runs, _given(mutation=None, reruns=4))
-    assert stage.mutation is None and len(stage.controls) == 3
+    # Red team 6, finding 05: the coverage is still checked (the null mutant among the checks).
+    assert stage.tampered is None and len(stage.controls) == 4
+    event = stage.mutation
+    assert event is not None and event["reach_only"] is True
+    assert event["null"]["outcome"] == "survived"
+    assert [e["outcome"] for e in event["reach"]] == ["killed", "killed"]
+    assert not any(label.startswith(("E", "K")) for label in event["order"])
+    # Nothing is checked when the coverage rule fails anyway (not fully covered).
+    partial = RunReport(**{**vars(_given().measured), "coverage": {FILE: {
+        "executed_lines": [2, 3], "missing_lines": [4]}}})
+    stage = run_stage(FakeRuns(), _given(mutation=None, measured=partial))
+    assert stage.mutation is None and stage.tampered is None
+
+
+def test_forged_coverage_is_caught_without_mutation_too() -> None:
+    # Red team 6, finding 05: with `mutation = false` nothing checked the measured run's
+    # coverage, its own answer: a test running 3 of 10 lines and listing all locked PASS.
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(mutation=None))
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+
+    def detector(index: int, request: RunRequest, ran: Ran) -> Ran:
+        # Fails in every run whose code is not the pristine module: reach checks and null.
+        if request.module is given.module:
+            return ran
+        return Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+
+    given = _given(mutation=None)
+    stage = run_stage(FakeRuns(detector, inputs=(0,)), given)
+    assert stage.tampered is None and stage.mutation is not None
+    assert stage.mutation["null"]["outcome"] == "killed"  # the rule: machinery detected
 
 
 def test_a_body_never_called_in_a_run_is_import_time_only() -> None:

@@ -465,6 +465,28 @@ def test_what_a_conftest_ran_in_the_judge_is_not_the_tests_coverage(example_copy
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
 
 
+def test_without_mutation_only_the_coverage_checks_are_read() -> None:
+    # Red team 6, finding 05: `mutation = false` still checks the coverage; the rule reads a
+    # killed null mutant and checks the budget left out, nothing else of the event.
+    from pytest_quest.rules import mutation
+
+    def off(event: dict[str, Any] | None) -> Any:
+        sub = _sub(event)
+        sub.settings.mutation = False
+        return sub
+
+    reach = {"reach_only": True, "threshold": 0.0, "max_mutants": 0, "budget": 90.0,
+             "timeout": 2.0, "clean_seconds": 0.1, "null": NULL_OK,
+             "reach": [{"kind": "reach", "line": 4, "outcome": "killed"}]}
+    assert list(mutation.check(off(reach))) == []
+    assert list(mutation.check(off(None))) == []
+    assert list(mutation.check(off({**reach, "classic": _classic(["survived"] * 5)}))) == []
+    detected = {**reach, "null": {"outcome": "killed", "by": "t.py::test_x"}}
+    assert [f.rule for f in mutation.check(off(detected))] == ["mutation-machinery-detected"]
+    assert [f.rule for f in mutation.check(off({**reach, "reach_not_run": 2}))] == [
+        "mutation-too-slow"]
+
+
 def test_import_time_only_event_is_review() -> None:
     from pytest_quest.rules import mutation
 
