@@ -874,7 +874,8 @@ class _ChildRun:
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
         self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else [])],
                            judge.confined)
-        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge))
+        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge),
+                           os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
         self.original: types.FunctionType | None = None
         self.original_code: types.CodeType | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
