@@ -55,6 +55,7 @@ def test_reflective_access_fires(code: str) -> None:
     "import operator\nop = 'add'\nassert getattr(operator, op)(1, 2) == 3",
     "import gc\ngc.collect()",
     "import operator\nrooms = sorted([], key=operator.attrgetter('capacity', 'number'))",
+    "import operator\nname = ''.join(['sk', 'ip'])\nf = operator.attrgetter(name)(pytest)",
     "import operator\nup = operator.methodcaller('upper')\nassert up('a') == 'A'",
 ])
 def test_reflective_access_quiet(code: str) -> None:

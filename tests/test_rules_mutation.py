@@ -126,7 +126,7 @@ def _pristine_bytecode() -> bytes:
     return next(c for c in code.co_consts if getattr(c, "co_name", "") == "nightly_rate").co_code
 
 
-def test_bytecode_detector_through_a_frame_is_caught_by_the_null_mutant(
+def test_bytecode_detector_through_a_frame_is_caught(
         submit_test: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
     # static-reflective-access names `tb_frame`; the null mutant must hold when it is walked
     # around, so the payload reaches the run here.
@@ -150,9 +150,11 @@ def test_code_is_original():
 """
     result = submit_test(QUEST, source)
     assert result.verdict.outcome is Outcome.FAIL
-    assert result.verdict.root_cause == "mutation-machinery-detected"
+    # Red team 6, finding 06: the code watch sees the test read f_code of the target's frame
+    # before the null mutant gets to say it (without the watch: machinery detected).
+    assert result.verdict.root_cause == "run-reads-target"
     (fact,) = result.verdict.facts
-    assert fact.where.endswith("::test_code_is_original")
+    assert fact.actual.endswith("::test_code_is_original: read the target's code through f_code")
 
 
 def test_mutation_can_be_switched_off(submit_test: Callable[..., Result]) -> None:

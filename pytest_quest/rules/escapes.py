@@ -42,8 +42,8 @@ REFLECTIVE = CATALOG.add(
     "__globals__, __subclasses__, sys.modules enumerated or indexed by a computed key, "
     "globals()/vars()/__dict__ indexed by a computed key, getattr with a computed name on "
     "os/sys/builtins/importlib/pytest and other machinery modules, operator.attrgetter/"
-    "methodcaller of a computed name or a frame's part, __import__/import_module of a computed "
-    "name outside the project.",
+    "methodcaller of one of those parts, __import__/import_module of a computed name outside "
+    "the project.",
     "Call the function under test by its name and assert on its result; nothing else in the "
     "process is the test's business.",
     supersedes=_COVERAGE,
@@ -132,7 +132,8 @@ _FRAME_ATTRS = frozenset({"tb_frame", "f_back", "f_locals", "f_globals", "f_buil
                           # the code a frame, generator or coroutine runs: the installed code
                           # of the target, a mutant's (red team 6, finding 06)
                           "f_code", "gi_code", "cr_code", "ag_code"})
-#: Callables that read attributes named by a string: ``getattr`` by another name.
+#: Callables that read attributes named by a string: ``getattr`` by another name. A name
+#: computed at run time is left to the run's code watch, as for ``getattr``.
 _ATTR_READERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
 #: Modules whose attributes reach the process, the interpreter or the gate.
 _MACHINERY = frozenset({
@@ -287,8 +288,9 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
     if func in _ATTR_READERS and node.args:
         texts = [const_str(a) for a in (node.args if func.endswith("attrgetter")
                                         else node.args[:1])]
-        if any(t is None or set(t.split(".")) & (_FRAME_ATTRS | {"__code__"}) for t in texts):
-            yield REFLECTIVE, node, f"{func} of a name written in the test or of a frame's part"
+        if any(t is not None and set(t.split(".")) & (_FRAME_ATTRS | {"__code__"})
+               for t in texts):
+            yield REFLECTIVE, node, f"{func} of a frame's or a code's part"
     if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in (
         "__code__", "co_code"
     ) and _is_target(node.args[0], names, target):
