@@ -904,8 +904,9 @@ class _ChildRun:
         judge = self.judge
         target = judge.target
         self._isolate()
-        scrub_run(judge.pristine, RunLoader(target.module, judge.pristine.path, self.module,
-                                            self._loading), target.module)
+        loader = RunLoader(target.module, judge.pristine.path, self.module, self._loading)
+        del self.module  # the loader holds it until the import, then nothing does
+        scrub_run(judge.pristine, loader, target.module)
         swapped = target.module in sys.modules
         recorder = _Recorder(self.function) if self.measure and self.function else None
         if self.measure:
@@ -917,6 +918,8 @@ class _ChildRun:
         first_error = self._import(target.module)
         if swapped:
             self._swap()
+        if first_error is None:
+            loader.forget()  # imported: nothing of the run may find its code there
         self._remember()
         answer: dict[str, Any] = {}
         self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
@@ -928,6 +931,7 @@ class _ChildRun:
             import_error = None
             if first_error is not None:
                 import_error = self._import(target.module)
+                loader.forget()
                 if import_error is None:
                     self._remember()
             failed = self._run_items(items)

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pytest_quest.measure import measure
-from pytest_quest.mutants import Generated, Mutant, MutationError, generate, reach_mutants
+from pytest_quest.mutants import (
+    Generated,
+    Mutant,
+    MutationError,
+    generate,
+    null_probe,
+    reach_mutants,
+)
 from pytest_quest.protocol import MutationSpec, RunReport, Tampering
 
 __all__ = [
@@ -347,8 +354,8 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     The coverage of the measured run is collected in the process the test
     runs in, so a test can add lines to it. A block is proven to run up to
     its last covered statement when a classic mutant there or after it was
-    killed; for every other covered block a *reach* mutant (``SystemExit``,
-    or ``os._exit`` inside ``try``/``with``, before that statement) must
+    killed; for every other covered block a *reach* mutant (an ``os._exit``
+    before that statement, the null mutant's probe made live) must
     die. One that survives means the block never ran although the coverage
     said so: the report was tampered with. A clean control runs with them, so
     these runs look like the others.
@@ -362,9 +369,11 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:
+        # The null mutant's probe, live: the stop looks the same in both (red team 6, 06).
+        probe = null_probe(_null_name(given.seed), int(given.seed[24:32], 16))
         checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
                                            module_code=given.module, covered=covered,
-                                           arcs=arcs)
+                                           arcs=arcs, probe=probe)
                   if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
         return
@@ -402,7 +411,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
             stage.tampered = Tampering(
                 f"the coverage of {given.target_file}:{line}",
                 f"line {line} runs in the tests, as the coverage data says: a run that "
-                "raises SystemExit there fails",
+                "stops there fails",
                 "that run passed: the line never ran, so the coverage data was written by "
                 "the test")
 

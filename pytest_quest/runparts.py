@@ -218,6 +218,10 @@ class Watch:
                 self._code_through(args[0], args[1])
         elif event in ("sys.setprofile", "sys.settrace") and not self._busy:
             self._tracer_by_test(event)
+        elif (event in ("sys._getframe", "gc.get_objects") or (
+                event == "object.__getattr__" and len(args) == 2 and args[1] == "tb_frame")) \
+                and not self._busy and not self.loading:
+            self._walk_by_test(event if event != "object.__getattr__" else "tb_frame")
         elif event in ("gc.get_referents", "gc.get_referrers") and args and not self.loading:
             if not self._busy and self._holds_target(args[0]):
                 self._saw(f"reached the target's code through {event}")
@@ -282,6 +286,20 @@ class Watch:
             reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
             if reader == self.test_path or os.path.basename(reader) in _TRACER_MODULES:
                 self._saw(f"installed a profiler or tracer ({event})")
+        except Exception:  # pragma: no cover - no caller frame: nothing to judge
+            return
+        finally:
+            self._busy = False
+
+    def _walk_by_test(self, what: str) -> None:
+        """The test file itself takes a frame (its own, to walk up to the harness's: the run's
+        code is in their locals) or every object of the process (red team 6, finding 06).
+        pytest, logging and the traceback module take frames for their reports."""
+        self._busy = True
+        try:
+            reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
+            if self.test_path and reader == self.test_path:
+                self._saw(f"walked the process's frames or objects ({what})")
         except Exception:  # pragma: no cover - no caller frame: nothing to judge
             return
         finally:

@@ -7,6 +7,9 @@ adds (forks, pipes, pytest) is covered by the sandbox tests.
 
 from __future__ import annotations
 
+import dis
+import os
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,8 +25,18 @@ FILE = "m.py"
 NODE = "t.py::test_f"
 
 
+@pytest.fixture(autouse=True)
+def _exit_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reach mutant's stop is ``os._exit(70)``; here, where the fake runs execute mutants in
+    this process, it raises SystemExit(70) instead (a crash, in a real run)."""
+    def stop(code: int) -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", stop)
+
+
 def _checks(code: Any, inputs: tuple[int, ...] = (2, 1, 0)) -> str | None:
-    """The fake test: exact results for ``inputs``; a SystemExit fails it as in pytest."""
+    """The fake test: exact results for ``inputs``; a stop fails it, as it crashes a run."""
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     f = namespace["f"]
@@ -110,9 +123,20 @@ def test_coverage_the_test_wrote_itself_is_caught_by_a_reach_check() -> None:
 
 
 def _is_reach(request: RunRequest) -> bool:
+    """A live probe (``if name == value: os._exit(70)``): the null mutant's says ``!=``."""
     namespace: dict[str, Any] = {}
     exec(request.module, namespace)
-    return any("reached" in str(c) for c in namespace["f"].__code__.co_consts)
+    return _live_probe(namespace["f"].__code__)
+
+
+def _live_probe(code: Any) -> bool:
+    ops = list(dis.get_instructions(code))
+    if "_exit" in code.co_names and any(
+            a.opname == "LOAD_FAST" and a.argval not in code.co_varnames[:code.co_argcount]
+            and c.opname == "COMPARE_OP" and c.argrepr == "=="
+            for a, c in zip(ops, ops[2:], strict=False)):
+        return True
+    return any(_live_probe(c) for c in code.co_consts if isinstance(c, types.CodeType))
 
 
 def test_forged_coverage_is_caught_in_swap_mode_too() -> None:

@@ -37,6 +37,7 @@ from tests.test_rules_static import _ASSERT, _HEAD, _fired, _in_test, rules
     "from hotel.rooms import available_rooms\nnames = available_rooms([], 1, set()).gi_code.co_names",
     "import operator\nf = operator.attrgetter('tb_fr' + 'ame')(e.__traceback__)",
     "import operator\nc = operator.attrgetter('tb_frame.f_code')(e.__traceback__)",
+    "import operator, inspect\nf = operator.attrgetter('current' + 'frame')(inspect)()",
 ])
 def test_reflective_access_fires(code: str) -> None:
     fact = _fired("static-reflective-access", _in_test(code, "tmp_path, request, e=None"))

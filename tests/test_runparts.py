@@ -216,6 +216,15 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     watch("sys.setprofile", ())
     elsewhere("sys.settrace", ())
     assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
+    # Frames taken by the test itself (to walk up to the harness), every object of the process.
+    watch("sys._getframe", ())
+    watch("object.__getattr__", (tb, "tb_frame"))
+    watch("gc.get_objects", (-1,))
+    elsewhere("sys._getframe", ())
+    elsewhere("object.__getattr__", (tb, "tb_frame"))
+    assert watch.reads[-3:] == ["walked the process's frames or objects (sys._getframe)",
+                                "walked the process's frames or objects (tb_frame)",
+                                "walked the process's frames or objects (gc.get_objects)"]
     assert elsewhere.reads == []
 
 

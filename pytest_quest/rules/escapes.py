@@ -132,6 +132,12 @@ _FRAME_ATTRS = frozenset({"tb_frame", "f_back", "f_locals", "f_globals", "f_buil
                           # the code a frame, generator or coroutine runs: the installed code
                           # of the target, a mutant's (red team 6, finding 06)
                           "f_code", "gi_code", "cr_code", "ag_code"})
+#: Attribute names that only reach frames, code or every object: what ``BANNED`` names, here
+#: as a string given to ``operator.attrgetter`` (``attrgetter("currentframe")(inspect)``).
+_REFLECTORS = frozenset({"__code__", "_getframe", "_current_frames", "currentframe",
+                         "getouterframes", "getinnerframes", "walk_stack", "walk_tb",
+                         "get_objects", "get_referrers", "get_referents", "settrace",
+                         "setprofile"})
 #: Callables that read attributes named by a string: ``getattr`` by another name. A name
 #: computed at run time is left to the run's code watch, as for ``getattr``.
 _ATTR_READERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
@@ -288,7 +294,7 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
     if func in _ATTR_READERS and node.args:
         texts = [const_str(a) for a in (node.args if func.endswith("attrgetter")
                                         else node.args[:1])]
-        if any(t is not None and set(t.split(".")) & (_FRAME_ATTRS | {"__code__"})
+        if any(t is not None and set(t.split(".")) & (_FRAME_ATTRS | _REFLECTORS)
                for t in texts):
             yield REFLECTIVE, node, f"{func} of a frame's or a code's part"
     if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in (
