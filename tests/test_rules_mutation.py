@@ -153,8 +153,8 @@ def test_code_is_original():
     # Red team 6, finding 06: the code watch sees the test read f_code of the target's frame
     # before the null mutant gets to say it (without the watch: machinery detected).
     assert result.verdict.root_cause == "run-reads-target"
-    (fact,) = result.verdict.facts
-    assert fact.actual.endswith("::test_code_is_original: read the target's code through f_code")
+    assert "tests/quest/test_hotel_pricing__nightly_rate.py::test_code_is_original: read the " \
+        "target's code through f_code" in [f.actual for f in result.verdict.facts]
 
 
 def test_mutation_can_be_switched_off(submit_test: Callable[..., Result]) -> None:
