@@ -345,13 +345,51 @@ def _children(parent: int) -> list[int]:
     return out
 
 
+def body_coverage(cov: Any, path: str, body: tuple[int, int], branch: bool
+                  ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None:
+    """The statements and (branch mode) the branch arcs of the body, from coverage.py's static
+    analysis of the file (its parser, the way its reports count them), whatever ran; None
+    where coverage cannot say.
+
+    The arcs come from the file reporter, not from an analysis of the data: that one has no
+    arcs for a file nothing measured yet (the judge, before any run)."""
+    first, last = body
+    arcs: list[tuple[int, int]] = []
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = cov.analysis2(path)[1]
+            reporter = getattr(cov, "_get_file_reporter", None)
+            if branch and reporter is not None:
+                parsed = reporter(path)
+                exits = parsed.exit_counts()
+                no_branch = parsed.no_branch_lines()
+                excluded = parsed.excluded_lines()
+                arcs = sorted((int(src), int(dst)) for src, dst in parsed.arcs()
+                              if first <= src <= last and exits.get(src, 0) > 1
+                              and src not in no_branch and dst not in excluded)
+    except Exception:
+        return None
+    inside = tuple(sorted(n for n in found if first <= n <= last))
+    if not inside:
+        return None
+    return inside, tuple(arcs)
+
+
 # ------------------------------------------------------------------- the runs
 class ForkRuns:
     """:class:`pytest_quest.mutate.Runs` over the zygote: up to ``parallel`` children at once."""
 
-    def __init__(self, zygote: Zygote, parallel: int = 1) -> None:
+    def __init__(self, zygote: Zygote, parallel: int = 1,
+                 known: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+                 ) -> None:
         self.zygote = zygote
         self.parallel = max(1, parallel)
+        #: The body's statements and arcs as the judge computed them before the fork, whole:
+        #: the start record carries at most the first 1000 and 600 (red team 6, finding 03).
+        self.known = known
 
     def run(self, requests: Sequence[mutate.RunRequest], deadline: float,
             skip: mutate.Skip | None = None) -> list[mutate.Ran | None]:
@@ -425,7 +463,7 @@ class ForkRuns:
             return mutate.Ran(mutate.DIED, seconds)
         try:
             report = settle(parse_run_report(bytes(flight.data), where),
-                            parse_run_start(start, where), where)
+                            parse_run_start(start, where), where, self.known)
         except ProtocolError as exc:
             return mutate.Ran(mutate.TAMPERED, seconds,
                               tampered=Tampering(exc.where, exc.expected, exc.actual))
@@ -552,6 +590,9 @@ class Judge:
         self.cov.stop()
         self.pristine.before_exec = None  # no run starts the judge's measuring on its own
         self.install, self.trusted_lines = self._installed_before_fork()
+        # Static: what the body has, not what ran. The start record is capped to fit a pipe;
+        # the answer must list all of these (red team 6, finding 03).
+        known = body_coverage(self.cov, self.pristine.path, self.target.body, self.spec.branch)
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
         private_ipc = "namespaces" in self.confined
@@ -563,7 +604,7 @@ class Judge:
         # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            self._judge(ForkRuns(zygote, _parallel()))
+            self._judge(ForkRuns(zygote, _parallel(), known))
         except (ConnectionError, BrokenPipeError, KeyboardInterrupt):
             # The zygote is gone or the judge was interrupted: only a run (test code) can do
             # that. No report (run-no-report), never "our fault".
@@ -598,13 +639,17 @@ class Judge:
 
         Decided here, before any run exists, from what the judge itself
         imported: never from a run's answer (a test could claim either). When
-        a conftest imported the module ("swap"), the lines it ran then are
-        known good; every other covered line must prove it runs (reach check).
+        a conftest imported the module ("swap"), the lines it ran then ran in
+        the judge, not in the test: reading them here moves them out of the
+        collector into the judge's data, which a forked child starts afresh
+        (coverage.py's fork handling), so the measured run's coverage is the
+        test's alone and every line it lists is reach-checked (red team 6,
+        finding 04). They serve only to tell an import-time-only body.
         """
         if self.target.module not in sys.modules:
             return "import", frozenset()
         lines: set[int] = set()
-        with contextlib.suppress(Exception):  # no data: every covered line gets checked
+        with contextlib.suppress(Exception):
             data = self.cov.get_data()
             for name in {self.pristine.path, os.path.realpath(self.pristine.path)}:
                 lines.update(data.lines(name) or ())
@@ -829,7 +874,8 @@ class _ChildRun:
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
         self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else [])],
                            judge.confined)
-        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge))
+        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge),
+                           os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
         self.original: types.FunctionType | None = None
         self.original_code: types.CodeType | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
@@ -858,8 +904,9 @@ class _ChildRun:
         judge = self.judge
         target = judge.target
         self._isolate()
-        scrub_run(judge.pristine, RunLoader(target.module, judge.pristine.path, self.module,
-                                            self._loading), target.module)
+        loader = RunLoader(target.module, judge.pristine.path, self.module, self._loading)
+        del self.module  # the loader holds it until the import, then nothing does
+        scrub_run(judge.pristine, loader, target.module)
         swapped = target.module in sys.modules
         recorder = _Recorder(self.function) if self.measure and self.function else None
         if self.measure:
@@ -871,6 +918,8 @@ class _ChildRun:
         first_error = self._import(target.module)
         if swapped:
             self._swap()
+        if first_error is None:
+            loader.forget()  # imported: nothing of the run may find its code there
         self._remember()
         answer: dict[str, Any] = {}
         self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
@@ -882,6 +931,7 @@ class _ChildRun:
             import_error = None
             if first_error is not None:
                 import_error = self._import(target.module)
+                loader.forget()
                 if import_error is None:
                     self._remember()
             failed = self._run_items(items)
@@ -925,31 +975,16 @@ class _ChildRun:
         """
         if not self.measure or self.original is None:
             return None
-        first, last = self.judge.target.body
-        path = self.judge.pristine.path
-        arcs: list[list[int]] = []
         self.watch.paused = True
         try:
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                found = self.judge.cov.analysis2(path)[1]
-                analyze = getattr(self.judge.cov, "_analyze", None)
-                if self.judge.spec.branch and analyze is not None:
-                    analysis = analyze(path)
-                    arcs = sorted([src, dst] for part in (analysis.executed_branch_arcs(),
-                                                          analysis.missing_branch_arcs())
-                                  for src, dsts in part.items() if first <= src <= last
-                                  for dst in dsts)
-        except Exception:
-            return None
+            known = body_coverage(self.judge.cov, self.judge.pristine.path,
+                                  self.judge.target.body, self.judge.spec.branch)
         finally:
             self.watch.paused = False
-        inside = sorted(n for n in found if first <= n <= last)
-        if not inside:
+        if known is None:
             return None
-        return inside[:MAX_START_STATEMENTS], arcs[:MAX_START_BRANCHES]
+        return list(known[0][:MAX_START_STATEMENTS]), [list(a) for a in
+                                                       known[1][:MAX_START_BRANCHES]]
 
     def _announce_start(self, import_error: str | None,
                         statements: tuple[list[int], list[list[int]]] | None = None) -> None:

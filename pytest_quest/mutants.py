@@ -26,11 +26,13 @@ __all__ = [
     "Generated",
     "Mutant",
     "MutationError",
+    "Probe",
     "Reach",
     "find_code",
     "fingerprint",
     "function_node",
     "generate",
+    "null_probe",
     "reach_mutants",
     "splice",
     "zero_literal",
@@ -638,24 +640,49 @@ class Reach:
     arc_from: int | None = None
 
 
-#: A stop inside ``try``/``with``: no ``except``, ``finally`` or ``__exit__`` can catch it.
-_HARD_STOP = "__import__('os')._exit(70)"
+@dataclass(frozen=True)
+class Probe:
+    """The stop every reach mutant carries, and the null mutant too, dead.
+
+    ``name = value`` then ``if name == value: os._exit(70)``: nothing catches ``os._exit``
+    (no ``except``, ``finally``, ``__exit__``, thread or library around the call), and the
+    run ends without its answer, a crash, which counts as killed. The null mutant carries the
+    same statements with ``!=``, which never stops, so a test that fails whenever the code it
+    runs holds a stop (``os``, ``_exit``, the local among its names) kills the null mutant
+    too: ``mutation-machinery-detected``. Before, only reach mutants named ``SystemExit`` or
+    ``_exit``, and a test that read them in the installed code (``gi_code``, a frame's
+    ``f_code``) and failed only there "proved" forged coverage (red team 6, finding 06).
+    ``name`` and ``value`` come from the secret seed, as the null mutant's did.
+    """
+
+    name: str = "_unused"
+    value: str = "None"
+
+    def stmts(self, line: int, col: int, live: bool = True) -> list[ast.stmt]:
+        if not self.name.isidentifier():
+            raise MutationError(f"{self.name!r} cannot name the probe's local")
+        op = "==" if live else "!="
+        out = ast.parse(f"{self.name} = {self.value}\n"
+                        f"if {self.name} {op} {self.value}:\n"
+                        "    __import__('os')._exit(70)").body
+        for stmt in out:
+            _locate(stmt, line, col)
+        return out
 
 
 def reach_mutants(source: str, filename: str, def_line: int, *,
                   module_code: types.CodeType | None = None,
                   covered: set[int] | None = None,
-                  arcs: set[tuple[int, int]] | None = None) -> list[Reach]:
+                  arcs: set[tuple[int, int]] | None = None,
+                  probe: Probe = Probe()) -> list[Reach]:
     """One mutant per block of the target that stops before its last covered statement.
 
     Coverage data is written by the process the test runs in, so a test can
     forge it; whether a statement runs is also a *behaviour* no test can fake
     without telling runs apart: a run that stops there fails iff it runs.
-    ``SystemExit`` passes through ``except Exception`` and
-    ``pytest.raises(Exception)`` and fails the test in pytest. A block inside
-    ``try`` or ``with`` (the code may catch or suppress ``SystemExit`` there)
-    stops with ``os._exit`` instead: the run ends without its answer, a crash,
-    which counts as killed. The stop goes before the *last* statement the
+    The stop is the :class:`Probe`'s ``os._exit``: nothing the code or the
+    test does can catch it (a ``SystemExit`` in unguarded blocks was, in a
+    thread). The stop goes before the *last* statement the
     coverage lists, not the first: a statement that raises every time would
     otherwise vouch for the lines after it (red team 4, finding 06). Blocks
     with no statement in ``covered`` are left out; without ``covered``, the
@@ -670,7 +697,7 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
     target = _Target.prepare(source, filename, def_line, module_code)
     func = target.func
     out: list[Reach] = []
-    for block, guarded in _blocks(func.body):
+    for block in _blocks(func.body):
         first = 1 if block is func.body and _is_docstring(block[0]) and len(block) > 1 else 0
         if covered is None:
             at = first
@@ -680,15 +707,12 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
                 continue
             at = ran[-1]
         head = block[at]
-        text = (_HARD_STOP if guarded else
-                f"raise SystemExit('pytest-quest: line {head.lineno} reached')")
-        stop = ast.parse(text).body[0]
-        _locate(stop, head.lineno, head.col_offset)
-        block.insert(at, stop)
+        stops = probe.stmts(head.lineno, head.col_offset)
+        block[at:at] = stops
         try:
             code = target.compile_mutant()
         finally:
-            block.pop(at)
+            del block[at:at + len(stops)]
         if code is None:
             continue
         mutant = Mutant("reach", head.lineno, f"stop at line {head.lineno}",
@@ -696,34 +720,30 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
         last = block[-1].end_lineno or block[-1].lineno
         out.append(Reach(mutant, frozenset(range(head.lineno, last + 1))))
     if arcs:
-        out += _arc_reaches(target, arcs)
+        out += _arc_reaches(target, arcs, probe)
     return out
 
 
-def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
+def _arc_reaches(target: _Target, arcs: set[tuple[int, int]], probe: Probe) -> list[Reach]:
     """One mutant per claimed "not entered" arc of an ``if``/``for``/``while`` with no ``else``,
     and per claimed "no case matched" arc of a ``match``."""
     out: list[Reach] = []
-    for block, guarded in _blocks(target.func.body):
+    for block in _blocks(target.func.body):
         for stmt in block:
             if isinstance(stmt, ast.Match):
-                out += _match_reach(target, stmt, arcs, guarded)
+                out += _match_reach(target, stmt, arcs, probe)
                 continue
             if not isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While):
                 continue
             first = stmt.body[0]
             entered = {first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))}
             if stmt.lineno in entered:
-                out += _same_line_reach(target, stmt, arcs, guarded)
+                out += _same_line_reach(target, stmt, arcs, probe)
                 continue
             if stmt.orelse or not any(
                     a == stmt.lineno and b not in entered for a, b in arcs):
                 continue
-            text = (_HARD_STOP if guarded else
-                    f"raise SystemExit('pytest-quest: branch from line {stmt.lineno} taken')")
-            stop = ast.parse(text).body[0]
-            _locate(stop, stmt.lineno, stmt.col_offset)
-            stmt.orelse = [stop]
+            stmt.orelse = probe.stmts(stmt.lineno, stmt.col_offset)
             try:
                 code = target.compile_mutant()
             finally:
@@ -737,22 +757,19 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]]) -> list[Reach]:
 
 
 def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | ast.While,
-                     arcs: set[tuple[int, int]], guarded: bool) -> list[Reach]:
+                     arcs: set[tuple[int, int]], probe: Probe) -> list[Reach]:
     """A body on its header's line (``if vip: return 1``): when the arcs claim two ways out
     of that line, one of them went through the body, and only a stop at the body's start
     proves it; the line check cannot (the line runs whether the body does or not), and a
     killed mutant of the condition proves the line, not the body (red team 5, finding 04)."""
     if len({b for a, b in arcs if a == stmt.lineno}) < 2:
         return []
-    text = (_HARD_STOP if guarded else
-            f"raise SystemExit('pytest-quest: body of line {stmt.lineno} entered')")
-    stop = ast.parse(text).body[0]
-    _locate(stop, stmt.lineno, stmt.body[0].col_offset)
-    stmt.body.insert(0, stop)
+    stops = probe.stmts(stmt.lineno, stmt.body[0].col_offset)
+    stmt.body[0:0] = stops
     try:
         code = target.compile_mutant()
     finally:
-        stmt.body.pop(0)
+        del stmt.body[0:len(stops)]
     if code is None:
         return []
     mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno}'s body is entered",
@@ -761,30 +778,61 @@ def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | as
 
 
 def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
-                 guarded: bool) -> list[Reach]:
-    """A ``match`` whose last case may not match: its claimed arc past the ``match`` (no case
-    matched) gets a mutant with a last ``case _:`` that stops. That arc ends where the cases'
-    bodies also go, so no line check proves it (red team 5, finding 02)."""
+                 probe: Probe) -> list[Reach]:
+    """A ``match``'s claimed arcs no line check proves.
+
+    A case whose body is on its pattern's line (``case 1: return "one"``), with arcs that
+    leave that line two ways, gets a stop at the body's start: the line runs whenever the
+    pattern is tried, and a killed mutant of the pattern (``case 2:``) proves the line, not
+    the body (red team 6, finding 01). A last case that may not match, whose "no case
+    matched" arc the run claims, gets a last ``case _:`` that stops: that arc ends where the
+    cases' bodies also go (red team 5, finding 02), also when the last case's body is on its
+    pattern's line: then the arcs cannot say which way is which, and two ways out of the line
+    are enough (red team 6, finding 02).
+    """
+    out: list[Reach] = []
+    for case in stmt.cases:
+        line = case.pattern.lineno
+        if case.body[0].lineno == line and len({b for a, b in arcs if a == line}) >= 2:
+            out += _case_body_reach(target, case, probe)
     last = stmt.cases[-1]
     if last.guard is None and _irrefutable(last.pattern):
-        return []
+        return out
     line = last.pattern.lineno
     entered = {last.body[0].lineno}
-    if line in entered or not any(a == line and b not in entered for a, b in arcs):
-        return []
-    text = (_HARD_STOP if guarded else
-            f"raise SystemExit('pytest-quest: no case of line {stmt.lineno} matched')")
-    case = ast.match_case(pattern=ast.MatchAs(), guard=None, body=[ast.parse(text).body[0]])
+    if line in entered:
+        claimed = len({b for a, b in arcs if a == line}) >= 2
+    else:
+        claimed = any(a == line and b not in entered for a, b in arcs)
+    if not claimed:
+        return out
+    case = ast.match_case(pattern=ast.MatchAs(), guard=None,
+                          body=probe.stmts(line, last.pattern.col_offset))
     _locate(case.pattern, line, last.pattern.col_offset)
-    _locate(case.body[0], line, last.pattern.col_offset)
     stmt.cases.append(case)
     try:
         code = target.compile_mutant()
     finally:
         stmt.cases.pop()
     if code is None:
-        return []
+        return out
     mutant = Mutant("reach", line, f"stop when no case of line {stmt.lineno} matches",
+                    splice(target.module_code, target.original, code), code)
+    return [*out, Reach(mutant, frozenset(), arc_from=line)]
+
+
+def _case_body_reach(target: _Target, case: ast.match_case, probe: Probe) -> list[Reach]:
+    """A stop at the start of a case's body that sits on its pattern's line."""
+    line = case.pattern.lineno
+    stops = probe.stmts(line, case.body[0].col_offset)
+    case.body[0:0] = stops
+    try:
+        code = target.compile_mutant()
+    finally:
+        del case.body[0:len(stops)]
+    if code is None:
+        return []
+    mutant = Mutant("reach", line, f"stop when the case at line {line} matches",
                     splice(target.module_code, target.original, code), code)
     return [Reach(mutant, frozenset(), arc_from=line)]
 
@@ -798,33 +846,29 @@ def _irrefutable(pattern: ast.pattern) -> bool:
     return False
 
 
-def _blocks(body: list[ast.stmt], guarded: bool = False) -> Iterator[tuple[list[ast.stmt], bool]]:
-    """Every statement list of a function body, nested functions and classes included, and
-    whether its stop must be one nothing catches.
+def _blocks(body: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """Every statement list of a function body, nested functions and classes included.
 
-    A ``try`` or ``with`` around a block may catch or suppress ``SystemExit``; so may
-    whatever calls a nested function (a callback handed to a library, to ``map``, to a
-    ``try`` elsewhere in the target), so every nested scope's blocks are guarded too.
     Leaving nested scopes out let forged coverage claim a callback's body no test ran
-    (red team 5, finding 01).
+    (red team 5, finding 01). Every block's stop is the same ``os._exit``, which nothing
+    around it catches (a ``try``, a ``with``, whatever calls a callback).
     """
     if not body:
         return
-    yield body, guarded
+    yield body
     for stmt in body:
         if isinstance(stmt, _Func | ast.ClassDef):
-            yield from _blocks(stmt.body, True)
+            yield from _blocks(stmt.body)
             continue
-        inside = guarded or isinstance(stmt, ast.Try | ast.TryStar | ast.With | ast.AsyncWith)
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, name, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _blocks(inner, inside)
+                yield from _blocks(inner)
         for handler in getattr(stmt, "handlers", ()):
-            yield from _blocks(handler.body, True)
+            yield from _blocks(handler.body)
         if isinstance(stmt, ast.Match):
             for case in stmt.cases:
-                yield from _blocks(case.body, guarded)
+                yield from _blocks(case.body)
 
 
 #: What the null mutant's dead store may store (``null_shape`` picks one).
@@ -835,28 +879,32 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
                  shape: int = 0) -> Mutant:
     """The original behaviour in a code object that is neither identical nor equal to it.
 
-    A dead store to a fresh local changes the bytecode, the names and the
-    constants' neighbourhood the way a real mutant does, and nothing a caller
-    can observe. A test that "kills" it compares code objects, not results.
-    ``shape`` varies the stored value and the top-level statement it goes
-    before (red team 2, finding 07 spotted a fixed shape).
+    The :class:`Probe` of the reach mutants, dead (``if name != value``): a
+    fresh local and a stop that never runs change the bytecode, the names and
+    the constants the way a real mutant does, and nothing a caller can
+    observe. A test that "kills" it compares code objects, or looks for the
+    reach checks' stop, not results. ``shape`` varies the stored value and the
+    top-level statement it goes before (red team 2, finding 07 spotted a fixed
+    shape).
     """
-    if not name.isidentifier():
-        raise MutationError(f"{name!r} cannot name the null mutant's local")
-    value = _NULL_VALUES[shape % len(_NULL_VALUES)]
-    marker = ast.parse(f"{name} = {value}").body[0]
+    probe = null_probe(name, shape)
     first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
     start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
     anchor = func.body[start]
-    _locate(marker, anchor.lineno, anchor.col_offset)
-    func.body.insert(start, marker)
+    stops = probe.stmts(anchor.lineno, anchor.col_offset, live=False)
+    func.body[start:start] = stops
     try:
         code = build()
     finally:
-        func.body.pop(start)
+        del func.body[start:start + len(stops)]
     if code is None:  # pragma: no cover - build() found the same function a moment ago
         raise MutationError(f"no code object for the null mutant of {func.name}")
     return Mutant("null", func.lineno, "unchanged behaviour (null mutant)", code, code)
+
+
+def null_probe(name: str, shape: int = 0) -> Probe:
+    """The probe the null mutant (dead) and the reach mutants (live) of one schedule share."""
+    return Probe(name, _NULL_VALUES[shape % len(_NULL_VALUES)])
 
 
 def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[list[ast.stmt], str]]:

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pytest_quest.measure import measure
-from pytest_quest.mutants import Generated, Mutant, MutationError, generate, reach_mutants
+from pytest_quest.mutants import (
+    Generated,
+    Mutant,
+    MutationError,
+    generate,
+    null_probe,
+    reach_mutants,
+)
 from pytest_quest.protocol import MutationSpec, RunReport, Tampering
 
 __all__ = [
@@ -107,8 +114,9 @@ class StageInput:
     #: "import" (the run installs the module) or "swap" (a conftest imported it first),
     #: decided by the judge from what it imported itself, never from a run's answer.
     install: str = "import"
-    #: Lines of the target the judge saw run before any run existed (a conftest's import):
-    #: the only covered lines the reach check takes on trust.
+    #: Lines of the target the judge saw run before any run existed (a conftest's import).
+    #: They are not in the measured run's coverage (the judge's data stays in the judge), so
+    #: they vouch for nothing a run claims; only :func:`_import_time_only` reads them.
     trusted_lines: frozenset[int] = frozenset()
     #: Lines the agent claims unreachable (``HarnessSpec.claimed``): missing, they do not stop
     #: the stage; mutants and reach checks go on the covered lines only, as always.
@@ -213,6 +221,11 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     outcomes, stopped = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
                                     started + given.budget, decide)
     if spec is None:
+        # No mutation testing, yet the coverage is still the run's own answer: it is checked
+        # all the same, or `mutation = false` turned forged coverage into a PASS (red team 6,
+        # finding 05).
+        if stage.tampered is None and _skip_reason(given) is None:
+            _coverage_only(runs, stage, given, rng, timeout, started)
         return stage
     if reason is not None:
         stage.mutation = {**base, "skipped": reason}
@@ -220,11 +233,11 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     ran = [label for label in labels if label not in stopped]
     stage.mutation = _event(given, base, made, mutants, outcomes, ran, controls, timeout)
     stage.mutation["stopped"] = len(stopped)
-    # Both install modes: in swap mode, what ran in the judge when a conftest imported the
-    # module (``trusted_lines``) is left out, as no run re-executes it.
+    # Both install modes, every claimed line and arc: what a conftest ran in the judge is not
+    # what the test ran, so it proves nothing the answer claims (red team 6, finding 04); an
+    # import-time-only body is checked too, as that claim is the answer's own.
     if made is not None and stage.tampered is None and \
-            stage.mutation.get("null", {}).get("outcome") == SURVIVED and \
-            not stage.mutation.get("import_time_only"):
+            stage.mutation.get("null", {}).get("outcome") == SURVIVED:
         _reach_phase(runs, stage, given, outcomes, rng, timeout, started + given.budget)
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
@@ -310,47 +323,76 @@ def _gather(into: list[str], found: Sequence[str], limit: int = 20) -> None:
             into.append(what)
 
 
+def _coverage_only(runs: Runs, stage: Stage, given: StageInput, rng: random.Random,
+                   timeout: float, started: float) -> None:
+    """Mutation is off: the reach checks alone, with the null mutant among them.
+
+    The null mutant keeps a test that tells any changed code apart (and fails there) from
+    killing every reach check without reaching anything. The event says ``reach_only``;
+    the mutation rule reads only its null mutant and its unrun checks.
+    """
+    try:
+        null = generate(given.source, given.filename, given.def_line, module_code=given.module,
+                        covered=set(), max_mutants=0, null_name=_null_name(given.seed),
+                        null_shape=int(given.seed[24:32], 16)).null
+    except (MutationError, SyntaxError, ValueError):
+        return  # the machinery cannot mutate this target: nothing to check with
+    stage.mutation = {"threshold": 0.0, "max_mutants": 0, "reach_only": True, "mode": "fork",
+                      "install": given.install, "budget": round(given.budget, 1),
+                      "seed": given.seed[:16], "order": [], "controls": 0,
+                      "timeout": round(timeout, 3),
+                      "clean_seconds": round(given.measured_seconds, 4)}
+    _reach_phase(runs, stage, given, {}, rng, timeout, started + given.budget, null)
+    stage.mutation["seconds"] = round(time.monotonic() - started, 3)
+
+
 def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
                  outcomes: dict[str, dict[str, Any]], rng: random.Random, timeout: float,
-                 deadline: float) -> None:
+                 deadline: float, null: Mutant | None = None) -> None:
     """Check that the blocks the coverage data says ran really run.
 
     The coverage of the measured run is collected in the process the test
     runs in, so a test can add lines to it. A block is proven to run up to
     its last covered statement when a classic mutant there or after it was
-    killed; for every other covered block a *reach* mutant (``SystemExit``,
-    or ``os._exit`` inside ``try``/``with``, before that statement) must
+    killed; for every other covered block a *reach* mutant (an ``os._exit``
+    before that statement, the null mutant's probe made live) must
     die. One that survives means the block never ran although the coverage
     said so: the report was tampered with. A clean control runs with them, so
     these runs look like the others.
     """
     assert stage.mutation is not None
     coverage = (given.measured.coverage or {}).get(given.target_file, {})
-    covered = set(coverage.get("executed_lines", ())) - given.trusted_lines
+    covered = set(coverage.get("executed_lines", ()))
     # Branch mode: the arcs are the run's claim too (red team 4, finding 04).
     arcs = {(int(a), int(b)) for a, b in coverage.get("executed_branches", ())
-            if a not in given.trusted_lines} if given.branch else None
+            } if given.branch else None
     proven = {e["line"] for label, e in outcomes.items()
               if label.startswith("K") and e["outcome"] in DEAD}
     try:
+        # The null mutant's probe, live: the stop looks the same in both (red team 6, 06).
+        probe = null_probe(_null_name(given.seed), int(given.seed[24:32], 16))
         checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
                                            module_code=given.module, covered=covered,
-                                           arcs=arcs)
+                                           arcs=arcs, probe=probe)
                   if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
         return
     if not checks:
         return
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
-    labels = ["C", *by_label]
+    labels = ["C", *by_label, *(["N"] if null is not None else [])]
     rng.shuffle(labels)
-    reached, _ = _run_labels(runs, stage, labels, by_label, given, timeout, deadline)
+    reached, _ = _run_labels(runs, stage, labels, {**by_label, **(
+        {"N": null} if null is not None else {})}, given, timeout, deadline)
     stage.mutation["order"] = [*stage.mutation["order"], *labels]
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
+    if null is not None and "N" in reached:
+        stage.mutation["null"] = reached["N"]
     # A check the budget left no room for proves nothing: a test slow enough that the reach
     # phase never starts must not keep its forged coverage (red team 5, finding 07).
-    unrun = sum(1 for label in by_label if label not in reached)
+    unrun = sum(1 for label in [*by_label, *(["N"] if null is not None else [])]
+                if label not in reached)
     if unrun:
         stage.mutation["reach_not_run"] = unrun
     for check, label in zip(checks, by_label, strict=True):
@@ -369,7 +411,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
             stage.tampered = Tampering(
                 f"the coverage of {given.target_file}:{line}",
                 f"line {line} runs in the tests, as the coverage data says: a run that "
-                "raises SystemExit there fails",
+                "stops there fails",
                 "that run passed: the line never ran, so the coverage data was written by "
                 "the test")
 

@@ -170,7 +170,7 @@ class Watch:
     runs with the watch paused or ``loading``.
     """
 
-    def __init__(self, target: TargetSpec, path: str, text: str) -> None:
+    def __init__(self, target: TargetSpec, path: str, text: str, test_path: str = "") -> None:
         self.path = os.path.realpath(path)
         self.module = target.module
         self.qualname = ".".join((*target.owner, target.name))
@@ -180,6 +180,9 @@ class Watch:
         self.loading = False
         self.nodeid = ""
         self.reads: list[str] = []
+        #: The submitted test file: code read through a generator or a frame by it.
+        self.test_path = os.path.realpath(test_path) if test_path else ""
+        self._busy = False
 
     def _saw(self, what: str) -> None:
         entry = f"{self.nodeid}: {what}" if self.nodeid else what
@@ -204,10 +207,24 @@ class Watch:
             if not writing:  # a write is the guard's and the sources check's business
                 self._saw("opened the target's source file")
         elif event == "object.__getattr__" and len(args) == 2 and args[1] == "__code__":
+            if self._busy:
+                return
             func = args[0]
             if (not self.loading and type(func) is types.FunctionType
                     and func.__module__ == self.module and func.__qualname__ == self.qualname):
                 self._saw("read the target's __code__")
+        elif event == "object.__getattr__" and len(args) == 2 and args[1] in _CODE_GETTERS:
+            if not self.loading and not self._busy:
+                self._code_through(args[0], args[1])
+        elif event in ("sys.setprofile", "sys.settrace") and not self._busy:
+            self._tracer_by_test(event)
+        elif (event in ("sys._getframe", "gc.get_objects") or (
+                event == "object.__getattr__" and len(args) == 2 and args[1] == "tb_frame")) \
+                and not self._busy and not self.loading:
+            self._walk_by_test(event if event != "object.__getattr__" else "tb_frame")
+        elif event in ("gc.get_referents", "gc.get_referrers") and args and not self.loading:
+            if not self._busy and self._holds_target(args[0]):
+                self._saw(f"reached the target's code through {event}")
         elif event == "compile" and len(args) == 2 and not _pytest_parsing():
             source, filename = args
             if self._is_target(filename):
@@ -216,6 +233,94 @@ class Watch:
                 text = source if isinstance(source, str) else source.decode("utf-8", "replace")
                 if self.text in text or holds_body(text, self.body):
                     self._saw("compiled the target's source text")
+
+
+    def _is_target_code(self, code: Any) -> bool:
+        if not isinstance(code, types.CodeType) or code.co_qualname != self.qualname:
+            return False
+        try:
+            return os.path.realpath(code.co_filename) == self.path
+        except (TypeError, ValueError):
+            return False
+
+    def _holds_target(self, objects: Any) -> bool:
+        """The target function (or its code) among what ``gc`` is asked about."""
+        self._busy = True
+        try:
+            return any(self._is_target_code(o) or (
+                type(o) is types.FunctionType and self._is_target_code(o.__code__))
+                for o in (objects if isinstance(objects, tuple) else ()))
+        except Exception:  # pragma: no cover - an object whose attributes fail
+            return False
+        finally:
+            self._busy = False
+
+    def _code_through(self, holder: Any, attr: str) -> None:
+        """A generator's, coroutine's or frame's code read by the test itself (or through the
+        disassembler): the code a run installed, a mutant's or a reach check's stop included
+        (red team 6, finding 06: a test told reach checks apart by ``SystemExit`` among the
+        names of ``gi_code`` or of a frame's ``f_code`` and failed only there). pytest, the
+        traceback module and logging read frames of the target for their own reports."""
+        self._busy = True  # what follows reads f_code and gi_code itself
+        try:
+            caller = sys._getframe(2)  # 0: here, 1: __call__, 2: the code doing the read
+            reader = os.path.realpath(caller.f_code.co_filename)
+            if not (reader == self.test_path or os.path.basename(reader) == "dis.py" or (
+                    f"{os.sep}_pytest{os.sep}" in reader and self._test_on_stack(caller))):
+                return
+            if self._is_target_code(getattr(holder, attr, None)):
+                self._saw(f"read the target's code through {attr}")
+        except Exception:  # pragma: no cover - a frame without a caller: nothing to judge
+            return
+        finally:
+            self._busy = False
+
+
+    def _tracer_by_test(self, event: str) -> None:
+        """A profiler or tracer the test installs (``cProfile``: its stats hold the code
+        objects each call ran, the installed code of the target among them; red team 6,
+        finding 06). Coverage's and our own hooks are installed before the watch, or by
+        their own modules (threads)."""
+        self._busy = True
+        try:
+            reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
+            if reader == self.test_path or os.path.basename(reader) in _TRACER_MODULES:
+                self._saw(f"installed a profiler or tracer ({event})")
+        except Exception:  # pragma: no cover - no caller frame: nothing to judge
+            return
+        finally:
+            self._busy = False
+
+    def _walk_by_test(self, what: str) -> None:
+        """The test file itself takes a frame (its own, to walk up to the harness's: the run's
+        code is in their locals) or every object of the process (red team 6, finding 06).
+        pytest, logging and the traceback module take frames for their reports."""
+        self._busy = True
+        try:
+            reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
+            if self.test_path and reader == self.test_path:
+                self._saw(f"walked the process's frames or objects ({what})")
+        except Exception:  # pragma: no cover - no caller frame: nothing to judge
+            return
+        finally:
+            self._busy = False
+
+    def _test_on_stack(self, frame: types.FrameType | None) -> bool:
+        """pytest's traceback API called from the test (``excinfo.traceback[-1].frame.code
+        .raw``), not pytest reporting a failure after the test returned."""
+        for _ in range(200):
+            if frame is None or not self.test_path:
+                return False
+            if os.path.realpath(frame.f_code.co_filename) == self.test_path:
+                return True
+            frame = frame.f_back
+        return False
+
+
+#: Standard modules that install a profiler or tracer for their caller.
+_TRACER_MODULES = frozenset({"cProfile.py", "profile.py", "bdb.py", "pdb.py", "trace.py"})
+#: Attributes that hand out the code object a generator, coroutine or frame runs.
+_CODE_GETTERS = frozenset({"gi_code", "cr_code", "ag_code", "f_code"})
 
 
 def _statement_finder() -> types.CodeType | None:

@@ -7,6 +7,9 @@ adds (forks, pipes, pytest) is covered by the sandbox tests.
 
 from __future__ import annotations
 
+import dis
+import os
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,8 +25,18 @@ FILE = "m.py"
 NODE = "t.py::test_f"
 
 
+@pytest.fixture(autouse=True)
+def _exit_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reach mutant's stop is ``os._exit(70)``; here, where the fake runs execute mutants in
+    this process, it raises SystemExit(70) instead (a crash, in a real run)."""
+    def stop(code: int) -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", stop)
+
+
 def _checks(code: Any, inputs: tuple[int, ...] = (2, 1, 0)) -> str | None:
-    """The fake test: exact results for ``inputs``; a SystemExit fails it as in pytest."""
+    """The fake test: exact results for ``inputs``; a stop fails it, as it crashes a run."""
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     f = namespace["f"]
@@ -110,9 +123,20 @@ def test_coverage_the_test_wrote_itself_is_caught_by_a_reach_check() -> None:
 
 
 def _is_reach(request: RunRequest) -> bool:
+    """A live probe (``if name == value: os._exit(70)``): the null mutant's says ``!=``."""
     namespace: dict[str, Any] = {}
     exec(request.module, namespace)
-    return any("reached" in str(c) for c in namespace["f"].__code__.co_consts)
+    return _live_probe(namespace["f"].__code__)
+
+
+def _live_probe(code: Any) -> bool:
+    ops = list(dis.get_instructions(code))
+    if "_exit" in code.co_names and any(
+            a.opname == "LOAD_FAST" and a.argval not in code.co_varnames[:code.co_argcount]
+            and c.opname == "COMPARE_OP" and c.argrepr == "=="
+            for a, c in zip(ops, ops[2:], strict=False)):
+        return True
+    return any(_live_probe(c) for c in code.co_consts if isinstance(c, types.CodeType))
 
 
 def test_forged_coverage_is_caught_in_swap_mode_too() -> None:
@@ -123,12 +147,24 @@ def test_forged_coverage_is_caught_in_swap_mode_too() -> None:
     assert stage.tampered.where == "the coverage of m.py:3"
 
 
-def test_lines_the_judge_saw_run_before_the_fork_are_not_reach_checked() -> None:
-    # A conftest imported the module and called f there: no run re-executes that line.
+def test_lines_the_judge_saw_run_before_the_fork_are_reach_checked_too() -> None:
+    # Red team 6, finding 04: a conftest called f at import and ran line 3 in the judge; the
+    # test never runs it and its answer lists it. That line was taken on trust (and, in
+    # branch mode, every arc from it), so forged coverage of it locked PASS; and a forged
+    # call count of 0 with only such lines bought a REVIEW. The judge's data is not in the
+    # measured run's coverage: every line and arc the answer lists is checked.
     stage = run_stage(FakeRuns(inputs=(0,)), _given(install="swap",
                                                    trusted_lines=frozenset({3})))
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+    given = _given()
+    measured = RunReport(**{**vars(given.measured), "calls": 0})
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(measured=measured, install="swap",
+                                                   trusted_lines=frozenset({2, 3, 4})))
+    assert stage.mutation is not None and stage.mutation["import_time_only"] is True
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+    # A test that runs the line itself passes its check, swap mode or not.
+    stage = run_stage(FakeRuns(), _given(install="swap", trusted_lines=frozenset({3})))
     assert stage.tampered is None and stage.mutation is not None
-    assert "reach" not in stage.mutation
 
 
 def test_a_block_that_runs_passes_its_reach_check() -> None:
@@ -327,10 +363,39 @@ def test_a_failed_measured_run_runs_nothing_more() -> None:
     assert run_stage(runs, _given(measured=RunReport(), mutation=None)).mutation is None
 
 
-def test_without_mutation_only_the_controls_run() -> None:
+def test_without_mutation_only_the_controls_and_the_coverage_checks_run() -> None:
     runs = FakeRuns()
     stage = run_stage(runs, _given(mutation=None, reruns=4))
-    assert stage.mutation is None and len(stage.controls) == 3
+    # Red team 6, finding 05: the coverage is still checked (the null mutant among the checks).
+    assert stage.tampered is None and len(stage.controls) == 4
+    event = stage.mutation
+    assert event is not None and event["reach_only"] is True
+    assert event["null"]["outcome"] == "survived"
+    assert [e["outcome"] for e in event["reach"]] == ["killed", "killed"]
+    assert not any(label.startswith(("E", "K")) for label in event["order"])
+    # Nothing is checked when the coverage rule fails anyway (not fully covered).
+    partial = RunReport(**{**vars(_given().measured), "coverage": {FILE: {
+        "executed_lines": [2, 3], "missing_lines": [4]}}})
+    stage = run_stage(FakeRuns(), _given(mutation=None, measured=partial))
+    assert stage.mutation is None and stage.tampered is None
+
+
+def test_forged_coverage_is_caught_without_mutation_too() -> None:
+    # Red team 6, finding 05: with `mutation = false` nothing checked the measured run's
+    # coverage, its own answer: a test running 3 of 10 lines and listing all locked PASS.
+    stage = run_stage(FakeRuns(inputs=(0,)), _given(mutation=None))
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+
+    def detector(index: int, request: RunRequest, ran: Ran) -> Ran:
+        # Fails in every run whose code is not the pristine module: reach checks and null.
+        if request.module is given.module:
+            return ran
+        return Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+
+    given = _given(mutation=None)
+    stage = run_stage(FakeRuns(detector, inputs=(0,)), given)
+    assert stage.tampered is None and stage.mutation is not None
+    assert stage.mutation["null"]["outcome"] == "killed"  # the rule: machinery detected
 
 
 def test_a_body_never_called_in_a_run_is_import_time_only() -> None:

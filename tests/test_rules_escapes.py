@@ -31,6 +31,13 @@ from tests.test_rules_static import _ASSERT, _HEAD, _fired, _in_test, rules
     "g = nightly_rate.__globals__",
     "classes = object.__subclasses__()",
     "f = getattr(e, 'tb_frame')",
+    # red team 6, finding 06: the installed code (a reach check's stop) read through a frame or
+    # a generator, and the attribute named to operator.attrgetter
+    "code = e.__traceback__.tb_next.f_code",
+    "from hotel.rooms import available_rooms\nnames = available_rooms([], 1, set()).gi_code.co_names",
+    "import operator\nf = operator.attrgetter('tb_fr' + 'ame')(e.__traceback__)",
+    "import operator\nc = operator.attrgetter('tb_frame.f_code')(e.__traceback__)",
+    "import operator, inspect\nf = operator.attrgetter('current' + 'frame')(inspect)()",
 ])
 def test_reflective_access_fires(code: str) -> None:
     fact = _fired("static-reflective-access", _in_test(code, "tmp_path, request, e=None"))
@@ -48,6 +55,9 @@ def test_reflective_access_fires(code: str) -> None:
     "mod = sys.modules[__name__]",
     "import operator\nop = 'add'\nassert getattr(operator, op)(1, 2) == 3",
     "import gc\ngc.collect()",
+    "import operator\nrooms = sorted([], key=operator.attrgetter('capacity', 'number'))",
+    "import operator\nname = ''.join(['sk', 'ip'])\nf = operator.attrgetter(name)(pytest)",
+    "import operator\nup = operator.methodcaller('upper')\nassert up('a') == 'A'",
 ])
 def test_reflective_access_quiet(code: str) -> None:
     assert "static-reflective-access" not in rules(_in_test(code))

@@ -126,7 +126,7 @@ def _pristine_bytecode() -> bytes:
     return next(c for c in code.co_consts if getattr(c, "co_name", "") == "nightly_rate").co_code
 
 
-def test_bytecode_detector_through_a_frame_is_caught_by_the_null_mutant(
+def test_bytecode_detector_through_a_frame_is_caught(
         submit_test: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
     # static-reflective-access names `tb_frame`; the null mutant must hold when it is walked
     # around, so the payload reaches the run here.
@@ -150,9 +150,11 @@ def test_code_is_original():
 """
     result = submit_test(QUEST, source)
     assert result.verdict.outcome is Outcome.FAIL
-    assert result.verdict.root_cause == "mutation-machinery-detected"
-    (fact,) = result.verdict.facts
-    assert fact.where.endswith("::test_code_is_original")
+    # Red team 6, finding 06: the code watch sees the test read f_code of the target's frame
+    # before the null mutant gets to say it (without the watch: machinery detected).
+    assert result.verdict.root_cause == "run-reads-target"
+    assert "tests/quest/test_hotel_pricing__nightly_rate.py::test_code_is_original: read the " \
+        "target's code through f_code" in [f.actual for f in result.verdict.facts]
 
 
 def test_mutation_can_be_switched_off(submit_test: Callable[..., Result]) -> None:
@@ -416,6 +418,75 @@ def test_module_imported_by_a_conftest_gets_the_mutant_swapped_in(registry_in_co
     mutation = result.quest.evidence.mutation
     assert mutation["install"] == "swap"
     assert mutation["extreme_killed"] == mutation["extreme_total"] >= 1
+
+
+SETTINGS = '''"""Settings."""
+
+
+def setting(value, default="off"):
+    """A setting's text: the default when unset, trimmed and lower-cased."""
+    if value is None:
+        value = default
+    text = str(value).strip().lower()
+    if not text:
+        raise ValueError("empty setting")
+    return text
+'''
+#: Never passes None: line 7 runs only when the conftest calls setting(None, ...) at import.
+SETTINGS_TEST = """
+import pytest
+from hotel.settings import setting
+
+def test_setting():
+    assert setting(" Slow ") == "slow"
+    assert setting(3) == "3"
+    with pytest.raises(ValueError, match="empty"):
+        setting("  ")
+"""
+
+
+@pytest.mark.slow
+def test_what_a_conftest_ran_in_the_judge_is_not_the_tests_coverage(example_copy: Path) -> None:
+    # Red team 6, finding 04: the conftest's import runs line 7 in the judge. That line is not
+    # in the measured run's coverage (it is the test's alone), so a test that never runs it
+    # misses it, and the reach check takes no line or arc on trust.
+    (example_copy / "hotel" / "settings.py").write_text(SETTINGS, encoding="utf-8")
+    conftest = example_copy / "tests" / "conftest.py"
+    conftest.write_text("from hotel.settings import setting\n\nMODE = setting(None, 'Fast')\n"
+                        + conftest.read_text())
+    scan(load_settings(example_copy))
+    path = example_copy / "tests" / "quest" / "test_settings.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(SETTINGS_TEST, encoding="utf-8")
+    quest = "hotel/settings.py::setting"
+    result = submit(load_settings(example_copy), quest, test=path, dry_run=True)
+    assert result.verdict.root_cause == "coverage-lines", result.verdict.facts
+    assert [f.where for f in _facts(result, "coverage-lines")] == ["hotel/settings.py:7"]
+    path.write_text(SETTINGS_TEST + "    assert setting(None) == 'off'\n", encoding="utf-8")
+    result = submit(load_settings(example_copy), quest, test=path, dry_run=True)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+
+
+def test_without_mutation_only_the_coverage_checks_are_read() -> None:
+    # Red team 6, finding 05: `mutation = false` still checks the coverage; the rule reads a
+    # killed null mutant and checks the budget left out, nothing else of the event.
+    from pytest_quest.rules import mutation
+
+    def off(event: dict[str, Any] | None) -> Any:
+        sub = _sub(event)
+        sub.settings.mutation = False
+        return sub
+
+    reach = {"reach_only": True, "threshold": 0.0, "max_mutants": 0, "budget": 90.0,
+             "timeout": 2.0, "clean_seconds": 0.1, "null": NULL_OK,
+             "reach": [{"kind": "reach", "line": 4, "outcome": "killed"}]}
+    assert list(mutation.check(off(reach))) == []
+    assert list(mutation.check(off(None))) == []
+    assert list(mutation.check(off({**reach, "classic": _classic(["survived"] * 5)}))) == []
+    detected = {**reach, "null": {"outcome": "killed", "by": "t.py::test_x"}}
+    assert [f.rule for f in mutation.check(off(detected))] == ["mutation-machinery-detected"]
+    assert [f.rule for f in mutation.check(off({**reach, "reach_not_run": 2}))] == [
+        "mutation-too-slow"]
 
 
 def test_import_time_only_event_is_review() -> None:

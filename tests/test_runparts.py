@@ -11,6 +11,7 @@ import sys
 import tokenize
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -174,6 +175,57 @@ def test_watch_sees_the_targets_code_read_but_not_while_loading(tmp_path: Path) 
     watch.paused = True
     watch("open", (str(tmp_path / "shop.py"), "r", 0))
     assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
+                                                                          ) -> None:
+    # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
+    # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
+    # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
+    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+    try:
+        next(gen)
+    except ValueError as exc:
+        tb = exc.__traceback__
+    assert tb is not None and tb.tb_next is not None
+    frame = tb.tb_next.tb_frame
+    # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
+    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
+        elsewhere("object.__getattr__", (holder, attr))
+    assert elsewhere.reads == []
+    # Read by the test file itself (here: this file), or gc asked about the function.
+    watch = Watch(TARGET, str(path), "", __file__)
+    watch("object.__getattr__", (gen, "gi_code"))
+    watch("object.__getattr__", (frame, "f_code"))
+    watch("object.__getattr__", (sys._getframe(), "f_code"))  # its own frame: not the target
+    watch("gc.get_referents", ((price,),))
+    watch("gc.get_referents", ((len, gen),))
+    assert watch.reads == ["read the target's code through gi_code",
+                           "read the target's code through f_code",
+                           "reached the target's code through gc.get_referents"]
+    # A profiler the test starts (cProfile's stats hold the code objects): by the test file
+    # itself, not by another module (coverage's tracer in a new thread, threading's hook).
+    watch("sys.setprofile", ())
+    elsewhere("sys.settrace", ())
+    assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
+    # Frames taken by the test itself (to walk up to the harness), every object of the process.
+    watch("sys._getframe", ())
+    watch("object.__getattr__", (tb, "tb_frame"))
+    watch("gc.get_objects", (-1,))
+    elsewhere("sys._getframe", ())
+    elsewhere("object.__getattr__", (tb, "tb_frame"))
+    assert watch.reads[-3:] == ["walked the process's frames or objects (sys._getframe)",
+                                "walked the process's frames or objects (tb_frame)",
+                                "walked the process's frames or objects (gc.get_objects)"]
+    assert elsewhere.reads == []
 
 
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:

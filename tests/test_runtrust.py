@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pytest_quest.protocol import ProtocolError, RunReport, RunStart, parse_run_start
@@ -97,6 +99,28 @@ def test_branch_arcs_measured_before_the_test_must_be_in_the_answer() -> None:
                   RunStart(coverage=("hotel/rooms.py", (87, 89))), "run 1").coverage
 
 
+def test_the_judges_own_lists_are_checked_past_the_start_records_caps() -> None:
+    """Red team 6, finding 03: the start record carries at most 1000 statements and 600 arcs;
+    a body with 610 arcs whose answer left the never-taken 615->617 out of both lists was
+    full branch coverage (609 of 609), a PASS. The judge's own whole lists are checked."""
+    capped = RunStart(coverage=("calc.py", (7, 8)), branches=((7, 8), (7, 9)))
+    known = ((7, 8, 615, 616, 617), ((7, 8), (7, 9), (615, 616), (615, 617)))
+    entry = {"executed_lines": [7, 8, 615, 616, 617], "missing_lines": [],
+             "executed_branches": [[7, 8], [7, 9], [615, 616]], "missing_branches": []}
+    report = RunReport(coverage={"calc.py": entry})
+    assert settle(report, capped, "run 1") == report  # the capped record sees nothing wrong
+    with pytest.raises(ProtocolError, match="615->617 taken or missing"):
+        settle(report, capped, "run 1", known)
+    honest = {**entry, "missing_branches": [[615, 617]]}
+    assert settle(RunReport(coverage={"calc.py": honest}), capped, "run 1", known).coverage
+    # A statement past the cap, left out of both lists, is caught the same way.
+    lines = {**honest, "executed_lines": [7, 8, 615, 617]}
+    with pytest.raises(ProtocolError, match="lines 7, 8, 615, 616, 617 executed or missing"):
+        settle(RunReport(coverage={"calc.py": lines}), capped, "run 1", known)
+    # No start record coverage (coverage could not say then): nothing is asked, as before.
+    assert settle(RunReport(coverage={}), RunStart(), "run 1", known).coverage == {}
+
+
 def test_the_start_records_branch_arcs_are_read_and_checked() -> None:
     head = b'{"import_error": null, "denied_early": [], "missing": false, '
     record = head + (b'"coverage": {"file": "a.py", "statements": [6], '
@@ -105,3 +129,27 @@ def test_the_start_records_branch_arcs_are_read_and_checked() -> None:
     with pytest.raises(ProtocolError):
         parse_run_start(head + b'"coverage": {"file": "a.py", "statements": [6], '
                         b'"branches": [[6]]}}', "run 1")
+
+
+def test_the_judge_lists_a_whole_body_past_the_caps(tmp_path: Path) -> None:
+    """``forkrun.body_coverage`` is static (nothing of the file ran) and uncapped."""
+    import coverage
+
+    from pytest_quest.forkrun import body_coverage
+    from pytest_quest.protocol import MAX_START_BRANCHES
+
+    lines = ["def f(flags):", "    total = 0"]
+    for i in range(305):
+        lines += [f"    if flags[{i}]:", f"        total += {i + 1}"]
+    lines.append("    return total")
+    path = tmp_path / "calc.py"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cov = coverage.Coverage(data_file=None, config_file=False, branch=True,
+                            include=[str(path)])
+    known = body_coverage(cov, str(path), (2, len(lines)), True)
+    assert known is not None
+    statements, arcs = known
+    assert statements == tuple(range(2, len(lines) + 1))
+    assert len(arcs) == 610 > MAX_START_BRANCHES and (611, 613) in arcs
+    assert body_coverage(cov, str(path), (2, len(lines)), False) == (statements, ())
+    assert body_coverage(cov, str(tmp_path / "absent.py"), (1, 3), True) is None

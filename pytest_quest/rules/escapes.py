@@ -37,11 +37,13 @@ REFLECTIVE = CATALOG.add(
     "static-reflective-access", FAIL, "static",
     "The test does not reach other code's state by reflection: frames (sys._getframe, "
     "inspect.currentframe/stack/trace, tb_frame, f_back, f_locals, f_globals, gi_frame, "
-    "traceback.walk_stack/walk_tb), gc.get_objects/get_referrers/get_referents, __main__, "
+    "traceback.walk_stack/walk_tb), the code of a frame or generator (f_code, gi_code, "
+    "cr_code), gc.get_objects/get_referrers/get_referents, __main__, "
     "__globals__, __subclasses__, sys.modules enumerated or indexed by a computed key, "
     "globals()/vars()/__dict__ indexed by a computed key, getattr with a computed name on "
-    "os/sys/builtins/importlib/pytest and other machinery modules, __import__/import_module "
-    "of a computed name outside the project.",
+    "os/sys/builtins/importlib/pytest and other machinery modules, operator.attrgetter/"
+    "methodcaller of one of those parts, __import__/import_module of a computed name outside "
+    "the project.",
     "Call the function under test by its name and assert on its result; nothing else in the "
     "process is the test's business.",
     supersedes=_COVERAGE,
@@ -126,7 +128,19 @@ BANNED = {
 #: Attributes that only frames, tracebacks and the object graph have.
 _FRAME_ATTRS = frozenset({"tb_frame", "f_back", "f_locals", "f_globals", "f_builtins",
                           "gi_frame", "cr_frame", "ag_frame", "__globals__",
-                          "__subclasses__", "func_globals"})
+                          "__subclasses__", "func_globals",
+                          # the code a frame, generator or coroutine runs: the installed code
+                          # of the target, a mutant's (red team 6, finding 06)
+                          "f_code", "gi_code", "cr_code", "ag_code"})
+#: Attribute names that only reach frames, code or every object: what ``BANNED`` names, here
+#: as a string given to ``operator.attrgetter`` (``attrgetter("currentframe")(inspect)``).
+_REFLECTORS = frozenset({"__code__", "_getframe", "_current_frames", "currentframe",
+                         "getouterframes", "getinnerframes", "walk_stack", "walk_tb",
+                         "get_objects", "get_referrers", "get_referents", "settrace",
+                         "setprofile"})
+#: Callables that read attributes named by a string: ``getattr`` by another name. A name
+#: computed at run time is left to the run's code watch, as for ``getattr``.
+_ATTR_READERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
 #: Modules whose attributes reach the process, the interpreter or the gate.
 _MACHINERY = frozenset({
     "os", "posix", "nt", "sys", "builtins", "importlib", "gc", "inspect", "subprocess",
@@ -277,6 +291,12 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
             yield REFLECTIVE, node, f"getattr on {base} by a name written in the test"
     if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in _FRAME_ATTRS:
         yield REFLECTIVE, node, f"no {const_str(node.args[1])} in a quest test"
+    if func in _ATTR_READERS and node.args:
+        texts = [const_str(a) for a in (node.args if func.endswith("attrgetter")
+                                        else node.args[:1])]
+        if any(t is not None and set(t.split(".")) & (_FRAME_ATTRS | _REFLECTORS)
+               for t in texts):
+            yield REFLECTIVE, node, f"{func} of a frame's or a code's part"
     if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in (
         "__code__", "co_code"
     ) and _is_target(node.args[0], names, target):

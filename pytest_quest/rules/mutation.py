@@ -124,13 +124,43 @@ def _by_line(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(entries, key=key)
 
 
+def _coverage_only(sub: Submission) -> Iterator[Fact]:
+    """``mutation = false``: the reach checks of the coverage still ran (red team 6, 05).
+
+    A surviving one is the run rule's ``run-report-tampered``; here only a killed null
+    mutant (the test tells the checking runs apart) and checks the budget left no room for.
+    """
+    assert sub.run is not None
+    event = sub.run.first(EventKind.MUTATION)
+    if event is None or not event.get("reach_only"):
+        return
+    where = f"{sub.quest.path}:{sub.quest.lines[0]}"
+    null = event.get("null") or {}
+    if null and null.get("outcome") != "survived":
+        yield MACHINERY.fact(
+            null.get("by") or sub.test_rel,
+            "the unchanged function, swapped in as the coverage checks are, passes every test",
+            f"{null.get('outcome', 'no result')}: the test detects the runs that check its "
+            "coverage")
+        return
+    if event.get("reach_not_run"):
+        yield TOO_SLOW.fact(
+            where, "every check of the coverage (a run that stops at a covered line) runs "
+            f"within the budget of {event.get('budget')} s",
+            f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
+            f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
+
+
 def _survivor(entry: dict[str, Any]) -> str:
     return f"line {entry.get('line')}: {entry.get('description')} survived"
 
 
 def check(sub: Submission) -> Iterator[Fact]:
     run = sub.run
-    if run is None or not sub.settings.mutation:
+    if run is None:
+        return
+    if not sub.settings.mutation:
+        yield from _coverage_only(sub)
         return
     path = sub.quest.path
     where = f"{path}:{sub.quest.lines[0]}"

@@ -1,11 +1,12 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-report-tampered|coverage-lines
+# expect: run-report-tampered|coverage-lines|run-reads-target
 # pending: harness
 # Walks around static-reflective-access: the frame attributes are read under names joined at run
 # time. The harness session found up the stack gets a forged emitter: a one-line test reports
 # full coverage and every mutant killed. Only a channel the test cannot reach holds: then the
 # forgery is ignored (or detected) and the real facts stand (a partial test: coverage-lines).
+# Since red team 6 (finding 06) the code watch also sees the test file take tb_frame itself.
 from hotel.pricing import nightly_rate
 
 
