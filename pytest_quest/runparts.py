@@ -183,6 +183,16 @@ class Watch:
         #: The submitted test file: code read through a generator or a frame by it.
         self.test_path = os.path.realpath(test_path) if test_path else ""
         self._busy = False
+        #: ``co_filename`` -> its real path. pytest, pluggy and logging take frames all the
+        #: time; resolving a name once keeps the watch from costing a run its speed.
+        self._real: dict[str, str] = {}
+
+    def _file_of(self, code: types.CodeType) -> str:
+        name = code.co_filename
+        real = self._real.get(name)
+        if real is None:
+            real = self._real[name] = os.path.realpath(name)
+        return real
 
     def _saw(self, what: str) -> None:
         entry = f"{self.nodeid}: {what}" if self.nodeid else what
@@ -264,7 +274,7 @@ class Watch:
         self._busy = True  # what follows reads f_code and gi_code itself
         try:
             caller = sys._getframe(2)  # 0: here, 1: __call__, 2: the code doing the read
-            reader = os.path.realpath(caller.f_code.co_filename)
+            reader = self._file_of(caller.f_code)
             if not (reader == self.test_path or os.path.basename(reader) == "dis.py" or (
                     f"{os.sep}_pytest{os.sep}" in reader and self._test_on_stack(caller))):
                 return
@@ -283,7 +293,7 @@ class Watch:
         their own modules (threads)."""
         self._busy = True
         try:
-            reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
+            reader = self._file_of(sys._getframe(2).f_code)
             if reader == self.test_path or os.path.basename(reader) in _TRACER_MODULES:
                 self._saw(f"installed a profiler or tracer ({event})")
         except Exception:  # pragma: no cover - no caller frame: nothing to judge
@@ -295,10 +305,12 @@ class Watch:
         """The test file itself takes a frame (its own, to walk up to the harness's: the run's
         code is in their locals) or every object of the process (red team 6, finding 06).
         pytest, logging and the traceback module take frames for their reports."""
+        if not self.test_path:
+            return
         self._busy = True
         try:
-            reader = os.path.realpath(sys._getframe(2).f_code.co_filename)
-            if self.test_path and reader == self.test_path:
+            reader = self._file_of(sys._getframe(2).f_code)
+            if reader == self.test_path:
                 self._saw(f"walked the process's frames or objects ({what})")
         except Exception:  # pragma: no cover - no caller frame: nothing to judge
             return
@@ -311,7 +323,7 @@ class Watch:
         for _ in range(200):
             if frame is None or not self.test_path:
                 return False
-            if os.path.realpath(frame.f_code.co_filename) == self.test_path:
+            if self._file_of(frame.f_code) == self.test_path:
                 return True
             frame = frame.f_back
         return False

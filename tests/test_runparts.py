@@ -228,6 +228,27 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     assert elsewhere.reads == []
 
 
+def test_watch_resolves_each_reading_file_once(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
+    # file each time (several lstat calls) made the whole gate about 0.4 s slower.
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), "", str(tmp_path / "test_shop.py"))
+    resolved: list[str] = []
+    real = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
+        resolved.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", counting)
+    for _ in range(200):
+        watch("sys._getframe", ())
+        watch("object.__getattr__", (sys._getframe(), "f_code"))
+    monkeypatch.undo()
+    assert resolved.count(__file__) == 1
+    assert watch.reads == []  # read by this file, which is not the submitted test
+
+
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
     (tmp_path / "shop.py").write_bytes(SHOP)
     spec = SimpleNamespace(sandbox=str(tmp_path))
