@@ -678,11 +678,16 @@ class Probe:
     #: run, and a generator's size (``sys.getsizeof``, the frame's slots) with its frame's
     #: bound locals told a reach check from the null mutant (red team 7, finding 01).
     shape: int | None = None
+    #: False: every stop this probe puts in is dead (``!=``), a reach check's *twin*: the same
+    #: code but for the comparison. A probe's place moves the bytecode after it, which a
+    #: traceback's ``tb_lasti`` shows with no code object read (red team 7, finding 02); a
+    #: twin at each checked place makes "a probe sits here" worth nothing to a test.
+    live: bool = True
 
     def stmts(self, line: int, col: int, live: bool = True) -> list[ast.stmt]:
         if not self.name.isidentifier():
             raise MutationError(f"{self.name!r} cannot name the probe's local")
-        op = "==" if live else "!="
+        op = "==" if live and self.live else "!="
         out = ast.parse(f"{self.name} = {self.value}\n"
                         f"if {self.name} {op} {self.value}:\n"
                         "    __import__('os')._exit(70)").body
