@@ -476,6 +476,21 @@ class _Target:
         compiled = compile(self.module, self.filename, "exec", dont_inherit=True)
         return find_code(compiled, self.func.name, self.first)
 
+    def compile_reach(self, probe: Probe) -> types.CodeType | None:
+        """:meth:`compile_mutant` with the null mutant's dead probe added where the null
+        mutant has it (when ``probe`` knows the null mutant's shape): a reach mutant is the
+        null mutant plus its live stop, alike in locals, and in when the local is bound."""
+        if probe.shape is None:
+            return self.compile_mutant()
+        anchor = _null_anchor(self.func, probe.shape)
+        start = next(i for i, s in enumerate(self.func.body) if s is anchor)
+        dead = probe.stmts(anchor.lineno, anchor.col_offset, live=False)
+        self.func.body[start:start] = dead
+        try:
+            return _pad_stack(self.compile_mutant(), self.original)
+        finally:
+            del self.func.body[start:start + len(dead)]
+
     def compile_mutant(self) -> types.CodeType | None:
         """The edited function's code, closing over the original's cells; None if it cannot.
 
@@ -534,7 +549,7 @@ def generate(
     def whole(kind: str, line: int, description: str, code: types.CodeType) -> Mutant:
         return Mutant(kind, line, description, splice(module_code, original, code), code)
 
-    null = _null_mutant(func, build, null_name, null_shape)
+    null = _null_mutant(func, build, null_name, null_shape, target.original)
     result = Generated(null=whole("null", null.line, null.description, null.code),
                        extreme=[], classic=[])
 
@@ -657,11 +672,22 @@ class Probe:
 
     name: str = "_unused"
     value: str = "None"
+    #: The null mutant's shape (``null_probe``): a reach mutant also carries the null
+    #: mutant's dead probe where the null mutant has it, so the local is bound at the same
+    #: point in both; before, a reach check's local stayed unbound while its block did not
+    #: run, and a generator's size (``sys.getsizeof``, the frame's slots) with its frame's
+    #: bound locals told a reach check from the null mutant (red team 7, finding 01).
+    shape: int | None = None
+    #: False: every stop this probe puts in is dead (``!=``), a reach check's *twin*: the same
+    #: code but for the comparison. A probe's place moves the bytecode after it, which a
+    #: traceback's ``tb_lasti`` shows with no code object read (red team 7, finding 02); a
+    #: twin at each checked place makes "a probe sits here" worth nothing to a test.
+    live: bool = True
 
     def stmts(self, line: int, col: int, live: bool = True) -> list[ast.stmt]:
         if not self.name.isidentifier():
             raise MutationError(f"{self.name!r} cannot name the probe's local")
-        op = "==" if live else "!="
+        op = "==" if live and self.live else "!="
         out = ast.parse(f"{self.name} = {self.value}\n"
                         f"if {self.name} {op} {self.value}:\n"
                         "    __import__('os')._exit(70)").body
@@ -710,7 +736,7 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
         stops = probe.stmts(head.lineno, head.col_offset)
         block[at:at] = stops
         try:
-            code = target.compile_mutant()
+            code = target.compile_reach(probe)
         finally:
             del block[at:at + len(stops)]
         if code is None:
@@ -745,7 +771,7 @@ def _arc_reaches(target: _Target, arcs: set[tuple[int, int]], probe: Probe) -> l
                 continue
             stmt.orelse = probe.stmts(stmt.lineno, stmt.col_offset)
             try:
-                code = target.compile_mutant()
+                code = target.compile_reach(probe)
             finally:
                 stmt.orelse = []
             if code is None:
@@ -767,7 +793,7 @@ def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | as
     stops = probe.stmts(stmt.lineno, stmt.body[0].col_offset)
     stmt.body[0:0] = stops
     try:
-        code = target.compile_mutant()
+        code = target.compile_reach(probe)
     finally:
         del stmt.body[0:len(stops)]
     if code is None:
@@ -811,7 +837,7 @@ def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
     _locate(case.pattern, line, last.pattern.col_offset)
     stmt.cases.append(case)
     try:
-        code = target.compile_mutant()
+        code = target.compile_reach(probe)
     finally:
         stmt.cases.pop()
     if code is None:
@@ -827,7 +853,7 @@ def _case_body_reach(target: _Target, case: ast.match_case, probe: Probe) -> lis
     stops = probe.stmts(line, case.body[0].col_offset)
     case.body[0:0] = stops
     try:
-        code = target.compile_mutant()
+        code = target.compile_reach(probe)
     finally:
         del case.body[0:len(stops)]
     if code is None:
@@ -876,7 +902,7 @@ _NULL_VALUES = ("None", "0", "()", "''", "False", "1", "-1", "0.0")
 
 
 def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: str,
-                 shape: int = 0) -> Mutant:
+                 shape: int = 0, original: types.CodeType | None = None) -> Mutant:
     """The original behaviour in a code object that is neither identical nor equal to it.
 
     The :class:`Probe` of the reach mutants, dead (``if name != value``): a
@@ -888,9 +914,8 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
     shape).
     """
     probe = null_probe(name, shape)
-    first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
-    start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
-    anchor = func.body[start]
+    anchor = _null_anchor(func, shape)
+    start = func.body.index(anchor)
     stops = probe.stmts(anchor.lineno, anchor.col_offset, live=False)
     func.body[start:start] = stops
     try:
@@ -899,12 +924,39 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
         del func.body[start:start + len(stops)]
     if code is None:  # pragma: no cover - build() found the same function a moment ago
         raise MutationError(f"no code object for the null mutant of {func.name}")
+    if original is not None:
+        code = _pad_stack(code, original) or code
     return Mutant("null", func.lineno, "unchanged behaviour (null mutant)", code, code)
+
+
+#: Stack slots a probe may need past what its statement's enclosing blocks hold.
+_PROBE_STACK = 4
+
+
+def _pad_stack(code: types.CodeType | None, original: types.CodeType
+               ) -> types.CodeType | None:
+    """One stack size for the null mutant and every reach mutant of a function.
+
+    A frame's slots (locals and stack) are in ``sys.getsizeof`` of a generator or frame; a
+    live probe deep in a loop needed a slot more than the null mutant's at the top, so the
+    size told them apart (red team 7, finding 01). Every enclosing block's items fit in the
+    original's stack, and a probe adds fewer than ``_PROBE_STACK``.
+    """
+    if code is None:
+        return None
+    return code.replace(co_stacksize=max(code.co_stacksize,
+                                         original.co_stacksize + _PROBE_STACK))
 
 
 def null_probe(name: str, shape: int = 0) -> Probe:
     """The probe the null mutant (dead) and the reach mutants (live) of one schedule share."""
-    return Probe(name, _NULL_VALUES[shape % len(_NULL_VALUES)])
+    return Probe(name, _NULL_VALUES[shape % len(_NULL_VALUES)], shape)
+
+
+def _null_anchor(func: _Func, shape: int) -> ast.stmt:
+    """The top-level statement the null mutant's probe goes before."""
+    first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
+    return func.body[first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)]
 
 
 def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[list[ast.stmt], str]]:

@@ -18,6 +18,7 @@ apart) is FAIL.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -375,20 +376,36 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
                                            module_code=given.module, covered=covered,
                                            arcs=arcs, probe=probe)
                   if not r.lines & proven]
+        # Each check's twin: the same code with the stop dead. Where a probe sits shows in
+        # the offsets a traceback carries (tb_lasti); a test that fails wherever a probe sits
+        # in a block it never runs kills the twin too (red team 7, finding 02).
+        twins = [r.mutant for r in reach_mutants(
+            given.source, given.filename, given.def_line, module_code=given.module,
+            covered=covered, arcs=arcs, probe=dataclasses.replace(probe, live=False))
+            if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
         return
     if not checks:
         return
+    if len(twins) != len(checks):  # pragma: no cover - the same inputs make the same list
+        twins = []
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
-    labels = ["C", *by_label, *(["N"] if null is not None else [])]
+    twin_labels: dict[str, Mutant] = {f"T{i}": t for i, t in enumerate(twins)}
+    labels = ["C", *by_label, *twin_labels, *(["N"] if null is not None else [])]
     rng.shuffle(labels)
-    reached, _ = _run_labels(runs, stage, labels, {**by_label, **(
+    reached, _ = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **(
         {"N": null} if null is not None else {})}, given, timeout, deadline)
     stage.mutation["order"] = [*stage.mutation["order"], *labels]
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     if null is not None and "N" in reached:
         stage.mutation["null"] = reached["N"]
+    # A killed twin is a killed null mutant: the test tells the checking runs apart.
+    for label in twin_labels:
+        entry = reached.get(label)
+        if entry is not None and entry["outcome"] != SURVIVED:
+            stage.mutation["null"] = entry
+            break
     # A check the budget left no room for proves nothing: a test slow enough that the reach
     # phase never starts must not keep its forged coverage (red team 5, finding 07).
     unrun = sum(1 for label in [*by_label, *(["N"] if null is not None else [])]

@@ -223,7 +223,8 @@ class Watch:
             if (not self.loading and type(func) is types.FunctionType
                     and func.__module__ == self.module and func.__qualname__ == self.qualname):
                 self._saw("read the target's __code__")
-        elif event == "object.__getattr__" and len(args) == 2 and args[1] in _CODE_GETTERS:
+        elif event == "object.__getattr__" and len(args) == 2 and (
+                args[1] in _CODE_GETTERS or args[1] in _FRAME_GETTERS):
             if not self.loading and not self._busy:
                 self._code_through(args[0], args[1])
         elif event in ("sys.setprofile", "sys.settrace") and not self._busy:
@@ -278,7 +279,10 @@ class Watch:
             if not (reader == self.test_path or os.path.basename(reader) == "dis.py" or (
                     f"{os.sep}_pytest{os.sep}" in reader and self._test_on_stack(caller))):
                 return
-            if self._is_target_code(getattr(holder, attr, None)):
+            found = getattr(holder, attr, None)
+            if attr in _FRAME_GETTERS:  # the frame itself: its locals and offset tell mutants
+                found = getattr(found, "f_code", None)  # apart (red team 7, finding 01)
+            if self._is_target_code(found):
                 self._saw(f"read the target's code through {attr}")
         except Exception:  # pragma: no cover - a frame without a caller: nothing to judge
             return
@@ -333,6 +337,8 @@ class Watch:
 _TRACER_MODULES = frozenset({"cProfile.py", "profile.py", "bdb.py", "pdb.py", "trace.py"})
 #: Attributes that hand out the code object a generator, coroutine or frame runs.
 _CODE_GETTERS = frozenset({"gi_code", "cr_code", "ag_code", "f_code"})
+#: Attributes that hand out the frame a generator, coroutine or async generator runs in.
+_FRAME_GETTERS = frozenset({"gi_frame", "cr_frame", "ag_frame"})
 
 
 def _statement_finder() -> types.CodeType | None:

@@ -436,6 +436,39 @@ def test_the_null_mutant_carries_the_reach_checks_stop_dead() -> None:
             namespace["f"](2)
 
 
+def test_a_reach_check_binds_the_probes_local_where_the_null_mutant_does() -> None:
+    # Red team 7, finding 01: a reach check's probe local stayed unbound while its block did
+    # not run, the null mutant's was bound at the top: a started generator's size
+    # (`sys.getsizeof`, the frame's slots) and its frame's bound locals told them apart with
+    # no code read, and a test failing only there kept forged coverage. A reach mutant now
+    # carries the null mutant's dead probe too.
+    import sys
+
+    source = ("def f(xs, skip):\n    for x in xs:\n        if x in skip:\n"
+              "            continue\n        yield x\n")
+    for shape in range(8):
+        made, _ = _gen(source, "f", null_name="_q7", null_shape=shape)
+        probe = mutate.null_probe("_q7", shape)
+        found = mutate.reach_mutants(source, "<m>", 1, covered={2, 3, 4, 5}, probe=probe)
+        (skip,) = [r for r in found if r.mutant.line == 4]
+        seen = []
+        for code in (made.null.code, skip.mutant.code):
+            namespace: dict[str, Any] = {}
+            exec(code, namespace)
+            gen = namespace["f"]([1, 2], set())
+            assert next(gen) == 1
+            seen.append((sys.getsizeof(gen), sorted(gen.gi_frame.f_locals)))
+        assert seen[0] == seen[1] and "_q7" in seen[0][1]
+        with pytest.raises(SystemExit, match="70"):
+            list(namespace["f"]([1, 2], {2}))  # the live stop still stops
+    # Without the null mutant's shape (no schedule), a reach mutant is the bare stop.
+    (bare,) = mutate.reach_mutants(source, "<m>", 1, covered={4}, probe=mutate.Probe("_q7"))
+    namespace = {}
+    exec(bare.mutant.code, namespace)
+    gen = namespace["f"]([1], set())
+    assert next(gen) == 1 and "_q7" not in gen.gi_frame.f_locals  # the old shape, unbound
+
+
 def test_reach_stops_before_the_last_covered_statement_of_a_block() -> None:
     # Red team 4, finding 06: a statement that raises every time vouched for the lines after
     # it, because the stop went before the block's first statement. Forged coverage of line 4

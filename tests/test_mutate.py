@@ -398,6 +398,38 @@ def test_forged_coverage_is_caught_without_mutation_too() -> None:
     assert stage.mutation["null"]["outcome"] == "killed"  # the rule: machinery detected
 
 
+def test_a_test_failing_where_a_probe_sits_kills_a_reach_checks_twin() -> None:
+    # Red team 7, finding 02: where a probe sits moves the bytecode after it, and a traceback's
+    # tb_lasti shows the offsets with no code object read; a test that failed whenever the
+    # code grew inside a block it never ran killed the reach checks alone and kept forged
+    # coverage. Each check now runs with a twin whose stop is dead: the same layout.
+    given = _given(mutation=None)
+    null = mutate.generate(SOURCE, FILE, 1, covered=set(), max_mutants=0,
+                           null_name=mutate._null_name(given.seed),
+                           null_shape=int(given.seed[24:32], 16)).null
+
+    def grown(request: RunRequest) -> bool:
+        namespace: dict[str, Any] = {}
+        exec(request.module, namespace)
+        return len(namespace["f"].__code__.co_code) > len(null.function.co_code)
+
+    def detector(index: int, request: RunRequest, ran: Ran) -> Ran:
+        if not grown(request):
+            return ran
+        return Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+
+    stage = run_stage(FakeRuns(detector, inputs=(0,)), given)
+    assert stage.tampered is None and stage.mutation is not None
+    assert any(label.startswith("T") for label in stage.mutation["order"])
+    assert stage.mutation["null"]["outcome"] == "killed"  # the rule: machinery detected
+    # An honest test: every check dies, every twin survives, nothing is said.
+    stage = run_stage(FakeRuns(), _given(mutation=None))
+    assert stage.tampered is None and stage.mutation is not None
+    assert stage.mutation["null"]["outcome"] == "survived"
+    twins = [label for label in stage.mutation["order"] if label.startswith("T")]
+    assert twins and len(twins) == len(stage.mutation["reach"])
+
+
 def test_a_body_never_called_in_a_run_is_import_time_only() -> None:
     given = _given()
     measured = RunReport(**{**vars(given.measured), "calls": 0})

@@ -249,6 +249,34 @@ def test_watch_resolves_each_reading_file_once(tmp_path: Path,
     assert watch.reads == []  # read by this file, which is not the submitted test
 
 
+def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp_path: Path
+                                                                            ) -> None:
+    # Red team 7, finding 01: `getattr(gen, "gi_" + "frame")` (a name computed at run time)
+    # handed out the suspended frame of the target's generator: its bound locals (and, with
+    # `sys.getsizeof(gen)`, its slots) told a reach check from the null mutant.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+
+    def other(y: int) -> Any:
+        yield y
+
+    mine = other(1)
+    next(mine)
+    watch = Watch(TARGET, str(path), "", __file__)
+    watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
+    assert watch.reads == []
+    watch("object.__getattr__", (gen, "gi_frame"))
+    assert watch.reads == ["read the target's code through gi_frame"]
+    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
+    assert elsewhere.reads == []
+
+
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
     (tmp_path / "shop.py").write_bytes(SHOP)
     spec = SimpleNamespace(sandbox=str(tmp_path))
