@@ -790,12 +790,7 @@ def _same_line_reach(target: _Target, stmt: ast.If | ast.For | ast.AsyncFor | as
     killed mutant of the condition proves the line, not the body (red team 5, finding 04)."""
     if len({b for a, b in arcs if a == stmt.lineno}) < 2:
         return []
-    stops = probe.stmts(stmt.lineno, stmt.body[0].col_offset)
-    stmt.body[0:0] = stops
-    try:
-        code = target.compile_reach(probe)
-    finally:
-        del stmt.body[0:len(stops)]
+    code = _compile_with_stop_first(target, stmt.body, stmt.lineno, probe)
     if code is None:
         return []
     mutant = Mutant("reach", stmt.lineno, f"stop when line {stmt.lineno}'s body is entered",
@@ -847,15 +842,22 @@ def _match_reach(target: _Target, stmt: ast.Match, arcs: set[tuple[int, int]],
     return [*out, Reach(mutant, frozenset(), arc_from=line)]
 
 
+def _compile_with_stop_first(target: _Target, body: list[ast.stmt], line: int,
+                             probe: Probe) -> types.CodeType | None:
+    """The target compiled with the probe's stop as the first statement of ``body``, which
+    is given back unchanged (the tree is shared by every mutant)."""
+    stops = probe.stmts(line, body[0].col_offset)
+    body[0:0] = stops
+    try:
+        return target.compile_reach(probe)
+    finally:
+        del body[0:len(stops)]
+
+
 def _case_body_reach(target: _Target, case: ast.match_case, probe: Probe) -> list[Reach]:
     """A stop at the start of a case's body that sits on its pattern's line."""
     line = case.pattern.lineno
-    stops = probe.stmts(line, case.body[0].col_offset)
-    case.body[0:0] = stops
-    try:
-        code = target.compile_reach(probe)
-    finally:
-        del case.body[0:len(stops)]
+    code = _compile_with_stop_first(target, case.body, line, probe)
     if code is None:
         return []
     mutant = Mutant("reach", line, f"stop when the case at line {line} matches",

@@ -144,11 +144,16 @@ def _coverage_only(sub: Submission) -> Iterator[Fact]:
             "coverage")
         return
     if event.get("reach_not_run"):
-        yield TOO_SLOW.fact(
-            where, "every check of the coverage (a run that stops at a covered line) runs "
-            f"within the budget of {event.get('budget')} s",
-            f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
-            f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
+        yield _reach_too_slow(where, event)
+
+
+def _reach_too_slow(where: str, event: dict[str, Any]) -> Fact:
+    """Reach checks the budget left no room for: the coverage they prove stays unproven."""
+    return TOO_SLOW.fact(
+        where, "every reach check (a run that stops at a covered line no killed mutant "
+        f"proved) runs within the budget of {event.get('budget')} s",
+        f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
+        f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
 
 
 def _survivor(entry: dict[str, Any]) -> str:
@@ -201,11 +206,7 @@ def check(sub: Submission) -> Iterator[Fact]:
         )
         return
     if event.get("reach_not_run"):
-        yield TOO_SLOW.fact(
-            where, "every reach check (a covered line the mutants did not prove) runs within "
-            f"the budget of {event.get('budget')} s",
-            f"{event['reach_not_run']} not run: each run may take {event.get('timeout')} s (the "
-            f"measured run took {event.get('clean_seconds')} s), so the coverage stays unproven")
+        yield _reach_too_slow(where, event)
         return
     threshold = float(sub.settings.mutation_threshold)
     numbers = summary(event, threshold)
