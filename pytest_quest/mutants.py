@@ -13,6 +13,7 @@ time sees the mutant (docs/mutation.md). :mod:`pytest_quest.mutate` runs them.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import hashlib
 import math
@@ -482,14 +483,8 @@ class _Target:
         null mutant plus its live stop, alike in locals, and in when the local is bound."""
         if probe.shape is None:
             return self.compile_mutant()
-        anchor = _null_anchor(self.func, probe.shape)
-        start = next(i for i, s in enumerate(self.func.body) if s is anchor)
-        dead = probe.stmts(anchor.lineno, anchor.col_offset, live=False)
-        self.func.body[start:start] = dead
-        try:
+        with _null_probe_in(self.func, probe):
             return _pad_stack(self.compile_mutant(), self.original)
-        finally:
-            del self.func.body[start:start + len(dead)]
 
     def compile_mutant(self) -> types.CodeType | None:
         """The edited function's code, closing over the original's cells; None if it cannot.
@@ -733,12 +728,8 @@ def reach_mutants(source: str, filename: str, def_line: int, *,
                 continue
             at = ran[-1]
         head = block[at]
-        stops = probe.stmts(head.lineno, head.col_offset)
-        block[at:at] = stops
-        try:
+        with _inserted(block, at, probe.stmts(head.lineno, head.col_offset)):
             code = target.compile_reach(probe)
-        finally:
-            del block[at:at + len(stops)]
         if code is None:
             continue
         mutant = Mutant("reach", head.lineno, f"stop at line {head.lineno}",
@@ -846,12 +837,8 @@ def _compile_with_stop_first(target: _Target, body: list[ast.stmt], line: int,
                              probe: Probe) -> types.CodeType | None:
     """The target compiled with the probe's stop as the first statement of ``body``, which
     is given back unchanged (the tree is shared by every mutant)."""
-    stops = probe.stmts(line, body[0].col_offset)
-    body[0:0] = stops
-    try:
+    with _inserted(body, 0, probe.stmts(line, body[0].col_offset)):
         return target.compile_reach(probe)
-    finally:
-        del body[0:len(stops)]
 
 
 def _case_body_reach(target: _Target, case: ast.match_case, probe: Probe) -> list[Reach]:
@@ -915,15 +902,8 @@ def _null_mutant(func: _Func, build: Callable[[], types.CodeType | None], name: 
     top-level statement it goes before (red team 2, finding 07 spotted a fixed
     shape).
     """
-    probe = null_probe(name, shape)
-    anchor = _null_anchor(func, shape)
-    start = func.body.index(anchor)
-    stops = probe.stmts(anchor.lineno, anchor.col_offset, live=False)
-    func.body[start:start] = stops
-    try:
+    with _null_probe_in(func, null_probe(name, shape)):
         code = build()
-    finally:
-        del func.body[start:start + len(stops)]
     if code is None:  # pragma: no cover - build() found the same function a moment ago
         raise MutationError(f"no code object for the null mutant of {func.name}")
     if original is not None:
@@ -955,10 +935,25 @@ def null_probe(name: str, shape: int = 0) -> Probe:
     return Probe(name, _NULL_VALUES[shape % len(_NULL_VALUES)], shape)
 
 
-def _null_anchor(func: _Func, shape: int) -> ast.stmt:
-    """The top-level statement the null mutant's probe goes before."""
+def _null_probe_in(func: _Func, probe: Probe) -> contextlib.AbstractContextManager[None]:
+    """``probe``, dead, before the top-level statement its ``shape`` picks, as the null mutant
+    has it (and every reach mutant, so the local is bound at the same point in both)."""
     first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
-    return func.body[first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)]
+    shape = probe.shape or 0
+    start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
+    anchor = func.body[start]
+    return _inserted(func.body, start, probe.stmts(anchor.lineno, anchor.col_offset, live=False))
+
+
+@contextlib.contextmanager
+def _inserted(body: list[ast.stmt], at: int, stmts: list[ast.stmt]) -> Iterator[None]:
+    """``stmts`` in ``body`` at ``at`` while the block runs, then gone: the tree is shared by
+    every mutant of the function."""
+    body[at:at] = stmts
+    try:
+        yield
+    finally:
+        del body[at:at + len(stmts)]
 
 
 def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[list[ast.stmt], str]]:

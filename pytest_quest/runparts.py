@@ -223,8 +223,7 @@ class Watch:
             if (not self.loading and type(func) is types.FunctionType
                     and func.__module__ == self.module and func.__qualname__ == self.qualname):
                 self._saw("read the target's __code__")
-        elif event == "object.__getattr__" and len(args) == 2 and (
-                args[1] in _CODE_GETTERS or args[1] in _FRAME_GETTERS):
+        elif event == "object.__getattr__" and len(args) == 2 and args[1] in _RUN_GETTERS:
             if not self.loading and not self._busy:
                 self._code_through(args[0], args[1])
         elif event in ("sys.setprofile", "sys.settrace") and not self._busy:
@@ -339,6 +338,9 @@ _TRACER_MODULES = frozenset({"cProfile.py", "profile.py", "bdb.py", "pdb.py", "t
 _CODE_GETTERS = frozenset({"gi_code", "cr_code", "ag_code", "f_code"})
 #: Attributes that hand out the frame a generator, coroutine or async generator runs in.
 _FRAME_GETTERS = frozenset({"gi_frame", "cr_frame", "ag_frame"})
+#: What hands out the code a run installed, directly or through a frame (one lookup: this
+#: runs for every attribute read that raises an audit event).
+_RUN_GETTERS = _CODE_GETTERS | _FRAME_GETTERS
 
 
 def _statement_finder() -> types.CodeType | None:
