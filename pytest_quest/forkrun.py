@@ -60,6 +60,7 @@ from pytest_quest.protocol import (
     parse_run_report,
     parse_run_start,
 )
+from pytest_quest.recorder import Recorder
 from pytest_quest.runparts import (
     Channel,
     Guard,
@@ -569,6 +570,8 @@ class Judge:
         #: Decided in the judge before the fork (:meth:`_installed_before_fork`).
         self.install = "import"
         self.trusted_lines: frozenset[int] = frozenset()
+        #: The body's statements and arcs by coverage.py's static analysis (before the fork).
+        self.known: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
 
     # ----------------------------------------------------------- in the judge
     @pytest.hookimpl(tryfirst=True)
@@ -593,6 +596,7 @@ class Judge:
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
         known = body_coverage(self.cov, self.pristine.path, self.target.body, self.spec.branch)
+        self.known = known  # what each measured run announces: parsed once, here
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
         private_ipc = "namespaces" in self.confined
@@ -773,12 +777,21 @@ class Judge:
             self.run.reports.append(report_event(report))
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Any:
+        with self._recording():  # a fixture's own code may call the target
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         try:
-            return (yield)
+            with self._recording():
+                return (yield)
         finally:
             if self.run is not None:
                 self.run.check_target(item)
+
+    def _recording(self) -> contextlib.AbstractContextManager[None]:
+        return self.run.recording() if self.run is not None else contextlib.nullcontext()
 
 
 def _rewrite_once(config: pytest.Config, path: str) -> None:
@@ -878,6 +891,8 @@ class _ChildRun:
                            os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
         self.original: types.FunctionType | None = None
         self.original_code: types.CodeType | None = None
+        #: The measured run's calls and return types of the target (set in execute).
+        self.recorder: Recorder | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
         self.started = False
         self.start_fd = start_fd
@@ -908,14 +923,16 @@ class _ChildRun:
         del self.module  # the loader holds it until the import, then nothing does
         scrub_run(judge.pristine, loader, target.module)
         swapped = target.module in sys.modules
-        recorder = _Recorder(self.function) if self.measure and self.function else None
+        recorder = Recorder(self.function) if self.measure and self.function else None
+        self.recorder = recorder
         if self.measure:
             judge.cov.start()
         if recorder is not None:
             recorder.start()
         sys.addaudithook(self.watch)
         sys.addaudithook(self.guard)  # last: it refuses any hook added after it
-        first_error = self._import(target.module)
+        with self.recording():
+            first_error = self._import(target.module)
         if swapped:
             self._swap()
         if first_error is None:
@@ -926,11 +943,13 @@ class _ChildRun:
         self._announce_start(first_error, self._statements() if first_error is None else None)
         self.started = self.guard.test_started = True
         try:
-            self.session.perform_collect()
+            with _recorded_imports(self):
+                self.session.perform_collect()
             items = list(self.session.items)
             import_error = None
             if first_error is not None:
-                import_error = self._import(target.module)
+                with self.recording():
+                    import_error = self._import(target.module)
                 loader.forget()
                 if import_error is None:
                     self._remember()
@@ -958,30 +977,28 @@ class _ChildRun:
             answer.update(self._coverage())
         return answer
 
+    def recording(self) -> contextlib.AbstractContextManager[None]:
+        """A stretch in which test code may call the target (:meth:`Recorder.window`)."""
+        return self.recorder.window() if self.recorder is not None else contextlib.nullcontext()
+
     def _loading(self, flag: bool) -> None:
         """Our own loader executes the module: not the test reading the code."""
         self.watch.loading = flag
 
     def _statements(self) -> tuple[list[int], list[list[int]]] | None:
-        """The measured run's body statements and branch arcs as coverage knows them now,
+        """The measured run's body statements and branch arcs as coverage knows them,
         before the test.
 
-        Coverage reads and parses the target's file for that: our reading, not the
-        test's (the watch is paused). None where coverage cannot say: then a report
-        without the target stays "no data", a REVIEW (red team 3, finding 01). The
-        arcs (branch mode) let the judge tell an arc the answer left out from one the
-        code does not have: the answer's arc count is the run's word (red team 5,
+        Static (the file's parse, not what ran): the judge took them before the
+        fork, so the run does not parse the file again (12 ms of the measured
+        run). None where coverage cannot say: then a report without the target
+        stays "no data", a REVIEW (red team 3, finding 01). The arcs (branch
+        mode) let the judge tell an arc the answer left out from one the code
+        does not have: the answer's arc count is the run's word (red team 5,
         finding 03).
         """
-        if not self.measure or self.original is None:
-            return None
-        self.watch.paused = True
-        try:
-            known = body_coverage(self.judge.cov, self.judge.pristine.path,
-                                  self.judge.target.body, self.judge.spec.branch)
-        finally:
-            self.watch.paused = False
-        if known is None:
+        known = self.judge.known
+        if not self.measure or self.original is None or known is None:
             return None
         return list(known[0][:MAX_START_STATEMENTS]), [list(a) for a in
                                                        known[1][:MAX_START_BRANCHES]]
@@ -1121,58 +1138,34 @@ def _exitstatus(items: Sequence[pytest.Item], errors: Sequence[dict[str, Any]],
     return 0
 
 
-class _Recorder:
-    """Return types and call count of the target while the measured run imports and tests.
+@contextlib.contextmanager
+def _recorded_imports(run: _ChildRun) -> Iterator[None]:
+    """The measured run's recorder listens while pytest imports a test module.
 
-    A profile hook on the one code object: its returns tell which zero value
-    an extreme mutant should try, its calls tell whether the tests reach the
-    body at all. The count is None when something replaced the hook.
-
-    The hook sees every call and return of the process (3.11 has no per-code
-    events), so it is a plain function that only compares code objects: as a
-    method it cost a third more, doubling the measured run's collection.
+    Only the import (module-level code, ``parametrize`` arguments), not the
+    rest of pytest's collection: on 3.11 the recorder's profile hook slows
+    every call it hears (:mod:`pytest_quest.recorder`). Without pytest's
+    ``importtestmodule`` (another pytest), the whole collection is heard.
     """
+    if run.recorder is None:
+        yield
+        return
+    python: Any = importlib.import_module("_pytest.python")
+    original = getattr(python, "importtestmodule", None)
+    if original is None:  # pragma: no cover - another pytest: slower, still counted
+        with run.recording():
+            yield
+        return
 
-    def __init__(self, code: types.CodeType) -> None:
-        self.code = code
-        self.types: list[str] = []
-        self.calls = 0
-        self.hook = self._hook()
+    def importtestmodule(*args: Any, **kwargs: Any) -> Any:
+        with run.recording():
+            return original(*args, **kwargs)
 
-    def _hook(self) -> Callable[[types.FrameType, str, Any], None]:
-        code, record = self.code, self.record
-
-        def hook(frame: types.FrameType, event: str, arg: Any) -> None:
-            if frame.f_code is code:
-                record(event, arg)
-
-        return hook
-
-    def record(self, event: str, arg: Any) -> None:
-        """One event of the target's own frame."""
-        if event == "call":
-            self.calls += 1
-        elif event == "return" and arg is not None:
-            # An exception also ends a frame with a None "return": None says nothing here.
-            name = type(arg).__name__ if type(arg).__module__ == "builtins" else "?"
-            if name not in self.types and len(self.types) < 8:
-                self.types.append(name)
-
-    def start(self) -> None:
-        import threading
-
-        sys.setprofile(self.hook)
-        threading.setprofile(self.hook)  # threads the tests start count too
-
-    def count(self) -> int | None:
-        return self.calls if self._intact else None
-
-    def stop(self) -> None:
-        import threading
-
-        self._intact = sys.getprofile() is self.hook
-        sys.setprofile(None)
-        threading.setprofile(None)
+    python.importtestmodule = importtestmodule
+    try:
+        yield
+    finally:
+        python.importtestmodule = original
 
 
 def _short_failure(*_args: Any, **_kwargs: Any) -> str:

@@ -147,40 +147,46 @@ def test_ending_a_run_removes_a_tree_deeper_than_the_recursion_limit(tmp_path: P
     assert not run_dir.exists()
 
 
-class _Money:
-    pass
+HEARD = '''
+import unittest
+
+import pytest
+
+from hotel.pricing import nightly_rate
+
+AT_IMPORT = nightly_rate(100.0, "standard", 1)
 
 
-def _priced(kind: str) -> object:
-    if kind == "fail":
-        raise ValueError(kind)
-    return {"int": 3, "float": 2.5, "money": _Money()}[kind]
+@pytest.fixture
+def weekly():
+    return nightly_rate(100.0, "standard", 7)
 
 
-def test_the_recorder_counts_calls_and_builtin_return_types_of_the_target_only() -> None:
-    recorder = forkrun._Recorder(_priced.__code__)
-    recorder.start()
+def test_rate(weekly):
+    assert AT_IMPORT == 100.0 and weekly == 90.0
+    assert nightly_rate(100.0, "high", 1) == 125.0
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "high", 0)
+
+
+class RateCase(unittest.TestCase):
+    def test_low(self):
+        self.assertEqual(nightly_rate(100.0, "low", 1), 80.0)
+'''
+
+
+def test_the_measured_run_hears_every_call_of_the_target_a_test_makes(project: Path) -> None:
+    # At import, in a fixture, in a test and in a unittest case: five calls, all counted,
+    # with the one builtin type returned (the raise says nothing) however the recorder
+    # listens (sys.monitoring, or the profile hook within its windows on 3.11).
+    settings = load_settings(project).with_overrides(max_mutants=2, reruns=1)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test = "tests/quest/test_heard.py"
+    box = Sandbox.create(settings, {test: HEARD.encode()})
     try:
-        for kind in ("int", "int", "float", "money"):
-            _priced(kind)
-        with pytest.raises(ValueError):
-            _priced("fail")
-        len(str(_Money()))  # other code: not counted
+        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
     finally:
-        recorder.stop()
-    assert recorder.count() == 5
-    assert recorder.types == ["int", "float", "?"]  # a raise says nothing, a class is "?"
-    assert type(recorder.hook) is type(_priced)  # a plain function on every event, no method
-
-
-def test_a_recorder_whose_hook_was_replaced_has_no_count() -> None:
-    import sys
-
-    recorder = forkrun._Recorder(_priced.__code__)
-    recorder.start()
-    try:
-        sys.setprofile(lambda *_: None)  # what a test could do to hide its calls
-        _priced("int")
-    finally:
-        recorder.stop()
-    assert recorder.count() is None
+        box.cleanup()
+    (mutation,) = result.of(EventKind.MUTATION)
+    assert mutation["calls"] == 5, result.output
+    assert mutation["zero_types"] == ["float"]
