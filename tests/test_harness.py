@@ -163,3 +163,23 @@ def test_the_judges_runs_load_without_the_harness() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_the_judges_collector_is_started_without_reading_the_stack(tmp_path: Path) -> None:
+    import coverage
+    from coverage import collector
+
+    original = collector.short_stack
+    module = tmp_path / "measured_here.py"
+    module.write_text("def f():\n    return 1\n", encoding="utf-8")
+    cov = coverage.Coverage(data_file=None, config_file=False, include=[str(module)])
+    with harness._without_origin():
+        assert collector.short_stack is not original
+        cov.start()
+        try:
+            namespace: dict[str, object] = {}
+            exec(compile(module.read_text(), str(module), "exec"), namespace)
+        finally:
+            cov.stop()
+    assert collector.short_stack is original  # only while the judge starts its collector
+    assert cov.get_data().lines(str(module)) == [1]  # measuring is unchanged
