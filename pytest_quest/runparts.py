@@ -254,11 +254,15 @@ class Watch:
             return False
 
     def _holds_target(self, objects: Any) -> bool:
-        """The target function (or its code) among what ``gc`` is asked about."""
+        """The target function (or its code) among what ``gc`` is asked about, or a generator,
+        coroutine or frame running it: ``gc.get_referents`` of those lists the installed code
+        (red team 8, finding 01: a generator of the target, which any test of a generator
+        function makes, handed out a reach check's probe)."""
         self._busy = True
         try:
             return any(self._is_target_code(o) or (
-                type(o) is types.FunctionType and self._is_target_code(o.__code__))
+                type(o) is types.FunctionType and self._is_target_code(o.__code__)) or (
+                type(o) in _RUNNING and self._is_target_code(getattr(o, _RUNNING[type(o)])))
                 for o in (objects if isinstance(objects, tuple) else ()))
         except Exception:  # pragma: no cover - an object whose attributes fail
             return False
@@ -332,6 +336,9 @@ class Watch:
         return False
 
 
+#: What runs a function's code, and the attribute that names that code.
+_RUNNING: dict[type, str] = {types.GeneratorType: "gi_code", types.CoroutineType: "cr_code",
+                             types.AsyncGeneratorType: "ag_code", types.FrameType: "f_code"}
 #: Standard modules that install a profiler or tracer for their caller.
 _TRACER_MODULES = frozenset({"cProfile.py", "profile.py", "bdb.py", "pdb.py", "trace.py"})
 #: Attributes that hand out the code object a generator, coroutine or frame runs.

@@ -277,6 +277,35 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
     assert elsewhere.reads == []
 
 
+def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
+    # Red team 8, finding 01: `gc.get_referents(gen)` of a generator of the target lists its
+    # installed code (gi_code); the watch only knew the function or its code as the argument.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+    try:
+        next(gen)
+    except ValueError as exc:
+        tb = exc.__traceback__
+    assert tb is not None and tb.tb_next is not None
+    frame = tb.tb_next.tb_frame
+
+    def other(y: int) -> Any:
+        yield y
+
+    quiet = Watch(TARGET, str(path), "", __file__)
+    quiet("gc.get_referents", ((other(1), sys._getframe(), [gen]),))  # not the target's own
+    assert quiet.reads == []
+    for held in (price(3), frame):
+        watch = Watch(TARGET, str(path), "", __file__)
+        watch("gc.get_referents", ((held,),))
+        assert watch.reads == ["reached the target's code through gc.get_referents"]
+
+
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
     (tmp_path / "shop.py").write_bytes(SHOP)
     spec = SimpleNamespace(sandbox=str(tmp_path))
