@@ -306,6 +306,27 @@ def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: 
         assert watch.reads == ["reached the target's code through gc.get_referents"]
 
 
+def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> None:
+    # Red team 8, finding 05: the watch told the target by its __module__ and __qualname__,
+    # which a test may set: renamed for the read of __code__, then renamed back.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    return x * 2\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    watch = Watch(TARGET, str(path), "", __file__)
+
+    def price_too(x: int) -> int:  # the test's own function of the same name: quiet
+        return x
+
+    price_too.__qualname__ = "price"
+    watch("object.__getattr__", (price_too, "__code__"))
+    assert watch.reads == []
+    price.__qualname__, price.__module__ = "not_the_target", "elsewhere"
+    watch("object.__getattr__", (price, "__code__"))
+    assert watch.reads == ["read the target's __code__"]
+
+
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
     (tmp_path / "shop.py").write_bytes(SHOP)
     spec = SimpleNamespace(sandbox=str(tmp_path))
