@@ -9,6 +9,7 @@ import linecache
 import os
 import sys
 import tokenize
+import types
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -325,6 +326,26 @@ def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> 
     price.__qualname__, price.__module__ = "not_the_target", "elsewhere"
     watch("object.__getattr__", (price, "__code__"))
     assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Path) -> None:
+    # Red team 8, finding 06: `types._GeneratorWrapper(gen).gi_code` reads gi_code in types.py
+    # for its caller: the watch judged types.py, not the test, and saw nothing. The audit
+    # event is raised here from a function compiled under types.py's name, as the property's.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    wrapper: dict[str, Any] = {}
+    exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
+                 types.__file__, "exec"), wrapper)
+    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
+    assert elsewhere.reads == []
+    watch = Watch(TARGET, str(path), "", __file__)
+    wrapper["gi_code"](watch, price(1))
+    assert watch.reads == ["read the target's code through gi_code"]
 
 
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
