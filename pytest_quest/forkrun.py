@@ -762,13 +762,7 @@ class Judge:
         try:
             os.setpgid(0, 0)
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            payload = _read_all(request_fd)
-            os.close(request_fd)
-            header, _, rest = payload.partition(b"\n")
-            options = json.loads(header)
-            module = marshal.loads(rest[:int(options["module"])])
-            run = _ChildRun(self, session, run_dir, bool(options["measure"]),
-                            options["timeout"], module, start_fd)
+            run = self._new_run(session, request_fd, start_fd, run_dir)
             self.run = run
             answer = run.execute()
         except BaseException as exc:
@@ -786,6 +780,20 @@ class Judge:
                 os.close(answer_fd)
             _flush()
             os._exit(0)
+
+    def _new_run(self, session: pytest.Session, request_fd: int, start_fd: int,
+                 run_dir: str) -> _ChildRun:
+        """The run its request asks for. Read here, not in :meth:`_child`: that frame stays on
+        the stack while the test runs, and its locals (the request's bytes, the installed
+        module) handed the test the installed code through ``f_locals`` (red team 8,
+        finding 03)."""
+        payload = _read_all(request_fd)
+        os.close(request_fd)
+        header, _, rest = payload.partition(b"\n")
+        options = json.loads(header)
+        module = marshal.loads(rest[:int(options["module"])])
+        return _ChildRun(self, session, run_dir, bool(options["measure"]), options["timeout"],
+                         module, start_fd)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -897,8 +905,11 @@ class _ChildRun:
         self.measure = measure
         self.timeout = timeout
         self.module = module
-        # The function's code as the module will create it (identity matters to the recorder).
-        self.function = find_code(module, judge.name, judge.first_line)
+        # The function's code as the module will create it (identity matters to the recorder),
+        # kept only until it is installed: a code object left on this object (the judge
+        # plugin's ``run``) was the installed code for any test reaching the plugin manager,
+        # with no audit event (red team 8, finding 02).
+        self.function: types.CodeType | None = find_code(module, judge.name, judge.first_line)
         self.collect_errors: list[dict[str, Any]] = []
         self.reports: list[dict[str, Any]] = []
         self.replaced: list[str] = []
@@ -909,8 +920,11 @@ class _ChildRun:
         self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge),
                            os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
         self.original: types.FunctionType | None = None
-        self.original_code: types.CodeType | None = None
-        #: The measured run's calls and return types of the target (set in execute).
+        #: ``id`` of the installed function's code: the object itself is not kept (finding 02).
+        self.original_code: int | None = None
+        #: The measured run's calls and return types of the target (set in execute). It holds
+        #: the code it listens to, reachable like the rest of this object: only the measured
+        #: run has one, and its code is the shipped code, nothing a test could learn from.
         self.recorder: Recorder | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
         self.started = False
@@ -954,6 +968,7 @@ class _ChildRun:
             first_error = self._import(target.module)
         if swapped:
             self._swap()
+        self.function = None  # installed (the module or the swap holds it now)
         if first_error is None:
             loader.forget()  # imported: nothing of the run may find its code there
         self._remember()
@@ -1082,7 +1097,7 @@ class _ChildRun:
         if func is not None:
             self.watch.loading = True
             try:
-                self.original_code = func.__code__
+                self.original_code = id(func.__code__)
             finally:
                 self.watch.loading = False
 
@@ -1093,7 +1108,7 @@ class _ChildRun:
         self.watch.loading = True
         try:
             same = (resolve(self.judge.target) is self.original
-                    and self.original.__code__ is self.original_code)
+                    and id(self.original.__code__) == self.original_code)
         finally:
             self.watch.loading = False
         if not same and item.nodeid not in self.replaced:

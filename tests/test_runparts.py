@@ -9,6 +9,7 @@ import linecache
 import os
 import sys
 import tokenize
+import types
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -275,6 +276,76 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
     elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
     elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
     assert elsewhere.reads == []
+
+
+def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
+    # Red team 8, finding 01: `gc.get_referents(gen)` of a generator of the target lists its
+    # installed code (gi_code); the watch only knew the function or its code as the argument.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+    try:
+        next(gen)
+    except ValueError as exc:
+        tb = exc.__traceback__
+    assert tb is not None and tb.tb_next is not None
+    frame = tb.tb_next.tb_frame
+
+    def other(y: int) -> Any:
+        yield y
+
+    quiet = Watch(TARGET, str(path), "", __file__)
+    quiet("gc.get_referents", ((other(1), sys._getframe(), [gen]),))  # not the target's own
+    assert quiet.reads == []
+    for held in (price(3), frame):
+        watch = Watch(TARGET, str(path), "", __file__)
+        watch("gc.get_referents", ((held,),))
+        assert watch.reads == ["reached the target's code through gc.get_referents"]
+
+
+def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> None:
+    # Red team 8, finding 05: the watch told the target by its __module__ and __qualname__,
+    # which a test may set: renamed for the read of __code__, then renamed back.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    return x * 2\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    watch = Watch(TARGET, str(path), "", __file__)
+
+    def price_too(x: int) -> int:  # the test's own function of the same name: quiet
+        return x
+
+    price_too.__qualname__ = "price"
+    watch("object.__getattr__", (price_too, "__code__"))
+    assert watch.reads == []
+    price.__qualname__, price.__module__ = "not_the_target", "elsewhere"
+    watch("object.__getattr__", (price, "__code__"))
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Path) -> None:
+    # Red team 8, finding 06: `types._GeneratorWrapper(gen).gi_code` reads gi_code in types.py
+    # for its caller: the watch judged types.py, not the test, and saw nothing. The audit
+    # event is raised here from a function compiled under types.py's name, as the property's.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    wrapper: dict[str, Any] = {}
+    exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
+                 types.__file__, "exec"), wrapper)
+    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
+    assert elsewhere.reads == []
+    watch = Watch(TARGET, str(path), "", __file__)
+    wrapper["gi_code"](watch, price(1))
+    assert watch.reads == ["read the target's code through gi_code"]
 
 
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:
