@@ -539,24 +539,31 @@ def generate(
             "(generated or rewritten code)"
         )
     unchanged = fingerprint(original)
-    seen = {unchanged}
 
     def whole(kind: str, line: int, description: str, code: types.CodeType) -> Mutant:
         return Mutant(kind, line, description, splice(module_code, original, code), code)
 
+    probe = null_probe(null_name, null_shape)
     null = _null_mutant(func, build, null_name, null_shape, target.original)
     result = Generated(null=whole("null", null.line, null.description, null.code),
                        extreme=[], classic=[])
+    # What a mutant that changes nothing compiles to: every mutant carries the null mutant's
+    # dead probe, where the null mutant has it.
+    as_null = fingerprint(null.code)
+    seen = {unchanged, as_null}
 
     def accept(kind: str, line: int, description: str) -> Mutant | None:
-        code = target.compile_mutant()
+        # The probe in every mutant: "has a probe" was the null mutant's mark, so a test
+        # reading the installed code passed there and failed every classic and extreme
+        # mutant, a PASS for a test that checks nothing (red team 8, finding 04).
+        code = target.compile_reach(probe)
         if code is None:
             result.incompatible += 1
             return None
         digest = fingerprint(code)
         if digest in seen:
             result.equivalent += 1
-            if kind == "extreme" and digest == unchanged:  # `noop`: nothing to take away
+            if kind == "extreme" and digest == as_null:  # `noop`: nothing to take away
                 result.extreme_equivalent += 1
             return None
         seen.add(digest)
@@ -941,6 +948,10 @@ def _null_probe_in(func: _Func, probe: Probe) -> contextlib.AbstractContextManag
     first = 1 if _is_docstring(func.body[0]) and len(func.body) > 1 else 0
     shape = probe.shape or 0
     start = first + (shape // len(_NULL_VALUES)) % (len(func.body) - first)
+    # Never after a statement that leaves the body (an extreme mutant's ``return; yield``):
+    # the compiler may drop what it cannot reach, and every mutant must carry the probe.
+    start = next((i for i in range(first, start)
+                  if isinstance(func.body[i], ast.Return | ast.Raise)), start)
     anchor = func.body[start]
     return _inserted(func.body, start, probe.stmts(anchor.lineno, anchor.col_offset, live=False))
 

@@ -229,7 +229,7 @@ class Watch:
                 self._code_through(args[0], args[1])
         elif event in ("sys.setprofile", "sys.settrace") and not self._busy:
             self._tracer_by_test(event)
-        elif (event in ("sys._getframe", "gc.get_objects") or (
+        elif (event in _WALK_EVENTS or (
                 event == "object.__getattr__" and len(args) == 2 and args[1] == "tb_frame")) \
                 and not self._busy and not self.loading:
             self._walk_by_test(event if event != "object.__getattr__" else "tb_frame")
@@ -326,13 +326,18 @@ class Watch:
 
     def _walk_by_test(self, what: str) -> None:
         """The test file itself takes a frame (its own, to walk up to the harness's: the run's
-        code is in their locals) or every object of the process (red team 6, finding 06).
-        pytest, logging and the traceback module take frames for their reports."""
+        code is in their locals), every thread's or every object of the process (red team 6,
+        finding 06), also through ``inspect`` or ``traceback`` (red team 8, finding 03).
+        pytest, logging and the traceback module take frames for their own reports."""
         if not self.test_path:
             return
         self._busy = True
         try:
-            reader = self._file_of(sys._getframe(2).f_code)
+            caller = sys._getframe(2)
+            reader = self._file_of(caller.f_code)
+            while reader in _FRAME_HELPERS and caller.f_back is not None:
+                caller = caller.f_back  # inspect.currentframe() takes the frame for its caller
+                reader = self._file_of(caller.f_code)
             if reader == self.test_path:
                 self._saw(f"walked the process's frames or objects ({what})")
         except Exception:  # pragma: no cover - no caller frame: nothing to judge
@@ -359,6 +364,13 @@ _RUNNING: dict[type, str] = {types.GeneratorType: "gi_code", types.CoroutineType
 #: ``types._GeneratorWrapper`` hands out the wrapped generator's ``gi_code`` from a property
 #: (red team 8, finding 06: the read was types.py's, not the test's).
 _PASS_THROUGH = frozenset({os.path.realpath(types.__file__)})
+#: Standard modules that take a frame for their caller (``inspect.currentframe``, ``stack``,
+#: ``traceback.extract_stack``): a walk they make is their caller's (red team 8, finding 03).
+_FRAME_HELPERS = _PASS_THROUGH | frozenset(
+    os.path.realpath(os.path.join(os.path.dirname(types.__file__), name))
+    for name in ("inspect.py", "traceback.py"))
+#: Events that hand out frames (every thread's, too) or every object of the process.
+_WALK_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "gc.get_objects"})
 #: Standard modules that install a profiler or tracer for their caller.
 _TRACER_MODULES = frozenset({"cProfile.py", "profile.py", "bdb.py", "pdb.py", "trace.py"})
 #: Attributes that hand out the code object a generator, coroutine or frame runs.

@@ -186,6 +186,39 @@ def test_null_mutant_behaves_the_same_but_is_not_the_same_code() -> None:
     assert _call(func, null, 1) == 2
 
 
+def _names(code: Any) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _names(const)
+    return names
+
+
+@pytest.mark.parametrize("source", [
+    "def f(a, b):\n    if a > b:\n        return a - b\n    return b * 2\n",
+    "def f(a):\n    for x in a:\n        yield x + 1\n",  # `return; yield`: the probe first
+])
+def test_every_mutant_carries_the_null_mutants_probe(source: str) -> None:
+    # "Has a probe" set the null mutant apart from the classic and extreme mutants: a test
+    # passing there and failing any other change of the code passed checking nothing
+    # (red team 8, finding 04). Now every mutant has the same dead probe and stack size.
+    made, func = _gen(source, "f", zero_types=["int"], null_name="_k9", null_shape=7)
+    mutants = [*made.extreme, *made.classic]
+    assert mutants and made.extreme
+    null = made.null.function
+    assert {"_exit", "__import__"} <= _names(null) and "_k9" in null.co_varnames
+    for mutant in mutants:
+        assert {"_exit", "__import__"} <= _names(mutant.function), mutant.description
+        assert "_k9" in mutant.function.co_varnames, mutant.description
+        assert mutant.function.co_stacksize == null.co_stacksize, mutant.description
+    assert "_exit" not in _names(func.__code__)  # the shipped code has none
+
+
+def test_a_mutant_that_changes_nothing_is_the_null_mutant_and_is_dropped() -> None:
+    made, _ = _gen("def f():\n    return None\n", "f")
+    assert made.extreme == [] and made.extreme_equivalent == 1  # `return None` already
+
+
 def test_methods_and_closures_compile_in_their_scope() -> None:
     source = """
     class Base:

@@ -229,6 +229,25 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     assert elsewhere.reads == []
 
 
+@pytest.mark.parametrize("helper", ["inspect.py", "traceback.py"])
+def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
+        tmp_path: Path, helper: str) -> None:
+    # Red team 8, finding 03: `inspect.currentframe()` calls sys._getframe in inspect.py, so
+    # the watch judged inspect.py and saw nothing; the walk up to the harness went on from
+    # there. The event is raised from a function compiled under the helper's file name.
+    taker: dict[str, Any] = {}
+    exec(compile("def currentframe(watch, event):\n    watch(event, ())\n",
+                 os.path.join(os.path.dirname(types.__file__), helper), "exec"), taker)
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), "", __file__)
+    elsewhere = Watch(TARGET, str(tmp_path / "shop.py"), "", str(tmp_path / "test_other.py"))
+    for event in ("sys._getframe", "sys._current_frames"):
+        taker["currentframe"](watch, event)
+        taker["currentframe"](elsewhere, event)  # for another file (pytest's reports): quiet
+    assert watch.reads == ["walked the process's frames or objects (sys._getframe)",
+                           "walked the process's frames or objects (sys._current_frames)"]
+    assert elsewhere.reads == []
+
+
 def test_watch_resolves_each_reading_file_once(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
