@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from pytest_quest import forkrun
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger
 from pytest_quest.protocol import EventKind
-from pytest_quest.sandbox import Sandbox, harness_spec, run
+from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, run
 
 pytestmark = pytest.mark.slow
 
@@ -46,6 +47,18 @@ def test_probe(capfd):
         print("SEEN " + json.dumps(seen), flush=True)
     assert nightly_rate(100.0, "standard", 2) == 100.0
 '''
+
+
+def _judged(project: Path, name: str, source: str, **overrides: Any) -> RunResult:
+    """The harness's answer for ``source`` submitted as ``tests/quest/NAME`` for QUEST."""
+    settings = load_settings(project).with_overrides(**overrides)
+    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
+    test = f"tests/quest/{name}"
+    box = Sandbox.create(settings, {test: source.encode()})
+    try:
+        return run(box, settings, harness_spec(settings, quest, test), 60, 120)
+    finally:
+        box.cleanup()
 
 
 def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> None:
@@ -120,14 +133,7 @@ def test_holders(request, capfd):
 
 
 def test_no_frame_or_plugin_of_a_run_holds_the_installed_code(project: Path) -> None:
-    settings = load_settings(project).with_overrides(mutation=False, reruns=3)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    test = "tests/quest/test_holders.py"
-    box = Sandbox.create(settings, {test: HOLDERS.encode()})
-    try:
-        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
-    finally:
-        box.cleanup()
+    result = _judged(project, "test_holders.py", HOLDERS, mutation=False, reruns=3)
     held = [json.loads(line.split("HELD ", 1)[1]) for line in result.output.splitlines()
             if "HELD " in line]
     assert len(held) == 3, result.output
@@ -155,18 +161,11 @@ def test_drop_capabilities_and_dumpable_in_a_fork() -> None:
 
 
 def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -> None:
-    settings = load_settings(project).with_overrides(mutation=False, reruns=2)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    test = "tests/quest/test_hang.py"
     source = ("import os, time\nfrom hotel.pricing import nightly_rate\n\n"
               "def test_rate():\n    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
               "    if os.getpid() != os.getppid() + 1:  # a later run\n"
               "        time.sleep(30)\n")
-    box = Sandbox.create(settings, {test: source.encode()})
-    try:
-        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
-    finally:
-        box.cleanup()
+    result = _judged(project, "test_hang.py", source, mutation=False, reruns=2)
     (control,) = [r for r in result.of(EventKind.ROUND_DONE) if r["round"] == 2]
     assert control["problem"].startswith("a clean control run timed out after")
     assert result.finished and result.seconds < 30
@@ -239,14 +238,7 @@ def test_the_measured_run_hears_every_call_of_the_target_a_test_makes(project: P
     # At import, in a fixture, in a test and in a unittest case: five calls, all counted,
     # with the one builtin type returned (the raise says nothing) however the recorder
     # listens (sys.monitoring, or the profile hook within its windows on 3.11).
-    settings = load_settings(project).with_overrides(max_mutants=2, reruns=1)
-    quest = Ledger.load(Ledger.for_root(project).path).get(QUEST)
-    test = "tests/quest/test_heard.py"
-    box = Sandbox.create(settings, {test: HEARD.encode()})
-    try:
-        result = run(box, settings, harness_spec(settings, quest, test), 60, 120)
-    finally:
-        box.cleanup()
+    result = _judged(project, "test_heard.py", HEARD, max_mutants=2, reruns=1)
     (mutation,) = result.of(EventKind.MUTATION)
     assert mutation["calls"] == 5, result.output
     assert mutation["zero_types"] == ["float"]

@@ -178,12 +178,9 @@ def test_watch_sees_the_targets_code_read_but_not_while_loading(tmp_path: Path) 
     assert watch.reads == ["read the target's __code__"]
 
 
-def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
-                                                                          ) -> None:
-    # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
-    # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
-    # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
-    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
+def _generator_target(tmp_path: Path) -> tuple[Path, Any, Any, types.TracebackType]:
+    """The target as a generator function in ``shop.py``: its file, the function, a finished
+    generator of it and the traceback of that generator's raise (with the target's frame)."""
     path = tmp_path / "shop.py"
     path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
     namespace: dict[str, object] = {"__name__": TARGET.module}
@@ -196,6 +193,16 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     except ValueError as exc:
         tb = exc.__traceback__
     assert tb is not None and tb.tb_next is not None
+    return path, price, gen, tb
+
+
+def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
+                                                                          ) -> None:
+    # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
+    # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
+    # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
+    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
+    path, price, gen, tb = _generator_target(tmp_path)
     frame = tb.tb_next.tb_frame
     # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
     elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
@@ -300,18 +307,7 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
 def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
     # Red team 8, finding 01: `gc.get_referents(gen)` of a generator of the target lists its
     # installed code (gi_code); the watch only knew the function or its code as the argument.
-    path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
-    gen = price(2)
-    assert next(gen) == 2
-    try:
-        next(gen)
-    except ValueError as exc:
-        tb = exc.__traceback__
-    assert tb is not None and tb.tb_next is not None
+    path, price, gen, tb = _generator_target(tmp_path)
     frame = tb.tb_next.tb_frame
 
     def other(y: int) -> Any:
