@@ -10,16 +10,13 @@
 """Red team 8, 06: the installed code of a generator function read through
 types._GeneratorWrapper(gen).gi_code (the read happens in types.py, which the watch does not
 judge); the probe's comparison decoded from co_code."""
+import dis
 import json
-import opcode
 import os
 import stat
 import types
 
 from hotel.rooms import Room, available_rooms
-
-_COMPARE = opcode.opmap["COMPARE_OP"]
-_EQ = opcode.cmp_op.index("==")
 
 
 def _installed_code():
@@ -34,8 +31,9 @@ def _installed_code():
 def _reach_run():
     """A live stop (`if probe == value: os._exit(70)`) is in the installed code: the shipped
     function has no COMPARE_OP at all, the null mutant and the twins only `!=`."""
-    raw = _installed_code().co_code
-    return any(raw[i] == _COMPARE and raw[i + 1] == _EQ for i in range(0, len(raw), 2))
+    # dis decodes the comparison on every CPython (its oparg layout changed in 3.12).
+    return any(ins.opname == "COMPARE_OP" and "==" in ins.argrepr
+               for ins in dis.get_instructions(_installed_code()))
 
 
 def test_available_rooms():

@@ -11,16 +11,13 @@
 """Red team 8, 02: the installed code read from the judge plugin's run object
 (``plugin.run.function``), reached through the plugin manager under a joined name: plain
 attribute reads, no audit event; the probe's comparison decoded from co_code."""
+import dis
 import json
-import opcode
 import os
 import stat
 import types
 
 from hotel.rooms import Room, available_rooms
-
-_COMPARE = opcode.opmap["COMPARE_OP"]
-_EQ = opcode.cmp_op.index("==")
 
 
 def _installed_code(request):
@@ -38,8 +35,9 @@ def _installed_code(request):
 def _reach_run(request):
     """A live stop (`if probe == value: os._exit(70)`) is in the installed code: the shipped
     function has no COMPARE_OP at all, the null mutant and the twins only `!=`."""
-    raw = _installed_code(request).co_code
-    return any(raw[i] == _COMPARE and raw[i + 1] == _EQ for i in range(0, len(raw), 2))
+    # dis decodes the comparison on every CPython (its oparg layout changed in 3.12).
+    return any(ins.opname == "COMPARE_OP" and "==" in ins.argrepr
+               for ins in dis.get_instructions(_installed_code(request)))
 
 
 def test_available_rooms(request):

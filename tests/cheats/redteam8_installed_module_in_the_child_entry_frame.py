@@ -12,18 +12,15 @@
 frame, the frame taken with inspect.currentframe() (the watch attributes sys._getframe to
 inspect.py) and walked with f_back/f_locals under joined names; the probe's comparison
 decoded from co_code."""
+import dis
 import functools
 import inspect
 import json
-import opcode
 import os
 import stat
 import types
 
 from hotel.rooms import Room, available_rooms
-
-_COMPARE = opcode.opmap["COMPARE_OP"]
-_EQ = opcode.cmp_op.index("==")
 
 
 def _find(code, name):
@@ -55,8 +52,9 @@ def _installed_code():
 def _reach_run():
     """A live stop (`if probe == value: os._exit(70)`) is in the installed code: the shipped
     function has no COMPARE_OP at all, the null mutant and the twins only `!=`."""
-    raw = _installed_code().co_code
-    return any(raw[i] == _COMPARE and raw[i + 1] == _EQ for i in range(0, len(raw), 2))
+    # dis decodes the comparison on every CPython (its oparg layout changed in 3.12).
+    return any(ins.opname == "COMPARE_OP" and "==" in ins.argrepr
+               for ins in dis.get_instructions(_installed_code()))
 
 
 def test_available_rooms():
