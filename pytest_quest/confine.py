@@ -24,7 +24,9 @@ the audit hook as the only wall, and every verdict says which one judged it
 
 ``python -m pytest_quest.confine POLICY -- ARGV...`` is the launcher that
 :func:`wrap` builds; :func:`restrict_writes` adds one more Landlock layer to
-the calling process (each forked run narrows its writes to its own temp dir).
+the calling process (each forked run narrows its writes to its own temp dir),
+and :func:`hide_files` another (no run, nor any child of it, reads the target's
+file: only the run's own memory has the code it tests).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ __all__ = [
     "detect",
     "enter",
     "enter_requested",
+    "hide_files",
     "landlock_abi",
     "main",
     "process_limits",
@@ -184,6 +187,65 @@ def _landlock(abi: int, handled: int, rules: Iterable[tuple[str, int]], scoped: 
                             ctypes.c_uint32(0)), "landlock_restrict_self")
     finally:
         os.close(ruleset)
+
+
+#: Everything the layers of :func:`enter` let this process read, once it is confined here:
+#: what a :func:`hide_files` layer grants again, all but the hidden files. Empty until then
+#: (and when the launcher confined the process before ``exec``: nothing to re-grant from).
+_GRANTED: list[str] = []
+
+
+def hide_files(paths: Iterable[str]) -> bool:
+    """Add one Landlock layer: from now on nothing here, nor any child, reads or runs ``paths``.
+
+    Why: a forked run installs a mutant in its own memory, while the file on
+    disk stays the shipped code; a child Python the test starts imports that
+    file and answers as the shipped function would, an oracle that kills every
+    mutant (red team 9, finding 02). Landlock only grants, so the layer grants
+    reading and executing beneath everything :func:`enter` granted, except
+    that a folder above a hidden file is replaced by its entries, level by
+    level down to the file. Returns False where that cannot be done (no
+    Landlock, or not confined by :func:`enter` in this process); raises
+    :class:`OSError` when Landlock refused the layer.
+    """
+    abi = landlock_abi()
+    hidden = {os.path.realpath(p) for p in paths}
+    if abi < 1 or not _GRANTED:
+        return False
+    rights = _READ_FILE | _EXECUTE
+    _landlock(abi, rights, [(p, rights) for p in _all_but(_GRANTED, hidden)])
+    return True
+
+
+def _all_but(roots: Iterable[str], hidden: set[str]) -> list[str]:
+    """Paths that cover everything beneath ``roots`` except the ``hidden`` files."""
+    out: list[str] = []
+    for root in dict.fromkeys(os.path.realpath(r) for r in roots):
+        below = {h for h in hidden if _beneath(h, root)}
+        if not below:
+            out.append(root)
+        elif root not in below:  # a folder above a hidden file
+            out.extend(_entries_but(root, below))
+    return out
+
+
+def _entries_but(folder: str, hidden: set[str]) -> list[str]:
+    """``folder``'s entries (by real path: a rule follows symlinks), hidden files left out."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []  # cannot list it: nothing beneath it is granted (narrower, never wider)
+    out: list[str] = []
+    for name in names:
+        path = os.path.join(folder, name)
+        real = os.path.realpath(path)
+        below = {h for h in hidden if _beneath(h, real)}
+        if not below:
+            out.append(real)
+        elif real not in below and real == path:
+            out.extend(_entries_but(real, below))
+        # else: a hidden file, or a link to a folder above one (reached by its own path)
+    return out
 
 
 def restrict_writes(paths: Sequence[str]) -> bool:
@@ -811,6 +873,7 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
         rules += [("/proc", _READ_FILE | _READ_DIR)]
         rules += [("/dev/pts", _READ_FILE | _WRITE_FILE | _IOCTL_DEV)] if namespaces else []
         _landlock(abi, _fs_rights(abi), rules, scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
+        _GRANTED[:] = [path for path, allowed in rules if allowed & _READ_FILE]
         layers.append(f"landlock-abi-{abi}")
     else:
         _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -15,7 +15,8 @@ Processes (all in the sandbox, see docs/security.md "evidence channel"):
 - each **run child** gets its request (the module code to install) through
   a pipe only it reads, a fresh private temp dir as TMPDIR and HOME, loses
   every capability (when root), gets a Landlock layer when
-  :func:`pytest_quest.confine.restrict_writes` is there, adds the sandbox
+  :func:`pytest_quest.confine.restrict_writes` is there and another that
+  hides the target's file (:func:`pytest_quest.confine.hide_files`), adds the sandbox
   guard and the code watch as audit hooks, installs the module, collects
   the test file, runs it and answers on its own pipe. Whatever it answers is
   parsed by the judge with :func:`~pytest_quest.protocol.parse_run_report`.
@@ -142,6 +143,39 @@ def _restrict_writes(paths: list[str]) -> bool:
         return False
     restrict = getattr(confine, "restrict_writes", None)
     return bool(restrict(paths)) if callable(restrict) else False
+
+
+def _hide_files(paths: Sequence[str]) -> bool:
+    """A Landlock layer no read of the target's file gets through (False: none here)."""
+    from pytest_quest import confine
+
+    return confine.hide_files(paths)
+
+
+def shipped_files(module: str, path: str) -> tuple[str, ...]:
+    """The target's file and every copy of its module a process of the run could read.
+
+    A run holds the code it tests in memory only; on disk the module stays
+    the shipped code, in the sandbox copy and wherever the project is also
+    installed (``site-packages``, with its ``.pyc``): a child Python that
+    imports it, or the test reading it, has the shipped function to compare
+    the installed one with (red team 9, finding 02).
+    """
+    tail = module.replace(".", os.sep)
+    rel = os.path.join(tail, "__init__.py") if os.path.basename(path) == "__init__.py" \
+        else tail + ".py"
+    found = {os.path.realpath(path)}
+    for entry in dict.fromkeys(os.path.realpath(e or os.curdir) for e in sys.path):
+        candidate = os.path.join(entry, rel)
+        if os.path.isfile(candidate):
+            found.add(os.path.realpath(candidate))
+        cache = os.path.join(os.path.dirname(candidate), "__pycache__")
+        stem = os.path.splitext(os.path.basename(candidate))[0] + "."
+        with contextlib.suppress(OSError):
+            found.update(os.path.realpath(os.path.join(cache, name))
+                         for name in os.listdir(cache)
+                         if name.startswith(stem) and name.endswith(".pyc"))
+    return tuple(sorted(found))
 
 
 # ---------------------------------------------------------------------- zygote
@@ -591,6 +625,8 @@ class Judge:
         self.trusted_lines: frozenset[int] = frozenset()
         #: The body's statements and arcs by coverage.py's static analysis (before the fork).
         self.known: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+        #: The files no run may read (:func:`shipped_files`, found before the fork).
+        self.hidden: tuple[str, ...] = ()
 
     # ----------------------------------------------------------- in the judge
     @pytest.hookimpl(tryfirst=True)
@@ -616,6 +652,7 @@ class Judge:
         # the answer must list all of these (red team 6, finding 03).
         known = body_coverage(self.cov, self.pristine.path, self.target.body, self.spec.branch)
         self.known = known  # what each measured run announces: parsed once, here
+        self.hidden = shipped_files(self.target.module, self.pristine.path)
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
         private_ipc = "namespaces" in self.confined
@@ -929,6 +966,9 @@ class _ChildRun:
         #: Test code may have run (collection imports the test module): no more "our fault".
         self.started = False
         self.start_fd = start_fd
+        #: The measured run's coverage report reads the target's text, which no read of the
+        #: file gets once hidden; it is the shipped code, as installed in that run (only).
+        self.shipped_text = judge.pristine.text if measure else ""
 
     def pause(self) -> None:
         """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
@@ -940,11 +980,15 @@ class _ChildRun:
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
         drop_capabilities()
-        if "landlock" in self.judge.confined:  # one more layer on the harness's own
+        hidden = False
+        if "landlock" in self.judge.confined:  # more layers on the harness's own
             writable = [self.run_dir]
             if self.judge.own_coverage:
                 writable.append(self.judge.own_coverage)  # our own suite measures the child
             _restrict_writes(writable)
+            hidden = _hide_files(self.judge.hidden)
+        if not hidden:  # a child Python would import the shipped file: no processes
+            self.guard.confined = ""
         if self.timeout is not None:
             _backstops(self.timeout)
 
@@ -1144,7 +1188,7 @@ class _ChildRun:
         try:
             import warnings
 
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _served(self.judge.pristine.path, self.shipped_text):
                 warnings.simplefilter("ignore")
                 self.judge.cov.json_report(morfs=morfs, outfile=outfile)
             with open(outfile, encoding="utf-8") as handle:
@@ -1152,6 +1196,24 @@ class _ChildRun:
         except Exception as exc:
             return {"coverage": {}, "coverage_error": str(exc)}
         return {"coverage": coverage_entries(data, spec.sandbox)}
+
+
+@contextlib.contextmanager
+def _served(path: str, text: str) -> Iterator[None]:
+    """coverage.py reads the target's source from ``text``: the file is hidden from the run."""
+    import coverage.python
+
+    read = coverage.python.get_python_source
+    real = os.path.realpath(path)
+
+    def get_python_source(filename: str) -> str:
+        return text if text and os.path.realpath(filename) == real else read(filename)
+
+    coverage.python.get_python_source = get_python_source
+    try:
+        yield
+    finally:
+        coverage.python.get_python_source = read
 
 
 def _function_text(judge: Judge) -> str:

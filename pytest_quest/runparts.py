@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, encode_event
-from pytest_quest.scrub import body_of, file_spec, holds_body
+from pytest_quest.scrub import body_of, file_spec, function_of, holds_body
 
 __all__ = [
     "Channel",
@@ -174,7 +174,8 @@ class Watch:
         self.path = os.path.realpath(path)
         self.module = target.module
         self.qualname = ".".join((*target.owner, target.name))
-        self.text = text
+        #: The target's def and body as line numbers, never as text (:mod:`pytest_quest.scrub`).
+        self.function = function_of(text)
         self.body = body_of(text)
         self.paused = False
         self.loading = False
@@ -240,9 +241,9 @@ class Watch:
             source, filename = args
             if self._is_target(filename):
                 self._saw("compiled code under the target's file name")
-            elif isinstance(source, str | bytes) and self.text:
+            elif isinstance(source, str | bytes) and self.function:
                 text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-                if self.text in text or holds_body(text, self.body):
+                if holds_body(text, self.function) or holds_body(text, self.body):
                     self._saw("compiled the target's source text")
 
 

@@ -16,8 +16,11 @@ So before any test code runs, a run child (:func:`scrub_run`):
   copy: the child's pages are its own after the fork) and points the
   target module's ``__loader__`` and ``__spec__.loader`` at the run's loader.
 
-What stays: the pristine *text* in :mod:`linecache` (tracebacks need it, and
-the file on disk says the same). Compiling it is what the code watch looks for.
+- empties the target's :mod:`linecache` entry: the pristine text there was
+  read with no audit event and compiled into a copy of the shipped function
+  (red team 9, finding 01). A traceback through the target shows its file
+  and line, not the line's text; the file itself is hidden from the run too
+  (:func:`pytest_quest.confine.hide_files`).
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ import contextlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import linecache
 import os
 import sys
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["RunLoader", "body_of", "file_spec", "holds_body", "scrub_run"]
+__all__ = ["RunLoader", "body_of", "file_spec", "function_of", "holds_body", "scrub_run"]
 
 
 def file_spec(fullname: str, loader: importlib.abc.Loader,
@@ -105,6 +109,7 @@ def scrub_run(pristine: Any, loader: RunLoader, module: str) -> None:
     sys.meta_path.insert(0, loader)
     for name in ("module_code", "code", "watch"):
         setattr(pristine, name, None)
+    linecache.cache[pristine.path] = (0, None, [], pristine.path)  # no text, never reread
     pristine.source = b""
     pristine.text = ""
     imported = sys.modules.get(module)
@@ -121,20 +126,55 @@ def scrub_run(pristine: Any, loader: RunLoader, module: str) -> None:
 MIN_BODY_CHARS = 40
 
 
-def body_of(function_text: str) -> str:
-    """The target's body, one stripped line per line: what a renamed or re-indented copy keeps.
+def _uncommented(line: str) -> str:
+    """``line`` without a trailing comment (a ``#`` outside quotes; escapes are not followed,
+    which only ever keeps a little more of the line, the same way on both sides)."""
+    quote = ""
+    for index, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return line[:index]
+    return line
 
-    The def line is dropped (a copy renames it, red team 2, finding 03), as
-    are blank lines; "" when what is left is too short to be telling.
+
+def _code_lines(text: str) -> list[int]:
+    """One number per non-blank line, stripped and without its comment: what a reformatted or
+    annotated copy keeps (a comment on every line hid a copy, red team 9, finding 01).
+
+    Numbers (``hash``), not text: the code watch lives in the run's memory, where the text
+    of the target would be the very oracle it looks for.
     """
-    lines = [line.strip() for line in function_text.splitlines()]
+    return [hash(line) for line in (_uncommented(raw).strip() for raw in text.splitlines())
+            if line]
+
+
+def function_of(function_text: str) -> tuple[int, ...]:
+    """The target's def, line by line as :func:`_code_lines` sees them."""
+    return tuple(_code_lines(function_text))
+
+
+def body_of(function_text: str) -> tuple[int, ...]:
+    """The target's body, line by line: what a renamed or re-indented copy keeps.
+
+    The def line is dropped (a copy renames it, red team 2, finding 03);
+    empty when what is left is too short to be telling.
+    """
+    lines = [_uncommented(raw).strip() for raw in function_text.splitlines()]
+    lines = [line for line in lines if line]
     start = next((i + 1 for i, line in enumerate(lines) if line.endswith(":")), len(lines))
-    body = "\n".join(line for line in lines[start:] if line)
-    return body if len(body) >= MIN_BODY_CHARS else ""
+    body = lines[start:]
+    return tuple(hash(line) for line in body) if len("\n".join(body)) >= MIN_BODY_CHARS else ()
 
 
-def holds_body(source: str, body: str) -> bool:
-    """Whether ``source`` carries ``body`` (from :func:`body_of`) line for line."""
+def holds_body(source: str, body: tuple[int, ...]) -> bool:
+    """Whether ``source`` carries ``body`` (from :func:`body_of` or :func:`function_of`)
+    line for line."""
     if not body:
         return False
-    return body in "\n".join(line.strip() for line in source.splitlines() if line.strip())
+    lines = _code_lines(source)
+    size = len(body)
+    return any(lines[i:i + size] == list(body) for i in range(len(lines) - size + 1)
+               if lines[i] == body[0])

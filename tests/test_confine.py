@@ -1059,3 +1059,77 @@ def test_strict_scan_refuses_the_baseline_without_kernel_confinement(example_cop
     with pytest.raises(EnvironmentFault, match="strict"):
         scan(load_settings(example_copy))
     assert not (example_copy / ".quest" / "ledger.json").exists()
+
+
+# =========================================================== hiding the target's file
+HIDE = """
+import os, subprocess, sys
+from pytest_quest import confine
+target, sibling, top = sys.argv[2:5]
+print("hidden-before", confine.hide_files([target]))  # not confined by enter yet: no layer
+confine.enter(confine.Policy(writable=(os.getcwd(),), readable=(sys.argv[5],)),
+              namespaces=sys.argv[1] == "full")
+print("hidden", confine.hide_files([target]))
+
+def read(path):
+    try:
+        with open(path) as handle:
+            return "read " + handle.read().strip()
+    except OSError as exc:
+        return exc.strerror
+
+print("target", read(target))
+print("sibling", read(sibling))
+print("top", read(top))
+print("listed", ",".join(sorted(os.listdir(os.path.dirname(target)))))
+child = subprocess.run([sys.executable, "-c", "import sys; print(open(sys.argv[1]).read())",
+                        target], capture_output=True, text=True)
+print("child", "refused" if "Permission denied" in child.stderr else child.stdout.strip())
+print("process", subprocess.run(["true"]).returncode)
+"""
+
+
+@pytest.mark.slow
+@needs_landlock
+@pytest.mark.parametrize("mode", ["full", "landlock"])
+def test_hide_files_hides_one_file_from_the_process_and_its_children(
+        box: Path, tmp_path: Path, mode: str) -> None:
+    """Red team 9, finding 02: a child Python imported the shipped file, while the run's
+    memory held a mutant. The hidden file is unreadable to the process and every child; its
+    neighbours, its folder's listing and starting processes stay as they were."""
+    if mode == "full" and not ISOLATION.namespaces:
+        pytest.skip(f"needs namespaces ({ISOLATION.namespaces_error})")
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    target, sibling, top = project / "pkg" / "mod.py", project / "pkg" / "other.py", \
+        project / "top.txt"
+    for path in (target, sibling, top):
+        path.write_text(path.stem + "\n")
+    (project / "pkg" / "alias.py").symlink_to(target)  # a link is no way around it
+    done = subprocess.run([sys.executable, "-c", HIDE, mode, str(target), str(sibling),
+                           str(top), str(project)], cwd=box, capture_output=True, text=True,
+                          timeout=60, check=False, env={"PATH": os.environ["PATH"]})
+    assert done.returncode == 0, done.stderr
+    seen = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert seen == {"hidden-before": "False", "hidden": "True", "target": "Permission denied",
+                    "sibling": "read other", "top": "read top",
+                    "listed": "alias.py,mod.py,other.py", "child": "refused", "process": "0"}
+
+
+def test_hide_files_says_false_without_landlock(monkeypatch) -> None:
+    monkeypatch.setattr(confine, "landlock_abi", lambda: 0)
+    assert confine.hide_files(["/nowhere"]) is False
+
+
+def test_all_but_keeps_every_root_but_the_folders_above_a_hidden_file(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "c").mkdir()
+    for rel in ("a/b/hidden.py", "a/b/kept.py", "a/top.py", "c/far.py"):
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "a" / "link.py").symlink_to(tmp_path / "a" / "b" / "hidden.py")
+    (tmp_path / "a" / "up").symlink_to(tmp_path / "a" / "b")
+    hidden = {str(tmp_path / "a" / "b" / "hidden.py")}
+    granted = confine._all_but([str(tmp_path / "a"), str(tmp_path / "c")], hidden)
+    assert sorted(granted) == sorted(str(tmp_path / rel) for rel in ("a/b/kept.py", "a/top.py",
+                                                                     "c"))
+    assert confine._all_but([str(tmp_path / "a" / "b" / "hidden.py")], hidden) == []

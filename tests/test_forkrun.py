@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +243,24 @@ def test_the_measured_run_hears_every_call_of_the_target_a_test_makes(project: P
     (mutation,) = result.of(EventKind.MUTATION)
     assert mutation["calls"] == 5, result.output
     assert mutation["zero_types"] == ["float"]
+
+
+def test_shipped_files_are_the_target_and_every_copy_a_run_could_import(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 9, finding 02: what a run hides (the target's file, a copy installed in
+    site-packages and its bytecode), and nothing else of the package."""
+    sandbox, site = tmp_path / "sandbox", tmp_path / "site"
+    for root in (sandbox, site):
+        (root / "hotel" / "__pycache__").mkdir(parents=True)
+        (root / "hotel" / "pricing.py").write_text("X = 1\n")
+        (root / "hotel" / "rooms.py").write_text("Y = 1\n")
+    for name in ("pricing.cpython-311.pyc", "pricing_extra.cpython-311.pyc",
+                 "rooms.cpython-311.pyc"):
+        (site / "hotel" / "__pycache__" / name).write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [str(sandbox), str(site), str(tmp_path / "gone")])
+    found = forkrun.shipped_files("hotel.pricing", str(sandbox / "hotel" / "pricing.py"))
+    assert found == tuple(sorted(str(p) for p in (
+        sandbox / "hotel" / "pricing.py", site / "hotel" / "pricing.py",
+        site / "hotel" / "__pycache__" / "pricing.cpython-311.pyc")))
+    package = forkrun.shipped_files("hotel", str(sandbox / "hotel" / "__init__.py"))
+    assert package == (str(sandbox / "hotel" / "__init__.py"),)

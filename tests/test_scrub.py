@@ -1,11 +1,12 @@
-"""A run child hides the pristine code from its test (red team 2: 03, 07)."""
+"""A run child hides the pristine code from its test (red team 2: 03, 07; red team 9: 01)."""
 
 from __future__ import annotations
 
+import linecache
 import sys
 import types
 
-from pytest_quest.scrub import RunLoader, body_of, holds_body, scrub_run
+from pytest_quest.scrub import RunLoader, body_of, function_of, holds_body, scrub_run
 
 FUNCTION = '''def rate(base, nights):
     """Per-night rate."""
@@ -21,6 +22,7 @@ class FakePristine:
         self.watch = object()
         self.source = b"X = 1"
         self.text = "X = 1"
+        self.path = "/nowhere/m.py"
 
 
 def test_a_run_serves_only_its_own_code_and_no_source() -> None:
@@ -53,5 +55,35 @@ def test_a_renamed_or_reindented_copy_of_the_body_is_recognised() -> None:
     reindented = "class K:\n" + "\n".join("    " + line for line in renamed.splitlines())
     assert holds_body(renamed, body) and holds_body(reindented, body)
     assert not holds_body("def rate(base, nights):\n    return base", body)
-    assert body_of("def f(x):\n    return x") == ""  # too short to tell a copy by
-    assert not holds_body("return x", "")
+    assert body_of("def f(x):\n    return x") == ()  # too short to tell a copy by
+    assert not holds_body("return x", ())
+
+
+def test_a_copy_with_a_comment_on_every_line_is_recognised() -> None:
+    """Red team 9, finding 01: ``"  # ref"`` after each line hid a copy from the watch."""
+    body = body_of(FUNCTION)
+    commented = "\n".join(line + "  # ref" for line in FUNCTION.splitlines())
+    assert holds_body(commented, body) and holds_body(commented, function_of(FUNCTION))
+    assert not holds_body(commented.replace("base * 0.9", "base * 0.8"), body)
+    assert holds_body('x = "#"  # a hash in a string is no comment\n', function_of('x = "#"\n'))
+
+
+def test_the_fingerprints_hold_no_text_of_the_function() -> None:
+    """The watch lives in the run's memory: what it keeps must not rebuild the function."""
+    kept = (*body_of(FUNCTION), *function_of(FUNCTION))
+    assert kept and all(type(item) is int for item in kept)
+
+
+def test_a_run_keeps_no_text_of_the_target_in_linecache() -> None:
+    """Red team 9, finding 01: the run's linecache held the shipped text, read with no audit
+    event; now the entry is there (nothing rereads the file) and empty."""
+    pristine = FakePristine()
+    linecache.cache[pristine.path] = (9, None, ["X = 1\n"], pristine.path)
+    loader = RunLoader("scrub_probe_lc", pristine.path, pristine.module_code, lambda flag: None)
+    try:
+        scrub_run(pristine, loader, "scrub_probe_lc")
+        assert linecache.getlines(pristine.path) == []
+        assert linecache.cache[pristine.path][2] == []
+    finally:
+        sys.meta_path.remove(loader)
+        linecache.cache.pop(pristine.path, None)
