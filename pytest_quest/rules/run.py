@@ -62,8 +62,8 @@ FLAKY = CATALOG.add(
 SANDBOX = CATALOG.add(
     "run-sandbox-violation", FAIL, "run",
     "The test writes only inside its own temp dir (tmp_path, TMPDIR, HOME; not the project "
-    "copy, so nothing one run writes reaches the next) and, unless the kernel confines the "
-    "run, starts no processes.",
+    "copy, so nothing one run writes reaches the next) and, unless Landlock confines the "
+    "run and hides the code under test from its processes, starts no processes.",
     "Write files only under tmp_path; call the function instead of a subprocess.",
 )
 UNREACHABLE = CATALOG.add(
