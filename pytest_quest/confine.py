@@ -221,16 +221,23 @@ def _all_but(roots: Iterable[str], hidden: set[str]) -> list[str]:
     """Paths that cover everything beneath ``roots`` except the ``hidden`` files."""
     out: list[str] = []
     for root in dict.fromkeys(os.path.realpath(r) for r in roots):
-        below = {h for h in hidden if _beneath(h, root)}
-        if not below:
+        if not _above(root, hidden):
             out.append(root)
-        elif root not in below:  # a folder above a hidden file
-            out.extend(_entries_but(root, below))
+        elif root not in hidden:  # a folder above a hidden file
+            out.extend(_entries_but(root, hidden))
     return out
 
 
+def _above(path: str, hidden: set[str]) -> bool:
+    return any(_beneath(h, path) for h in hidden)
+
+
 def _entries_but(folder: str, hidden: set[str]) -> list[str]:
-    """``folder``'s entries (by real path: a rule follows symlinks), hidden files left out."""
+    """``folder``'s entries (by real path: a rule follows symlinks), hidden files left out.
+
+    Every entry is checked against *all* hidden files: a link leads anywhere
+    (``/proc/<pid>/cwd`` is the project folder, above the target's file).
+    """
     try:
         names = sorted(os.listdir(folder))
     except OSError:
@@ -239,11 +246,10 @@ def _entries_but(folder: str, hidden: set[str]) -> list[str]:
     for name in names:
         path = os.path.join(folder, name)
         real = os.path.realpath(path)
-        below = {h for h in hidden if _beneath(h, real)}
-        if not below:
+        if not _above(real, hidden):
             out.append(real)
-        elif real not in below and real == path:
-            out.extend(_entries_but(real, below))
+        elif real not in hidden and real == path:
+            out.extend(_entries_but(real, hidden))
         # else: a hidden file, or a link to a folder above one (reached by its own path)
     return out
 

@@ -152,6 +152,23 @@ def _hide_files(paths: Sequence[str]) -> bool:
     return confine.hide_files(paths)
 
 
+def own_memory() -> list[str]:
+    """This process's memory as files: ``/proc/<pid>/mem`` and the same for each thread.
+
+    A run is forked from a judge that read the target's text; the references
+    are dropped before the test, but freed bytes stay in the heap, and a test
+    read its own memory back and compiled the shipped function from it (red
+    team 10, finding 01). Hidden with the target's file; a process the run
+    forks later gets a ``/proc`` folder no rule of the layer covers, so it
+    reads none of its files at all.
+    """
+    pid = os.getpid()
+    paths = [f"/proc/{pid}/mem"]
+    with contextlib.suppress(OSError):
+        paths += [f"/proc/{pid}/task/{tid}/mem" for tid in os.listdir(f"/proc/{pid}/task")]
+    return paths
+
+
 def shipped_files(module: str, path: str) -> tuple[str, ...]:
     """The target's file and every copy of its module a process of the run could read.
 
@@ -986,7 +1003,7 @@ class _ChildRun:
             if self.judge.own_coverage:
                 writable.append(self.judge.own_coverage)  # our own suite measures the child
             _restrict_writes(writable)
-            hidden = _hide_files(self.judge.hidden)
+            hidden = _hide_files([*self.judge.hidden, *own_memory()])
         if not hidden:  # a child Python would import the shipped file: no processes
             self.guard.confined = ""
         if self.timeout is not None:

@@ -1069,7 +1069,8 @@ target, sibling, top = sys.argv[2:5]
 print("hidden-before", confine.hide_files([target]))  # not confined by enter yet: no layer
 confine.enter(confine.Policy(writable=(os.getcwd(),), readable=(sys.argv[5],)),
               namespaces=sys.argv[1] == "full")
-print("hidden", confine.hide_files([target]))
+memory = f"/proc/{os.getpid()}/mem"
+print("hidden", confine.hide_files([target, memory]))
 
 def read(path):
     try:
@@ -1081,6 +1082,8 @@ def read(path):
 print("target", read(target))
 print("sibling", read(sibling))
 print("top", read(top))
+print("memory", read(memory))
+print("status", read("/proc/self/status")[:10])
 print("listed", ",".join(sorted(os.listdir(os.path.dirname(target)))))
 child = subprocess.run([sys.executable, "-c", "import sys; print(open(sys.argv[1]).read())",
                         target], capture_output=True, text=True)
@@ -1095,8 +1098,10 @@ print("process", subprocess.run(["true"]).returncode)
 def test_hide_files_hides_one_file_from_the_process_and_its_children(
         box: Path, tmp_path: Path, mode: str) -> None:
     """Red team 9, finding 02: a child Python imported the shipped file, while the run's
-    memory held a mutant. The hidden file is unreadable to the process and every child; its
-    neighbours, its folder's listing and starting processes stay as they were."""
+    memory held a mutant; red team 10, finding 01: the run read the shipped text back from
+    its own memory. Both are unreadable to the process and every child; their neighbours,
+    the folder's listing and starting processes stay as they were (``/proc/<pid>/cwd``, a
+    link to the folder above the hidden file, grants nothing)."""
     if mode == "full" and not ISOLATION.namespaces:
         pytest.skip(f"needs namespaces ({ISOLATION.namespaces_error})")
     project = tmp_path / "project"
@@ -1113,6 +1118,7 @@ def test_hide_files_hides_one_file_from_the_process_and_its_children(
     seen = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert seen == {"hidden-before": "False", "hidden": "True", "target": "Permission denied",
                     "sibling": "read other", "top": "read top",
+                    "memory": "Permission denied", "status": "read Name:",
                     "listed": "alias.py,mod.py,other.py", "child": "refused", "process": "0"}
 
 
@@ -1133,3 +1139,17 @@ def test_all_but_keeps_every_root_but_the_folders_above_a_hidden_file(tmp_path: 
     assert sorted(granted) == sorted(str(tmp_path / rel) for rel in ("a/b/kept.py", "a/top.py",
                                                                      "c"))
     assert confine._all_but([str(tmp_path / "a" / "b" / "hidden.py")], hidden) == []
+
+
+def test_all_but_grants_no_link_to_a_folder_above_another_hidden_file(tmp_path: Path) -> None:
+    """As ``/proc/<pid>/cwd`` next to the hidden ``/proc/<pid>/mem``: the link leads to the
+    project folder, above the target's file; granting it granted the target again."""
+    (tmp_path / "project" / "pkg").mkdir(parents=True)
+    (tmp_path / "project" / "pkg" / "mod.py").write_text("x")
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc" / "mem").write_text("x")
+    (tmp_path / "proc" / "status").write_text("x")
+    (tmp_path / "proc" / "cwd").symlink_to(tmp_path / "project")
+    hidden = {str(tmp_path / "project" / "pkg" / "mod.py"), str(tmp_path / "proc" / "mem")}
+    granted = confine._all_but([str(tmp_path / "proc"), str(tmp_path / "project")], hidden)
+    assert sorted(granted) == [str(tmp_path / "proc" / "status")]

@@ -118,6 +118,10 @@ def check(sub: Submission) -> Iterator[Fact]:
             f"still running after {run.seconds:.1f} s; killed",
         )
         return
+    # First: a test that reads the code under test fails on that, even where the read itself
+    # broke it (the target's file is hidden from runs: reading it is an error there).
+    for what in dict.fromkeys(e["what"] for e in run.of(EventKind.TARGET_READ)):
+        yield READS_TARGET.fact(sub.test_rel, f"{sub.quest.qualname} is only called", what)
     yield from _collection(sub, run)
     if not run.finished:
         yield NO_REPORT.fact(
@@ -128,8 +132,6 @@ def check(sub: Submission) -> Iterator[Fact]:
     yield from _outcomes(sub, run)
     for what in dict.fromkeys(e["what"] for e in run.of(EventKind.DENIED)):
         yield SANDBOX.fact(sub.test_rel, "no writes outside the sandbox, no processes", what)
-    for what in dict.fromkeys(e["what"] for e in run.of(EventKind.TARGET_READ)):
-        yield READS_TARGET.fact(sub.test_rel, f"{sub.quest.qualname} is only called", what)
     replaced = sorted({e["nodeid"] for e in run.of(EventKind.TARGET_REPLACED)})
     for nodeid in replaced:
         yield TARGET_REPLACED.fact(
