@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from pytest_quest import mutate, safeio
-from pytest_quest.mutants import MutationError, find_code, function_node
+from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
     MAX_START_BRANCHES,
@@ -75,6 +75,7 @@ from pytest_quest.runparts import (
 from pytest_quest.runstate import hidden_runs_dir, remove_sysv_ipc, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
+from pytest_quest.targetfacts import Known, TargetFacts
 
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
@@ -397,45 +398,12 @@ def _children(parent: int) -> list[int]:
     return out
 
 
-def body_coverage(cov: Any, path: str, body: tuple[int, int], branch: bool
-                  ) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None:
-    """The statements and (branch mode) the branch arcs of the body, from coverage.py's static
-    analysis of the file (its parser, the way its reports count them), whatever ran; None
-    where coverage cannot say.
-
-    The arcs come from the file reporter, not from an analysis of the data: that one has no
-    arcs for a file nothing measured yet (the judge, before any run)."""
-    first, last = body
-    arcs: list[tuple[int, int]] = []
-    try:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            found = cov.analysis2(path)[1]
-            reporter = getattr(cov, "_get_file_reporter", None)
-            if branch and reporter is not None:
-                parsed = reporter(path)
-                exits = parsed.exit_counts()
-                no_branch = parsed.no_branch_lines()
-                excluded = parsed.excluded_lines()
-                arcs = sorted((int(src), int(dst)) for src, dst in parsed.arcs()
-                              if first <= src <= last and exits.get(src, 0) > 1
-                              and src not in no_branch and dst not in excluded)
-    except Exception:
-        return None
-    inside = tuple(sorted(n for n in found if first <= n <= last))
-    if not inside:
-        return None
-    return inside, tuple(arcs)
-
-
 # ------------------------------------------------------------------- the runs
 class ForkRuns:
     """:class:`pytest_quest.mutate.Runs` over the zygote: up to ``parallel`` children at once."""
 
     def __init__(self, zygote: Zygote, parallel: int = 1,
-                 known: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+                 known: Known | None = None
                  ) -> None:
         self.zygote = zygote
         self.parallel = max(1, parallel)
@@ -507,10 +475,12 @@ class ForkRuns:
             os.close(answer_w)
             os.close(start_w)
         module = marshal.dumps(request.module)
+        source = request.source.encode("utf-8")
         header = json.dumps({"measure": request.measure, "module": len(module),
+                             "source": len(source),
                              "timeout": request.timeout if math.isfinite(request.timeout)
                              else None}).encode()
-        payload = header + b"\n" + module
+        payload = header + b"\n" + module + source
         with contextlib.suppress(BrokenPipeError):
             _write_all(request_w, payload)
         os.close(request_w)
@@ -612,7 +582,7 @@ class Judge:
     """The pytest plugin of the judge process; in each run child, the run's recorder too."""
 
     def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine,
-                 cov: coverage.Coverage, seed_fd: int | None,
+                 cov: coverage.Coverage, facts: TargetFacts, seed_fd: int | None,
                  finish: Callable[[int | None], NoReturn],
                  own_coverage: str | None = None, confined: str = "") -> None:
         assert spec.target is not None
@@ -627,10 +597,10 @@ class Judge:
         self.own_coverage = own_coverage
         #: The kernel confinement the harness entered ("" when none): runs may start processes.
         self.confined = confined
-        try:
-            self.name, self.first_line = function_node(pristine.text, self.target.lines[0])
-        except MutationError:  # no def there (generated code): no recorder, mutation says why
-            self.name, self.first_line = "", 0
+        #: The def at the quest's line ("" and 0: none there, no recorder; mutation says why).
+        self.name, self.first_line = facts.name, facts.first_line
+        #: What the code watch of each run compares compiled text with (hashes of lines).
+        self.fingerprint = (facts.function, facts.body)
         #: The exit status the harness reports; None: the measured run gave no report.
         self.exitstatus: int | None = 0
         #: Set in a run child only.
@@ -640,8 +610,9 @@ class Judge:
         #: Decided in the judge before the fork (:meth:`_installed_before_fork`).
         self.install = "import"
         self.trusted_lines: frozenset[int] = frozenset()
-        #: The body's statements and arcs by coverage.py's static analysis (before the fork).
-        self.known: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+        #: The body's statements and arcs by coverage.py's static analysis: what each measured
+        #: run announces (learned apart, :mod:`pytest_quest.targetfacts`).
+        self.known: Known | None = facts.known
         #: The files no run may read (:func:`shipped_files`, found before the fork).
         self.hidden: tuple[str, ...] = ()
 
@@ -667,8 +638,7 @@ class Judge:
         self.install, self.trusted_lines = self._installed_before_fork()
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
-        known = body_coverage(self.cov, self.pristine.path, self.target.body, self.spec.branch)
-        self.known = known  # what each measured run announces: parsed once, here
+        known = self.known
         self.hidden = shipped_files(self.target.module, self.pristine.path)
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
@@ -735,8 +705,10 @@ class Judge:
     def _judge(self, runs: ForkRuns) -> None:
         emit = self.channel.emit
         started = time.monotonic()
-        (measured,) = runs.run([mutate.RunRequest(self.pristine.module_code, math.inf,
-                                                  measure=True)], math.inf)
+        module = self.pristine.module_code  # the first read of the file: the zygote exists
+        assert module is not None
+        (measured,) = runs.run([mutate.RunRequest(module, math.inf, measure=True,
+                                                  source=self.pristine.text)], math.inf)
         seconds = time.monotonic() - started
         assert measured is not None
         if measured.status == mutate.TAMPERED and measured.tampered is not None:
@@ -759,7 +731,7 @@ class Judge:
             return
         stage = mutate.run_stage(runs, mutate.StageInput(
             source=self.pristine.text, filename=self.pristine.path,
-            def_line=self.target.lines[0], module=self.pristine.module_code,
+            def_line=self.target.lines[0], module=module,
             measured=report, measured_seconds=seconds,
             target_file=self.target.file, body=self.target.body, branch=self.spec.branch,
             reruns=self.spec.reruns, budget=self.spec.budget,
@@ -845,9 +817,11 @@ class Judge:
         os.close(request_fd)
         header, _, rest = payload.partition(b"\n")
         options = json.loads(header)
-        module = marshal.loads(rest[:int(options["module"])])
+        size = int(options["module"])
+        module = marshal.loads(rest[:size])
+        source = rest[size:size + int(options.get("source", 0))].decode("utf-8")
         return _ChildRun(self, session, run_dir, bool(options["measure"]), options["timeout"],
-                         module, start_fd)
+                         module, start_fd, source)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -952,7 +926,8 @@ class _ChildRun:
     """One run inside its forked child: isolate, install, collect, run, answer."""
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
-                 timeout: float | None, module: types.CodeType, start_fd: int) -> None:
+                 timeout: float | None, module: types.CodeType, start_fd: int,
+                 shipped_text: str = "") -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -971,7 +946,7 @@ class _ChildRun:
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
         self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else [])],
                            judge.confined)
-        self.watch = Watch(judge.target, judge.pristine.path, _function_text(judge),
+        self.watch = Watch(judge.target, judge.pristine.path, judge.fingerprint,
                            os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
         self.original: types.FunctionType | None = None
         #: ``id`` of the installed function's code: the object itself is not kept (finding 02).
@@ -984,8 +959,9 @@ class _ChildRun:
         self.started = False
         self.start_fd = start_fd
         #: The measured run's coverage report reads the target's text, which no read of the
-        #: file gets once hidden; it is the shipped code, as installed in that run (only).
-        self.shipped_text = judge.pristine.text if measure else ""
+        #: file gets once hidden: it comes with that run's request (the shipped code, as
+        #: installed in that run; no other run has it).
+        self.shipped_text = shipped_text
 
     def pause(self) -> None:
         """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
@@ -1231,13 +1207,6 @@ def _served(path: str, text: str) -> Iterator[None]:
         yield
     finally:
         coverage.python.get_python_source = read
-
-
-def _function_text(judge: Judge) -> str:
-    """The target's def, from its first to its last line: what a compile of it contains."""
-    lines = judge.pristine.text.splitlines(keepends=True)
-    first, last = judge.target.lines
-    return "".join(lines[first - 1:last]).strip()
 
 
 def _exitstatus(items: Sequence[pytest.Item], errors: Sequence[dict[str, Any]],

@@ -26,7 +26,6 @@ imports instead of this module.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import importlib
 import importlib.util
@@ -49,6 +48,7 @@ from pytest_quest.runparts import (
     report_event,
     short_repr,
 )
+from pytest_quest.targetfacts import read_apart
 
 __all__ = ["finish", "main"]
 
@@ -73,33 +73,6 @@ def _limit(cpu: int | None, memory_mb: int | None, fsize_mb: int | None) -> None
             resource.setrlimit(which, (min(soft, hard), hard))
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def third_party_imports(source: str, sandbox: str) -> list[str]:
-    """Modules the target imports that live outside the sandbox (found statically).
-
-    The judge imports them before forking, so each run pays nothing for
-    them; the project's own modules stay unimported, so every run loads them
-    fresh (with the run's target in place).
-    """
-    names: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    root = os.path.realpath(sandbox) + os.sep
-    out: list[str] = []
-    for name in dict.fromkeys(names):
-        try:
-            found = importlib.util.find_spec(name.split(".", 1)[0])
-        except (ImportError, ValueError):
-            continue
-        origin = getattr(found, "origin", None)
-        if found is None or not origin or os.path.realpath(origin).startswith(root):
-            continue
-        out.append(name)
-    return out
 
 
 # ------------------------------------------------------------------- suite mode
@@ -306,11 +279,8 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
                      "this platform lacks (docs/mutation.md)")
         return None
     set_dumpable(False)  # no process of the same user may ptrace or read the judge
-    pristine = Pristine.read(spec, spec.target)
+    pristine = Pristine.read(spec, spec.target)  # the file is read when first needed
     sys.meta_path.insert(0, pristine)
-    for name in third_party_imports(pristine.text, spec.sandbox):
-        with contextlib.suppress(BaseException):  # the run will say what is wrong
-            importlib.import_module(name)
     import coverage
 
     outer = coverage.Coverage.current()  # only pytest-quest's own suite measures the harness
@@ -320,11 +290,16 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
     with _quiet_warnings(), _without_origin():
         cov.start()  # set up here, once, not in the measured run: the first start costs
         cov.stop()
+    target = spec.target
+    facts = read_apart(pristine.path, target.lines, target.body, spec.sandbox, spec.branch, cov)
+    for name in facts.imports:
+        with contextlib.suppress(BaseException):  # the run will say what is wrong
+            importlib.import_module(name)
     # Only the target file is measured, and nothing of it runs before the judge imports it:
     # measuring starts there, if a conftest does, not while pytest sets up (pytest's
     # configuration and the plugins' imports run a third slower traced).
     pristine.before_exec = _measure_from_here(cov)
-    judge = Judge(spec, channel, pristine, cov, seed_fd,
+    judge = Judge(spec, channel, pristine, cov, facts, seed_fd,
                   lambda status: finish(channel, status), own, confined)
     _plugins_as_installed(pytest.Config)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])

@@ -66,6 +66,9 @@ class RunRequest:
     timeout: float
     #: Only the first run measures coverage and records return types and calls.
     measure: bool = False
+    #: The shipped text, for the measured run's coverage report only (the file is hidden
+    #: from runs; that run installs the shipped code).
+    source: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, encode_event
-from pytest_quest.scrub import body_of, file_spec, function_of, holds_body
+from pytest_quest.scrub import file_spec, holds_body
 
 __all__ = [
     "Channel",
@@ -170,13 +170,15 @@ class Watch:
     runs with the watch paused or ``loading``.
     """
 
-    def __init__(self, target: TargetSpec, path: str, text: str, test_path: str = "") -> None:
+    def __init__(self, target: TargetSpec, path: str,
+                 fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
+                 test_path: str = "") -> None:
         self.path = os.path.realpath(path)
         self.module = target.module
         self.qualname = ".".join((*target.owner, target.name))
-        #: The target's def and body as line numbers, never as text (:mod:`pytest_quest.scrub`).
-        self.function = function_of(text)
-        self.body = body_of(text)
+        #: The target's def and body as hashed lines, never as text
+        #: (:func:`pytest_quest.scrub.fingerprint`, made before any run exists).
+        self.function, self.body = fingerprint
         self.paused = False
         self.loading = False
         self.nodeid = ""
@@ -414,34 +416,55 @@ def _pytest_parsing() -> bool:
 
 # ------------------------------------------------------------ the pristine target
 class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """The target module as read before any run, served to every import of it.
+    """The target module as the judge reads it once, served to every import of it.
 
-    The judge reads the source once, compiles it with the real file name and
-    fills :mod:`linecache` from that text, so tracebacks and
-    ``inspect.getsource`` never open the file. In a run, :attr:`code` is the
-    run's module (the pristine one or a mutant), served to every import of
-    the target in that run: a module whose import failed is imported again
-    by the test module, and it must get the same code.
+    The source is read, compiled with the real file name and put in
+    :mod:`linecache` (tracebacks and ``inspect.getsource`` in the judge
+    never open the file) the first time :attr:`source`, :attr:`text` or
+    :attr:`module_code` is asked for: when a conftest imports the module, or
+    after the runs' zygote is forked. Every run is forked from the zygote,
+    so a run's memory never held the shipped text unless a conftest imported
+    the module: freed bytes stay in a heap, and a run read them back from its
+    own memory (red team 10, finding 01). In a run, :attr:`code` is the run's
+    module (the pristine one or a mutant), served to every import of the
+    target in that run: a module whose import failed is imported again by
+    the test module, and it must get the same code.
     """
 
-    def __init__(self, target: TargetSpec, path: str, source: bytes) -> None:
+    source: bytes
+    text: str
+    module_code: types.CodeType | None
+
+    def __init__(self, target: TargetSpec, path: str) -> None:
         self.target = target
         self.path = path
-        self.source = source
-        self.text = source.decode("utf-8")
-        self.module_code: types.CodeType = compile(source, path, "exec", dont_inherit=True)
-        self.code: types.CodeType | None = self.module_code
+        #: The run's module; None: the pristine one (:attr:`module_code`).
+        self.code: types.CodeType | None = None
         self.watch: Watch | None = None
         #: Called before the module executes in the judge (it starts measuring there).
         self.before_exec: Callable[[], None] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """Read the file on the first use of what comes from it (see the class)."""
+        if name not in ("source", "text", "module_code"):
+            raise AttributeError(name)
+        with open(self.path, "rb") as handle:
+            source = handle.read()
+        self.source = source
+        self.text = source.decode("utf-8")
+        self.module_code = compile(source, self.path, "exec", dont_inherit=True)
         lines = self.text.splitlines(keepends=True)
-        linecache.cache[path] = (len(self.text), None, lines, path)
+        linecache.cache[self.path] = (len(self.text), None, lines, self.path)
+        return getattr(self, name)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the file was read (in the judge: whether the zygote inherits its text)."""
+        return "source" in vars(self)
 
     @classmethod
     def read(cls, spec: HarnessSpec, target: TargetSpec) -> Pristine:
-        path = os.path.join(spec.sandbox, target.file)
-        with open(path, "rb") as handle:
-            return cls(target, path, handle.read())
+        return cls(target, os.path.join(spec.sandbox, target.file))
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -459,7 +482,9 @@ class Pristine(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if watch is not None:
             watch.loading = True
         try:
-            exec(self.code or self.module_code, module.__dict__)
+            code = self.code or self.module_code
+            assert code is not None, "the pristine hook serves no module in a run"
+            exec(code, module.__dict__)
         finally:
             if watch is not None:
                 watch.loading = False

@@ -36,7 +36,8 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["RunLoader", "body_of", "file_spec", "function_of", "holds_body", "scrub_run"]
+__all__ = ["RunLoader", "body_of", "file_spec", "fingerprint", "function_of", "holds_body",
+           "scrub_run"]
 
 
 def file_spec(fullname: str, loader: importlib.abc.Loader,
@@ -167,6 +168,11 @@ def body_of(function_text: str) -> tuple[int, ...]:
     start = next((i + 1 for i, line in enumerate(lines) if line.endswith(":")), len(lines))
     body = lines[start:]
     return tuple(hash(line) for line in body) if len("\n".join(body)) >= MIN_BODY_CHARS else ()
+
+
+def fingerprint(function_text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`function_of` and :func:`body_of` of a def: all the code watch keeps of it."""
+    return function_of(function_text), body_of(function_text)
 
 
 def holds_body(source: str, body: tuple[int, ...]) -> bool:

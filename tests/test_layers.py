@@ -29,7 +29,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "run": frozenset({
         "confine", "forkrun", "harness", "mutate", "recorder", "runparts", "runstate", "runtrust",
         "sandbox",
-        "scanner", "schedule", "scrub", "submission", "workers",
+        "scanner", "schedule", "scrub", "submission", "targetfacts", "workers",
     }),
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({

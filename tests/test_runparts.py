@@ -26,6 +26,7 @@ from pytest_quest.runparts import (
     resolve,
     short_repr,
 )
+from pytest_quest.scrub import fingerprint
 
 TARGET = TargetSpec(file="shop.py", module="shop_under_test", owner=(), name="price",
                     accessor=None, qualname="price", body=(2, 2), lines=(1, 2))
@@ -142,7 +143,7 @@ def test_coverage_entries_keep_only_what_the_gate_reads() -> None:
 def _watch(tmp_path: Path) -> tuple[Watch, Path]:
     path = tmp_path / "shop.py"
     path.write_bytes(SHOP)
-    return Watch(TARGET, str(path), "def price(x):\n    return x * 2"), path
+    return Watch(TARGET, str(path), fingerprint("def price(x):\n    return x * 2")), path
 
 
 def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path) -> None:
@@ -205,12 +206,12 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     path, price, gen, tb = _generator_target(tmp_path)
     frame = tb.tb_next.tb_frame
     # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
-    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
     for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
         elsewhere("object.__getattr__", (holder, attr))
     assert elsewhere.reads == []
     # Read by the test file itself (here: this file), or gc asked about the function.
-    watch = Watch(TARGET, str(path), "", __file__)
+    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
     watch("object.__getattr__", (gen, "gi_code"))
     watch("object.__getattr__", (frame, "f_code"))
     watch("object.__getattr__", (sys._getframe(), "f_code"))  # its own frame: not the target
@@ -245,8 +246,9 @@ def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
     taker: dict[str, Any] = {}
     exec(compile("def currentframe(watch, event):\n    watch(event, ())\n",
                  os.path.join(os.path.dirname(types.__file__), helper), "exec"), taker)
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), "", __file__)
-    elsewhere = Watch(TARGET, str(tmp_path / "shop.py"), "", str(tmp_path / "test_other.py"))
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    elsewhere = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                      str(tmp_path / "test_other.py"))
     for event in ("sys._getframe", "sys._current_frames"):
         taker["currentframe"](watch, event)
         taker["currentframe"](elsewhere, event)  # for another file (pytest's reports): quiet
@@ -259,7 +261,8 @@ def test_watch_resolves_each_reading_file_once(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
     # file each time (several lstat calls) made the whole gate about 0.4 s slower.
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), "", str(tmp_path / "test_shop.py"))
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                  str(tmp_path / "test_shop.py"))
     resolved: list[str] = []
     real = os.path.realpath
 
@@ -294,12 +297,12 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
 
     mine = other(1)
     next(mine)
-    watch = Watch(TARGET, str(path), "", __file__)
+    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
     watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
     assert watch.reads == []
     watch("object.__getattr__", (gen, "gi_frame"))
     assert watch.reads == ["read the target's code through gi_frame"]
-    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
     elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
     assert elsewhere.reads == []
 
@@ -313,11 +316,11 @@ def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: 
     def other(y: int) -> Any:
         yield y
 
-    quiet = Watch(TARGET, str(path), "", __file__)
+    quiet = Watch(TARGET, str(path), fingerprint(""), __file__)
     quiet("gc.get_referents", ((other(1), sys._getframe(), [gen]),))  # not the target's own
     assert quiet.reads == []
     for held in (price(3), frame):
-        watch = Watch(TARGET, str(path), "", __file__)
+        watch = Watch(TARGET, str(path), fingerprint(""), __file__)
         watch("gc.get_referents", ((held,),))
         assert watch.reads == ["reached the target's code through gc.get_referents"]
 
@@ -330,7 +333,7 @@ def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> 
     namespace: dict[str, object] = {"__name__": TARGET.module}
     exec(compile(path.read_text(), str(path), "exec"), namespace)
     price: Any = namespace["price"]
-    watch = Watch(TARGET, str(path), "", __file__)
+    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
 
     def price_too(x: int) -> int:  # the test's own function of the same name: quiet
         return x
@@ -355,10 +358,10 @@ def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Pa
     wrapper: dict[str, Any] = {}
     exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
                  types.__file__, "exec"), wrapper)
-    elsewhere = Watch(TARGET, str(path), "", str(tmp_path / "test_other.py"))
+    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
     wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
     assert elsewhere.reads == []
-    watch = Watch(TARGET, str(path), "", __file__)
+    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
     wrapper["gi_code"](watch, price(1))
     assert watch.reads == ["read the target's code through gi_code"]
 
@@ -367,6 +370,8 @@ def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Pat
     (tmp_path / "shop.py").write_bytes(SHOP)
     spec = SimpleNamespace(sandbox=str(tmp_path))
     pristine = Pristine.read(spec, TARGET)  # type: ignore[arg-type]
+    assert not pristine.loaded  # read when first needed: after the zygote, or by a conftest
+    assert pristine.text == SHOP.decode() and pristine.loaded
     (tmp_path / "shop.py").write_text("raise SystemExit('never read again')\n")
     assert pristine.find_spec("json") is None
     sys.meta_path.insert(0, pristine)

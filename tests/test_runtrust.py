@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pytest_quest.protocol import ProtocolError, RunReport, RunStart, parse_run_start
@@ -129,27 +127,3 @@ def test_the_start_records_branch_arcs_are_read_and_checked() -> None:
     with pytest.raises(ProtocolError):
         parse_run_start(head + b'"coverage": {"file": "a.py", "statements": [6], '
                         b'"branches": [[6]]}}', "run 1")
-
-
-def test_the_judge_lists_a_whole_body_past_the_caps(tmp_path: Path) -> None:
-    """``forkrun.body_coverage`` is static (nothing of the file ran) and uncapped."""
-    import coverage
-
-    from pytest_quest.forkrun import body_coverage
-    from pytest_quest.protocol import MAX_START_BRANCHES
-
-    lines = ["def f(flags):", "    total = 0"]
-    for i in range(305):
-        lines += [f"    if flags[{i}]:", f"        total += {i + 1}"]
-    lines.append("    return total")
-    path = tmp_path / "calc.py"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    cov = coverage.Coverage(data_file=None, config_file=False, branch=True,
-                            include=[str(path)])
-    known = body_coverage(cov, str(path), (2, len(lines)), True)
-    assert known is not None
-    statements, arcs = known
-    assert statements == tuple(range(2, len(lines) + 1))
-    assert len(arcs) == 610 > MAX_START_BRANCHES and (611, 613) in arcs
-    assert body_coverage(cov, str(path), (2, len(lines)), False) == (statements, ())
-    assert body_coverage(cov, str(tmp_path / "absent.py"), (1, 3), True) is None
