@@ -59,11 +59,13 @@ __all__ = [
     "detect",
     "enter",
     "enter_requested",
+    "fresh_session_keyring",
     "hide_files",
     "landlock_abi",
     "main",
     "process_limits",
     "read_status",
+    "refuse_relays",
     "request",
     "restrict_writes",
     "run_isolation",
@@ -492,7 +494,7 @@ _SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 280, "s
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 
 
-def _fresh_session_keyring() -> bool:
+def fresh_session_keyring() -> bool:
     """Join a new, empty, anonymous session keyring: the caller's keys are out of reach.
 
     Keyrings are not namespaced by mount or PID namespaces: without this, a
@@ -509,6 +511,72 @@ def _fresh_session_keyring() -> bool:
         if code in (errno.ENOSYS, errno.EOPNOTSUPP):
             return False
         raise OSError(code, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(code)}")
+    return True
+
+
+# ------------------------------------------------------------------- seccomp
+#: System calls that change what every run shares and no Landlock rule covers: extended
+#: attributes (of the capture file, a shared folder) and kernel keyrings. Per architecture;
+#: the generic table (aarch64, riscv64) also has the newer ``*xattrat`` calls.
+_RELAY_CALLS = {
+    # setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr add_key request_key
+    # keyctl setxattrat removexattrat
+    "x86_64": (188, 189, 190, 197, 198, 199, 248, 249, 250, 463, 466),
+    "aarch64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466),
+    "riscv64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466),
+}
+_AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
+_X32_BIT = 0x40000000
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+# BPF: load word at absolute offset, jump if equal / greater or equal (constant), return.
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                ("k", ctypes.c_uint32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def refuse_relays() -> bool:
+    """Refuse, for good, this process and its children the calls in :data:`_RELAY_CALLS`.
+
+    Why: runs share a few kernel objects whose *attributes* a run can change
+    although it may write none of them: pytest's capture file and the
+    shared folders (extended attributes), the session keyring. The measured
+    run (always first) left the shipped function's answers there and every
+    later run compared its own with them, killing every mutant with a test
+    that checks nothing (red team 11). A seccomp filter answers EPERM; no
+    honest test of a Python function sets extended attributes or keys.
+    Returns False where the architecture is not known here.
+    """
+    machine = platform.machine()
+    calls, arch = _RELAY_CALLS.get(machine), _AUDIT_ARCH.get(machine)
+    if sys.platform != "linux" or calls is None or arch is None:
+        return False
+    errno_eperm = _SECCOMP_RET_ERRNO | errno.EPERM
+    program = [(_BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
+               (_BPF_JEQ_K, 1, 0, arch),
+               (_BPF_RET_K, 0, 0, errno_eperm),  # another ABI: refused
+               (_BPF_LD_W_ABS, 0, 0, 0)]  # seccomp_data.nr
+    if machine == "x86_64":  # the x32 ABI numbers the same calls with a high bit
+        program.append((_BPF_JGE_K, 0, 1, _X32_BIT))
+        program.append((_BPF_RET_K, 0, 0, errno_eperm))
+    for index, number in enumerate(calls):
+        left = len(calls) - index - 1
+        program.append((_BPF_JEQ_K, left + 1, 0, number))  # to the EPERM at the end
+    program.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
+    program.append((_BPF_RET_K, 0, 0, errno_eperm))
+    filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
+    fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
+    _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _check(_libc().prctl(ctypes.c_int(_PR_SET_SECCOMP), ctypes.c_ulong(_SECCOMP_MODE_FILTER),
+                         ctypes.byref(fprog), ctypes.c_ulong(0), ctypes.c_ulong(0)),
+           "prctl(PR_SET_SECCOMP)")
     return True
 
 
@@ -993,7 +1061,7 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
         # Before the namespaces: the cgroup folders are still in sight, and RLIMIT_NPROC
         # also binds the count of the caller's user namespace.
         limits = _apply_limits(policy)
-        _fresh_session_keyring()
+        fresh_session_keyring()
     except OSError as exc:
         _fail(status_fd, f"confinement failed: {exc}")
     try:

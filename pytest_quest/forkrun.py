@@ -146,6 +146,19 @@ def _restrict_writes(paths: list[str]) -> bool:
     return bool(restrict(paths)) if callable(restrict) else False
 
 
+def _seal_relays() -> bool:
+    """A fresh session keyring for this run alone, then no xattr or keyring call at all
+    (:func:`pytest_quest.confine.refuse_relays`): the measured run left answers there for
+    the runs after it (red team 11). False where the kernel refuses (nothing else changes)."""
+    from pytest_quest import confine
+
+    try:
+        confine.fresh_session_keyring()
+        return confine.refuse_relays()
+    except OSError:
+        return False
+
+
 def _hide_files(paths: Sequence[str]) -> bool:
     """A Landlock layer no read of the target's file gets through (False: none here)."""
     from pytest_quest import confine
@@ -973,6 +986,7 @@ class _ChildRun:
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
         drop_capabilities()
+        _seal_relays()
         hidden = False
         if "landlock" in self.judge.confined:  # more layers on the harness's own
             writable = [self.run_dir]

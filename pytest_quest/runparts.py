@@ -51,6 +51,7 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _PATH_EVENTS = {
     "os.remove": 1, "os.rmdir": 1, "os.mkdir": 1, "os.rename": 2, "os.chmod": 1,
     "os.chown": 1, "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1,
+    "os.setxattr": 1, "os.removexattr": 1,
     "shutil.rmtree": 1, "shutil.move": 2, "shutil.copyfile": 2, "shutil.copytree": 2,
 }
 _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
@@ -115,9 +116,21 @@ class Guard:
         finally:
             self.paused = False
 
-    def inside(self, path: Any) -> bool:
-        if isinstance(path, int) or path is None:
+    def inside(self, path: Any, descriptor: bool = False) -> bool:
+        """Whether ``path`` lies in the run's writable folders. A descriptor passes (writing
+        to one is printing), unless ``descriptor``: then what it is open on counts (a
+        change of attributes of pytest's capture file, shared by every run, carried the
+        measured run's answers to the others: red team 11, finding 02)."""
+        if path is None or (isinstance(path, int) and not descriptor):
             return True
+        if isinstance(path, int):
+            try:
+                path = os.readlink(f"/proc/self/fd/{path}")
+            except OSError:
+                return True  # no such descriptor: the call fails by itself
+            if not path.startswith("/"):
+                return True  # a pipe or socket of this run's own
+            path = path.removesuffix(" (deleted)")
         try:
             real = os.path.realpath(os.fsdecode(path))
         except (TypeError, ValueError):
@@ -142,7 +155,7 @@ class Guard:
                 self.deny(f"writing {os.fsdecode(path)}")
         elif event in _PATH_EVENTS:
             for path in args[: _PATH_EVENTS[event]]:
-                if not self.inside(path):
+                if not self.inside(path, descriptor=True):
                     self.deny(f"{event} on {path}")
         elif event in _SPAWN_EVENTS and not self.confined:
             self.deny(f"starting a process ({event})")
@@ -338,6 +351,9 @@ class Watch:
         try:
             caller = sys._getframe(2)
             reader = self._file_of(caller.f_code)
+            if what == "tb_frame" and reader == _TRACEBACK and caller.f_back is not None and \
+                    self._file_of(caller.f_back.f_code) == _TRACEBACK:
+                return  # traceback's own formatting (format_exc): text out, no frame handed on
             while reader in _FRAME_HELPERS and caller.f_back is not None:
                 caller = caller.f_back  # inspect.currentframe() takes the frame for its caller
                 reader = self._file_of(caller.f_code)
@@ -372,6 +388,9 @@ _PASS_THROUGH = frozenset({os.path.realpath(types.__file__)})
 _FRAME_HELPERS = _PASS_THROUGH | frozenset(
     os.path.realpath(os.path.join(os.path.dirname(types.__file__), name))
     for name in ("inspect.py", "traceback.py"))
+#: traceback.py: its ``walk_tb`` hands frames to its caller; when that caller is traceback.py
+#: itself, the frames end as text (``format_exc``: red team 11, finding 03, a false FAIL).
+_TRACEBACK = os.path.realpath(os.path.join(os.path.dirname(types.__file__), "traceback.py"))
 #: Events that hand out frames (every thread's, too) or every object of the process.
 _WALK_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "gc.get_objects"})
 #: Standard modules that install a profiler or tracer for their caller.

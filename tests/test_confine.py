@@ -1153,3 +1153,36 @@ def test_all_but_grants_no_link_to_a_folder_above_another_hidden_file(tmp_path: 
     hidden = {str(tmp_path / "project" / "pkg" / "mod.py"), str(tmp_path / "proc" / "mem")}
     granted = confine._all_but([str(tmp_path / "proc"), str(tmp_path / "project")], hidden)
     assert sorted(granted) == [str(tmp_path / "proc" / "status")]
+
+
+# =========================================================== what runs share, refused
+RELAYS = """
+import os, sys
+from pytest_quest import confine
+target = sys.argv[1]
+print("refused", confine.refuse_relays())
+try:
+    os.setxattr(target, "user.note", b"answers")
+    print("setxattr done")
+except OSError as exc:
+    print("setxattr", exc.strerror)
+os.chmod(target, 0o640)  # what honest code does with its own files still works
+os.utime(target, None)
+print("chmod", oct(os.stat(target).st_mode & 0o777))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="seccomp is a Linux feature")
+def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> None:
+    """Red team 11: the measured run left the shipped function's answers in an extended
+    attribute of a file every run shares (and in the session keyring) for the runs after it.
+    Refused by seccomp in the process and its children; the rest of the file system works."""
+    target = tmp_path / "shared.txt"
+    target.write_text("x")
+    done = subprocess.run([sys.executable, "-c", RELAYS, str(target)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["refused True", "setxattr Operation not permitted",
+                                           "chmod 0o640"]
+    assert os.listxattr(target) == []

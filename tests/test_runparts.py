@@ -91,6 +91,30 @@ def test_guard_refuses_escapes(tmp_path: Path, event: str, args: tuple[object, .
     assert len(guard.denied) == 1 and guard.early == []
 
 
+def test_guard_judges_a_descriptor_by_the_file_it_is_open_on(tmp_path: Path) -> None:
+    """Red team 11, finding 02: the attributes of pytest's capture file (fd 1 in a run, one
+    file for every run) carried the measured run's answers to the runs after it."""
+    guard = _guard(tmp_path)
+    guard.test_started = True
+    outside = os.open(tmp_path / "shared.txt", os.O_RDWR | os.O_CREAT)
+    inside = os.open(tmp_path / "box" / "own.txt", os.O_RDWR | os.O_CREAT)
+    read, write = os.pipe()
+    try:
+        for event, args in (("os.utime", (outside, None)), ("os.chmod", (outside, 0o600)),
+                            ("os.setxattr", (outside, "user.note", b"x", 0)),
+                            ("os.truncate", (outside, 0))):
+            with pytest.raises(PermissionError, match="pytest-quest sandbox"):
+                guard(event, args)
+        guard("os.utime", (inside, None))  # its own file: fine
+        guard("os.chmod", (write, 0o600))  # a pipe of its own: no file behind it
+        guard("os.utime", (987654, None))  # no such descriptor: the call fails by itself
+        guard("open", (outside, "w", os.O_WRONLY))  # writing to a descriptor is printing
+        assert len(guard.denied) == 4 and guard.denied[0].startswith("os.utime on ")
+    finally:
+        for fd in (outside, inside, read, write):
+            os.close(fd)
+
+
 def test_guard_keeps_denials_before_the_test_apart(tmp_path: Path) -> None:
     guard = _guard(tmp_path)
     with pytest.raises(PermissionError):
@@ -255,6 +279,21 @@ def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
     assert watch.reads == ["walked the process's frames or objects (sys._getframe)",
                            "walked the process's frames or objects (sys._current_frames)"]
     assert elsewhere.reads == []
+
+
+def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
+    """Red team 11, finding 03 (a false FAIL): ``traceback.format_exc()`` walks the
+    traceback's frames in traceback.py and hands on text only; ``traceback.walk_tb`` called by
+    the test hands it the frames."""
+    helpers: dict[str, Any] = {}
+    exec(compile("def walk_tb(watch):\n    watch('object.__getattr__', (None, 'tb_frame'))\n"
+                 "def format_exc(watch):\n    walk_tb(watch)\n",
+                 os.path.join(os.path.dirname(types.__file__), "traceback.py"), "exec"), helpers)
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    helpers["format_exc"](watch)
+    assert watch.reads == []
+    helpers["walk_tb"](watch)
+    assert watch.reads == ["walked the process's frames or objects (tb_frame)"]
 
 
 def test_watch_resolves_each_reading_file_once(tmp_path: Path,
