@@ -520,10 +520,11 @@ def fresh_session_keyring() -> bool:
 #: the generic table (aarch64, riscv64) also has the newer ``*xattrat`` calls.
 _RELAY_CALLS = {
     # setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr add_key request_key
-    # keyctl setxattrat removexattrat
-    "x86_64": (188, 189, 190, 197, 198, 199, 248, 249, 250, 463, 466),
-    "aarch64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466),
-    "riscv64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466),
+    # keyctl setxattrat removexattrat io_uring_setup io_uring_enter io_uring_register (an
+    # io_uring sets extended attributes without any of the calls before it)
+    "x86_64": (188, 189, 190, 197, 198, 199, 248, 249, 250, 463, 466, 425, 426, 427),
+    "aarch64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
+    "riscv64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
 }
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
 _X32_BIT = 0x40000000
@@ -551,7 +552,8 @@ def refuse_relays() -> bool:
     run (always first) left the shipped function's answers there and every
     later run compared its own with them, killing every mutant with a test
     that checks nothing (red team 11). A seccomp filter answers EPERM; no
-    honest test of a Python function sets extended attributes or keys.
+    honest test of a Python function sets extended attributes or keys, or
+    sets up an io_uring (which would do the same without these calls).
     Returns False where the architecture is not known here.
     """
     machine = platform.machine()
