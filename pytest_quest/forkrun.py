@@ -376,9 +376,70 @@ def _end(pid: int, run_dir: str) -> None:
     with contextlib.suppress(ProcessLookupError, ChildProcessError):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+    _pass_on_output(run_dir)
     # Iterative and permission-restoring: a run can leave a tree deeper than the recursion
     # limit or folders it made unreadable; neither may stop the zygote before the next run.
     safeio.remove_tree(run_dir)
+
+
+#: A run's own stdout and stderr, in its temp dir (:func:`own_descriptors`); the zygote passes
+#: on its end to the harness's output, where the gate's output tail comes from.
+RUN_OUTPUT = ".run-output"
+#: What of a run's output is passed on: the gate shows the last few thousand characters.
+MAX_RUN_OUTPUT = 256 * 1024
+
+
+def _pass_on_output(run_dir: str) -> None:
+    """Append the end of the run's own output to this process's stdout (the harness's log)."""
+    with contextlib.suppress(OSError):
+        with open(os.path.join(run_dir, RUN_OUTPUT), "rb") as handle:
+            handle.seek(max(0, os.fstat(handle.fileno()).st_size - MAX_RUN_OUTPUT))
+            data = handle.read(MAX_RUN_OUTPUT)
+        _write_all(1, data)
+
+
+def own_descriptors(run_dir: str, keep: Sequence[int]) -> None:
+    """Give this run descriptors of its own for everything it inherited on a file.
+
+    A descriptor inherited from the judge shares one open file description
+    with every other run: its offset, its open-file-description locks and,
+    for the harness's log, the file's size outlive the run that changed them.
+    The measured run (always first) locked a byte of pytest's capture file
+    (``F_OFD_SETLK`` on fd 1) or grew the log at an offset, and the runs
+    after it read the shipped function's answers back (red team 12). So
+    stdout and stderr become a file in the run's temp dir (the zygote passes
+    its end on to the log, :func:`_pass_on_output`), a folder is opened
+    again, and every other file (the spec, ``/dev/null``) becomes a fresh
+    ``/dev/null``. Pipes and sockets (the run's own answer pipe) stay. Call
+    it with pytest's global capture stopped: its saved descriptors are the
+    log's too.
+    """
+    null = os.open(os.devnull, os.O_RDWR)
+    output = os.open(os.path.join(run_dir, RUN_OUTPUT), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                     0o600)
+    try:
+        for name in os.listdir("/proc/self/fd"):
+            fd = int(name)
+            if fd in keep or fd in (null, output):
+                continue
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+                inheritable = os.get_inheritable(fd)
+            except OSError:
+                continue  # the listing's own descriptor, closed by now
+            if fd in (1, 2):
+                os.dup2(output, fd, inheritable=inheritable)
+            elif not target.startswith("/"):
+                continue  # a pipe, a socket, an event fd: no file behind it
+            elif os.path.isdir(target):
+                fresh = os.open(target, os.O_RDONLY | os.O_DIRECTORY)
+                os.dup2(fresh, fd, inheritable=inheritable)
+                os.close(fresh)
+            else:
+                os.dup2(null, fd, inheritable=inheritable)
+    finally:
+        os.close(null)
+        os.close(output)
 
 
 def _kill_orphans(keep: set[int]) -> None:
@@ -985,6 +1046,7 @@ class _ChildRun:
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
+        self._own_output()
         drop_capabilities()
         _seal_relays()
         hidden = False
@@ -998,6 +1060,17 @@ class _ChildRun:
             self.guard.confined = ""
         if self.timeout is not None:
             _backstops(self.timeout)
+
+    def _own_output(self) -> None:
+        """Descriptors of the run's own (:func:`own_descriptors`), pytest's capture files too:
+        its global capture starts again, on fresh files in the run's temp dir."""
+        capman = self.session.config.pluginmanager.getplugin("capturemanager")
+        if capman is not None:
+            capman.stop_global_capturing()
+        own_descriptors(self.run_dir, ())
+        if capman is not None:
+            capman.start_global_capturing()
+            capman.suspend_global_capture()  # as at the fork: pytest resumes it per phase
 
     def execute(self) -> dict[str, Any]:
         judge = self.judge

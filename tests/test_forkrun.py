@@ -264,3 +264,43 @@ def test_shipped_files_are_the_target_and_every_copy_a_run_could_import(
         site / "hotel" / "__pycache__" / "pricing.cpython-311.pyc")))
     package = forkrun.shipped_files("hotel", str(sandbox / "hotel" / "__init__.py"))
     assert package == (str(sandbox / "hotel" / "__init__.py"),)
+
+
+@pytest.mark.slow
+def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path) -> None:
+    """Red team 12: descriptors inherited from the judge share one open file description
+    with every run (its locks, its offset; the log's size), so the measured run left its
+    answers there for the runs after it."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    shared = os.open(tmp_path / "shared.txt", os.O_RDWR | os.O_CREAT)
+    folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            forkrun.own_descriptors(str(run_dir), ())
+            seen = {n: os.readlink(f"/proc/self/fd/{n}") for n in (1, 2, shared, folder)}
+            os.write(1, b"to the run's own output\n")
+            os.write(write, json.dumps(seen).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        seen = json.loads(handle.read())
+    os.waitpid(pid, 0)
+    os.close(shared)
+    os.close(folder)
+    own = str(run_dir / forkrun.RUN_OUTPUT)
+    assert seen == {"1": own, "2": own, str(shared): os.devnull, str(folder): str(tmp_path)}
+    assert (run_dir / forkrun.RUN_OUTPUT).read_text() == "to the run's own output\n"
+
+
+def test_the_zygote_passes_on_the_end_of_a_runs_output(tmp_path: Path,
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / forkrun.RUN_OUTPUT).write_bytes(b"x" * forkrun.MAX_RUN_OUTPUT + b"THE END\n")
+    forkrun._pass_on_output(str(tmp_path))
+    out = capfd.readouterr().out
+    assert out.endswith("THE END\n") and len(out) == forkrun.MAX_RUN_OUTPUT
+    forkrun._pass_on_output(str(tmp_path / "gone"))  # a run that left no output: nothing
+    assert capfd.readouterr().out == ""
