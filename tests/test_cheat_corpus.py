@@ -12,7 +12,9 @@ A cheat marked ``# pending: <branch>`` walks around a static rule on purpose and
 only by a defence of issue 13 built on that branch (``confine``: kernel confinement;
 ``harness``: sealed evidence channel, interleaved clean control runs, mutants in place before
 import; ``redteam2``: red team round 2, not fixed yet; ``parent``: the judging parent records
-run-provided text safely, red team round 2). Until that defence is on this branch (``LANDED``),
+run-provided text safely, red team round 2; ``runns``: a PID and mount namespace per run, so
+nothing the measured run leaves in counters it shares with later runs (pids, a tmpfs's inode
+numbers, its reaper's fault counts) reaches them, red team 13). Until that defence is on this branch (``LANDED``),
 its test is ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when
 the defence lands.
 ``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
@@ -96,7 +98,7 @@ def test_corpus_size_and_rules_exist() -> None:
         header = _header(path)
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
-        assert pending in (None, "confine", "harness", "redteam2", "parent"), path.name
+        assert pending in (None, "confine", "harness", "redteam2", "parent", "runns"), path.name
         if pending is None or pending in LANDED:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already
