@@ -167,7 +167,7 @@ def _hide_files(paths: Sequence[str]) -> bool:
 
 
 def own_memory() -> list[str]:
-    """This process's memory as files: ``/proc/<pid>/mem`` and the same for each thread.
+    """This process's memory as files (``/proc/<pid>/mem``, per thread), and its ancestors'.
 
     A run is forked from a judge that read the target's text; the references
     are dropped before the test, but freed bytes stay in the heap, and a test
@@ -180,7 +180,27 @@ def own_memory() -> list[str]:
     paths = [f"/proc/{pid}/mem"]
     with contextlib.suppress(OSError):
         paths += [f"/proc/{pid}/task/{tid}/mem" for tid in os.listdir(f"/proc/{pid}/task")]
-    return paths
+    return paths + ancestors()
+
+
+def ancestors() -> list[str]:
+    """The ``/proc`` folders of this process's ancestors (the zygote, the judge, PID 1).
+
+    The zygote's ``/proc/<pid>/stat`` counts what its reaped children did
+    (their page faults, their CPU time): the measured run took a chosen
+    number of major faults, and every later run read the zygote's count
+    (red team 13, finding 02). A run has nothing to read there.
+    """
+    found: list[str] = []
+    pid = os.getppid()
+    while pid > 0 and len(found) < 16:
+        found.append(f"/proc/{pid}")
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                pid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return found
 
 
 def shipped_files(module: str, path: str) -> tuple[str, ...]:

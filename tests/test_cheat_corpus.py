@@ -14,8 +14,8 @@ only by a defence of issue 13 built on that branch (``confine``: kernel confinem
 import; ``redteam2``: red team round 2, not fixed yet; ``parent``: the judging parent records
 run-provided text safely, red team round 2; ``runns``: a PID and mount namespace per run, so
 nothing the measured run leaves in counters it shares with later runs (pids, a tmpfs's inode
-numbers, its reaper's fault counts) reaches them, red team 13). Until that defence is on this branch (``LANDED``),
-its test is ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when
+numbers) reaches them, red team 13). Until that defence is on this branch (``LANDED``), its
+test is ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when
 the defence lands.
 ``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
 for it (measured in a trial merge: the harness's judge process hides the caller behind a

@@ -304,3 +304,12 @@ def test_the_zygote_passes_on_the_end_of_a_runs_output(tmp_path: Path,
     assert out.endswith("THE END\n") and len(out) == forkrun.MAX_RUN_OUTPUT
     forkrun._pass_on_output(str(tmp_path / "gone"))  # a run that left no output: nothing
     assert capfd.readouterr().out == ""
+
+
+def test_ancestors_are_the_proc_folders_up_to_pid_1() -> None:
+    """Red team 13, finding 02: a run read its reaper's counts of reaped children's faults; the
+    hiding layer hides every ancestor's /proc folder (the zygote, the judge, PID 1)."""
+    found = forkrun.ancestors()
+    assert found[0] == f"/proc/{os.getppid()}"
+    assert found[-1] == "/proc/1" or len(found) == 16
+    assert f"/proc/{os.getpid()}" not in found

@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score
-# pending: runns
+# expect: mutation-pseudo-tested|mutation-score|run-exit-code
 #
 # RED TEAM 13, finding 02: a relay through the zygote's reaped-children counters in
 #   /proc/<ppid>/stat (cmajflt, field 12), readable by every run (no ptrace access needed for
@@ -20,6 +19,8 @@
 #   (a PID namespace per run hides the zygote), or the zygote double-forks so another short-lived
 #   process reaps each run (its counters die with it); cminflt/cutime/cstime carry the same
 #   relay (noisier: timing-like).
+# Fix: the hiding layer of every run also hides the /proc folders of its ancestors (the
+#   zygote, the judge, PID 1: forkrun.ancestors): no run reads the zygote's counts.
 import hashlib
 import mmap
 import os
