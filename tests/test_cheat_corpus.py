@@ -54,6 +54,10 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent"})
+#: Defences whose open attacks read kernel counters other processes move too (pids, a tmpfs's
+#: per-CPU inode batches): such an attack works nearly always, not always, so its test is an
+#: xfail that may pass without failing the suite.
+UNSTEADY: frozenset[str] = frozenset({"runns"})
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -79,8 +83,9 @@ def _case(path: Path) -> Any:
     if pending is None or {pending, header.get("also-stopped-by")} & LANDED:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
-        strict=True, reason=f"walks around the static rule; stopped by the {pending} defence "
-                            "of issue 13, not on this branch yet"))
+        strict=pending not in UNSTEADY,
+        reason=f"walks around the static rule; stopped by the {pending} defence "
+               "of issue 13, not on this branch yet"))
 
 
 def test_no_corpus_file_is_collected_by_our_own_suite() -> None:
