@@ -149,12 +149,13 @@ def console_messages(stderr: str) -> list[str]:
 def report(tmp_path: Path) -> tuple[Path, dict]:  # type: ignore[type-arg]
     root = tmp_path / "proj"
     build_ledger(root, 300, per_file=12)
-    target = tmp_path / "report.html"
+    target = root / "report.html"  # inside the project: export refuses other places unforced
     assert invoke(root, "export", "--format", "html", "-o", str(target)).exit_code == 0
     return target, status_json(root)
 
 
 @needs_browser
+@pytest.mark.slow
 def test_the_console_check_catches_errors(tmp_path: Path) -> None:
     """The harness itself: a broken page must produce console messages we see."""
     bad = tmp_path / "bad.html"
