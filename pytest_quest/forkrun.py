@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import mutate, safeio
+from pytest_quest import confine, mutate, safeio
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -136,22 +136,10 @@ def drop_capabilities() -> bool:
         return False
 
 
-def _restrict_writes(paths: list[str]) -> bool:
-    """The confine engineer's Landlock layer, when this build has it."""
-    try:
-        confine = importlib.import_module("pytest_quest.confine")
-    except ImportError:
-        return False
-    restrict = getattr(confine, "restrict_writes", None)
-    return bool(restrict(paths)) if callable(restrict) else False
-
-
 def _seal_relays() -> bool:
     """A fresh session keyring for this run alone, then no xattr or keyring call at all
     (:func:`pytest_quest.confine.refuse_relays`): the measured run left answers there for
     the runs after it (red team 11). False where the kernel refuses (nothing else changes)."""
-    from pytest_quest import confine
-
     try:
         confine.fresh_session_keyring()
         return confine.refuse_relays()
@@ -159,15 +147,8 @@ def _seal_relays() -> bool:
         return False
 
 
-def _hide_files(paths: Sequence[str]) -> bool:
-    """A Landlock layer no read of the target's file gets through (False: none here)."""
-    from pytest_quest import confine
-
-    return confine.hide_files(paths)
-
-
 def own_memory() -> list[str]:
-    """This process's memory as files (``/proc/<pid>/mem``, per thread), and its ancestors'.
+    """This process's memory as files: ``/proc/<pid>/mem`` and the same for each thread.
 
     A run is forked from a judge that read the target's text; the references
     are dropped before the test, but freed bytes stay in the heap, and a test
@@ -180,7 +161,7 @@ def own_memory() -> list[str]:
     paths = [f"/proc/{pid}/mem"]
     with contextlib.suppress(OSError):
         paths += [f"/proc/{pid}/task/{tid}/mem" for tid in os.listdir(f"/proc/{pid}/task")]
-    return paths + ancestors()
+    return paths
 
 
 def ancestors() -> list[str]:
@@ -418,7 +399,7 @@ def _pass_on_output(run_dir: str) -> None:
         _write_all(1, data)
 
 
-def own_descriptors(run_dir: str, keep: Sequence[int]) -> None:
+def own_descriptors(run_dir: str) -> None:
     """Give this run descriptors of its own for everything it inherited on a file.
 
     A descriptor inherited from the judge shares one open file description
@@ -440,7 +421,7 @@ def own_descriptors(run_dir: str, keep: Sequence[int]) -> None:
     try:
         for name in os.listdir("/proc/self/fd"):
             fd = int(name)
-            if fd in keep or fd in (null, output):
+            if fd in (null, output):
                 continue
             try:
                 target = os.readlink(f"/proc/self/fd/{fd}")
@@ -732,7 +713,6 @@ class Judge:
         self.install, self.trusted_lines = self._installed_before_fork()
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
-        known = self.known
         self.hidden = shipped_files(self.target.module, self.pristine.path)
         # IPC objects outlive their process: removed after each run, where only this
         # submission's runs share the IPC namespace.
@@ -745,7 +725,7 @@ class Judge:
         # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            self._judge(ForkRuns(zygote, _parallel(), known))
+            self._judge(ForkRuns(zygote, _parallel(), self.known))
         except (ConnectionError, BrokenPipeError, KeyboardInterrupt):
             # The zygote is gone or the judge was interrupted: only a run (test code) can do
             # that. No report (run-no-report), never "our fault".
@@ -1074,8 +1054,8 @@ class _ChildRun:
             writable = [self.run_dir]
             if self.judge.own_coverage:
                 writable.append(self.judge.own_coverage)  # our own suite measures the child
-            _restrict_writes(writable)
-            hidden = _hide_files([*self.judge.hidden, *own_memory()])
+            confine.restrict_writes(writable)
+            hidden = confine.hide_files([*self.judge.hidden, *own_memory(), *ancestors()])
         if not hidden:  # a child Python would import the shipped file: no processes
             self.guard.confined = ""
         if self.timeout is not None:
@@ -1087,7 +1067,7 @@ class _ChildRun:
         capman = self.session.config.pluginmanager.getplugin("capturemanager")
         if capman is not None:
             capman.stop_global_capturing()
-        own_descriptors(self.run_dir, ())
+        own_descriptors(self.run_dir)
         if capman is not None:
             capman.start_global_capturing()
             capman.suspend_global_capture()  # as at the fork: pytest resumes it per phase

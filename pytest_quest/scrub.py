@@ -141,15 +141,16 @@ def _uncommented(line: str) -> str:
     return line
 
 
-def _code_lines(text: str) -> list[int]:
-    """One number per non-blank line, stripped and without its comment: what a reformatted or
-    annotated copy keeps (a comment on every line hid a copy, red team 9, finding 01).
+def _plain_lines(text: str) -> list[str]:
+    """The non-blank lines, stripped and without their comments: what a reformatted or
+    annotated copy keeps (a comment on every line hid a copy, red team 9, finding 01)."""
+    return [line for line in (_uncommented(raw).strip() for raw in text.splitlines()) if line]
 
-    Numbers (``hash``), not text: the code watch lives in the run's memory, where the text
-    of the target would be the very oracle it looks for.
-    """
-    return [hash(line) for line in (_uncommented(raw).strip() for raw in text.splitlines())
-            if line]
+
+def _code_lines(text: str) -> list[int]:
+    """:func:`_plain_lines` as numbers (``hash``), not text: the code watch lives in the run's
+    memory, where the text of the target would be the very oracle it looks for."""
+    return [hash(line) for line in _plain_lines(text)]
 
 
 def function_of(function_text: str) -> tuple[int, ...]:
@@ -163,8 +164,7 @@ def body_of(function_text: str) -> tuple[int, ...]:
     The def line is dropped (a copy renames it, red team 2, finding 03);
     empty when what is left is too short to be telling.
     """
-    lines = [_uncommented(raw).strip() for raw in function_text.splitlines()]
-    lines = [line for line in lines if line]
+    lines = _plain_lines(function_text)
     start = next((i + 1 for i, line in enumerate(lines) if line.endswith(":")), len(lines))
     body = lines[start:]
     return tuple(hash(line) for line in body) if len("\n".join(body)) >= MIN_BODY_CHARS else ()
@@ -181,6 +181,6 @@ def holds_body(source: str, body: tuple[int, ...]) -> bool:
     if not body:
         return False
     lines = _code_lines(source)
-    size = len(body)
-    return any(lines[i:i + size] == list(body) for i in range(len(lines) - size + 1)
+    size, wanted = len(body), list(body)
+    return any(lines[i:i + size] == wanted for i in range(len(lines) - size + 1)
                if lines[i] == body[0])

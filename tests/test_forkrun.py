@@ -279,7 +279,7 @@ def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path)
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         try:
-            forkrun.own_descriptors(str(run_dir), ())
+            forkrun.own_descriptors(str(run_dir))
             seen = {n: os.readlink(f"/proc/self/fd/{n}") for n in (1, 2, shared, folder)}
             os.write(1, b"to the run's own output\n")
             os.write(write, json.dumps(seen).encode())
