@@ -56,11 +56,14 @@ __all__ = [
     "Isolation",
     "Policy",
     "ProcessLimits",
+    "apply_deferred",
     "detect",
     "enter",
     "enter_requested",
+    "enter_run",
     "fresh_session_keyring",
     "hide_files",
+    "into_run_namespaces",
     "landlock_abi",
     "main",
     "process_limits",
@@ -70,6 +73,7 @@ __all__ = [
     "restrict_writes",
     "run_isolation",
     "run_module",
+    "run_namespaces",
     "system_paths",
     "wrap",
 ]
@@ -466,11 +470,12 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
     _read_only("/", recursive=False)  # the skeleton; binds keep their own modes
 
 
-def _drop_capabilities() -> None:
+def _drop_capabilities(keep: Sequence[int] = ()) -> None:
     """Hold no capability, now or after any exec: every set emptied (bounding, ambient, the rest).
 
     A root caller confined by Landlock alone would otherwise keep CAP_SYS_MODULE
     and friends in the initial namespace; Landlock does not stand in their way.
+    ``keep``: capabilities that stay effective and permitted (never after an exec).
     """
     try:
         with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
@@ -481,9 +486,12 @@ def _drop_capabilities() -> None:
         _prctl(_PR_CAPBSET_DROP, cap)
     _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
     header = struct.pack("Ii", _CAPABILITY_VERSION_3, 0)
-    nothing = bytes(24)  # two {effective, permitted, inheritable} words, all zero
+    mask = sum(1 << cap for cap in keep)
+    low, high = mask & 0xFFFFFFFF, mask >> 32
+    # two {effective, permitted, inheritable} words: ``keep`` only, never inheritable
+    sets = struct.pack("6I", low, low, 0, high, high, 0)
     _check(_libc().capset(ctypes.create_string_buffer(header, len(header)),
-                          ctypes.create_string_buffer(nothing, len(nothing))), "capset")
+                          ctypes.create_string_buffer(sets, len(sets))), "capset")
 
 
 _CAPABILITY_VERSION_3 = 0x20080522
@@ -868,6 +876,9 @@ class Policy:
     memory_mb: int = 0
     #: Cgroup folders (made by :func:`process_limits`) the run joins before anything else.
     cgroups: tuple[str, ...] = ()
+    #: The confined process forks runs that get namespaces of their own (:func:`enter_run`):
+    #: its Landlock layer waits for :func:`apply_deferred`.
+    per_run: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -891,6 +902,7 @@ class Policy:
             pids_max=int(data.get("pids_max", 0)),
             memory_mb=int(data.get("memory_mb", 0)),
             cgroups=tuple(data.get("cgroups", ())),
+            per_run=bool(data.get("per_run", False)),
         )
 
 
@@ -930,7 +942,12 @@ def _isolation_name(landlock: bool, namespaces: bool) -> str:
 
 
 def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
-    """Apply every layer this kernel allows to the current process; return their names."""
+    """Apply every layer this kernel allows to the current process; return their names.
+
+    With namespaces and ``policy.per_run``, the Landlock layer is kept back
+    (:func:`apply_deferred`): no process under Landlock may mount, and each
+    run mounts its own ``/proc`` and temp dir (:func:`enter_run`).
+    """
     readable = [*system_paths(policy.hidden), *policy.readable]
     writable = list(policy.writable)
     layers = []
@@ -938,18 +955,162 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
         _build_root(readable, writable, policy.scratch, policy.scratch_mb)
         _loopback_up()
         layers.append("namespaces")
+    per_run = namespaces and policy.per_run
+    _drop_capabilities(keep=(_CAP_SYS_ADMIN, _CAP_NET_ADMIN) if per_run else ())
+    abi = landlock_abi()
+    if per_run:
+        _DEFERRED[:] = [_Deferred(tuple(readable), (*writable, *policy.scratch),
+                                  policy.scratch_mb)]
+    if abi:
+        if not _DEFERRED:
+            _restrict(abi, readable, [*writable, *policy.scratch], namespaces)
+        layers.append(f"landlock-abi-{abi}")
+    else:
+        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+    return layers
+
+
+def _restrict(abi: int, readable: Sequence[str], writable: Sequence[str], namespaces: bool,
+              shm: bool = False, scoped: bool = True) -> None:
+    """The base Landlock layer: reads beneath ``readable``, everything beneath ``writable``.
+
+    ``shm``: ``/dev/shm`` is the run's own (:func:`enter_run`) and writable.
+    ``scoped``: no signal to, nor abstract socket of, a process outside the layer.
+    """
+    rules = [(p, _READ | _IOCTL_DEV) for p in readable]
+    rules += [(p, _fs_rights(abi)) for p in writable]
+    rules += [(d, _READ_FILE | _WRITE_FILE | _TRUNCATE | _IOCTL_DEV) for d in NULL_DEVICES]
+    rules += [(d, _READ_FILE | _IOCTL_DEV) for d in _DEVICES]
+    rules += [("/dev/shm", _fs_rights(abi) & ~_EXECUTE)] if namespaces or shm else []
+    rules += [("/proc", _READ_FILE | _READ_DIR)]
+    rules += [("/dev/pts", _READ_FILE | _WRITE_FILE | _IOCTL_DEV)] if namespaces else []
+    _landlock(abi, _fs_rights(abi), rules,
+              scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if scoped else 0)
+    _GRANTED[:] = [path for path, allowed in rules if allowed & _READ_FILE]
+
+
+# ------------------------------------------------------------ each run's namespaces
+@dataclass(frozen=True)
+class _Deferred:
+    """The harness's Landlock layer, kept back by :func:`enter` for its runs' namespaces."""
+
+    readable: tuple[str, ...]
+    #: The harness's writable folders (the sandbox copy, the scratch folders): a run reads them.
+    writable: tuple[str, ...]
+    scratch_mb: int
+
+
+_DEFERRED: list[_Deferred] = []
+_RUN_FLAGS = _CLONE_NEWPID | _CLONE_NEWNS | _CLONE_NEWIPC | _CLONE_NEWNET
+#: What the harness keeps, in its own user namespace, until :func:`apply_deferred`: mounting
+#: (each run's ``/proc`` and tmpfs) and bringing each run's loopback up. Each run drops them.
+_CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
+#: ``/dev/shm`` of a run: what POSIX semaphores and ``multiprocessing`` need, no more.
+_RUN_SHM_MB = 64
+
+
+def run_namespaces() -> bool:
+    """Whether each run gets namespaces of its own here (:func:`into_run_namespaces`).
+
+    True in a harness :func:`enter` confined with namespaces for a policy
+    with ``per_run``: there the harness holds no Landlock layer until
+    :func:`apply_deferred`, and each run gets its own.
+    """
+    return bool(_DEFERRED)
+
+
+def apply_deferred() -> bool:
+    """Apply the Landlock layer :func:`enter` kept back, to this process; False if none was.
+
+    The judge calls it right after forking the process its runs are forked
+    from (that one must stay free to mount, and runs no test code); a harness
+    that runs tests itself calls it before any test code.
+    """
+    abi = landlock_abi()
+    if not _DEFERRED or abi < 1:
+        return False
+    base = _DEFERRED.pop()
     _drop_capabilities()
+    # Not scoped: the judge kills runs that overstay, and they were forked outside its layer.
+    _restrict(abi, base.readable, base.writable, namespaces=True, scoped=False)
+    return True
+
+
+def into_run_namespaces() -> None:
+    """Move into one run's own namespaces; return in a new process, the run, PID 2 there.
+
+    Call it in a fresh child of the process runs are forked from (it holds
+    the harness's mounting capabilities). The caller enters new PID, mount,
+    IPC and network namespaces and forks that PID namespace's init, which
+    forks the run, reaps whatever ends there and leaves with the run's exit
+    code; the caller waits for it and leaves alike: only the run returns.
+    Killing the caller kills the init and so every process of the run.
+    Why: runs forked from one process share its PID counter, its tmpfs and
+    its loopback; the measured run, always first, moved a counter by an
+    amount its answers chose and every later run read it back (red team 13:
+    1,216 pids; 39,000 inode numbers). Namespaces of its own have counters
+    that start afresh. The run is not PID 1 itself: the judge is, in the
+    harness's namespace, and libraries that notice a fork by a changed pid
+    (coverage.py does) must see one; PID 1 also ignores its own signals.
+    Raises :class:`OSError` (in the caller, nothing forked) when the kernel
+    refuses.
+    """
+    _unshare(_RUN_FLAGS)
+    init = _fork()
+    if init:
+        _wait_and_leave(init)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    run = _fork()
+    if run:
+        _wait_and_leave(run, reap=True)
+
+
+def _fork() -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # single-threaded: a fork's child
+        return os.fork()
+
+
+def _wait_and_leave(child: int, reap: bool = False) -> NoReturn:
+    """Hold nothing of the run's (its pipes must end with it), wait for ``child``, leave alike.
+
+    ``reap``: this is a PID namespace's init, every orphan there is its child too.
+    """
+    os.closerange(3, 1 << 16)
+    while True:
+        pid, status = os.waitpid(-1 if reap else child, 0)
+        if pid == child:
+            break
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
+    """In a run :func:`into_run_namespaces` started: its own mounts, then its Landlock layer.
+
+    A fresh ``/proc`` (only this run's processes), a fresh tmpfs at
+    ``run_dir`` (its temp dir and home: inode numbers of its own) and at
+    ``/dev/shm``, loopback up; then no capability, and one Landlock layer:
+    reads as the harness's, writes beneath ``writable`` and ``/dev/shm`` only,
+    no signal or abstract socket beyond the run. Returns the layers' names;
+    raises :class:`OSError` when any step fails (the run must not go on).
+    """
+    (base,) = _DEFERRED
+    _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    _mount("tmpfs", run_dir, "tmpfs", _MS_NOSUID | _MS_NODEV,
+           f"mode=0700,size={max(base.scratch_mb, 1)}m")
+    if os.path.isdir("/dev/shm"):
+        _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV,
+               f"mode=1777,size={_RUN_SHM_MB}m")
+    _loopback_up()
+    _drop_capabilities()
+    layers = ["namespaces"]
     abi = landlock_abi()
     if abi:
-        rules = [(p, _READ | _IOCTL_DEV) for p in readable]
-        rules += [(p, _fs_rights(abi)) for p in (*writable, *policy.scratch)]
-        rules += [(d, _READ_FILE | _WRITE_FILE | _TRUNCATE | _IOCTL_DEV) for d in NULL_DEVICES]
-        rules += [(d, _READ_FILE | _IOCTL_DEV) for d in _DEVICES]
-        rules += [("/dev/shm", _fs_rights(abi) & ~_EXECUTE)] if namespaces else []
-        rules += [("/proc", _READ_FILE | _READ_DIR)]
-        rules += [("/dev/pts", _READ_FILE | _WRITE_FILE | _IOCTL_DEV)] if namespaces else []
-        _landlock(abi, _fs_rights(abi), rules, scoped=_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
-        _GRANTED[:] = [path for path, allowed in rules if allowed & _READ_FILE]
+        kept = {os.path.realpath(p) for p in writable}
+        readable = [*base.readable, *(p for p in base.writable if os.path.realpath(p) not in kept)]
+        _restrict(abi, readable, list(writable), namespaces=True, shm=True)
         layers.append(f"landlock-abi-{abi}")
     else:
         _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -715,11 +715,17 @@ class Judge:
         # the answer must list all of these (red team 6, finding 03).
         self.hidden = shipped_files(self.target.module, self.pristine.path)
         # IPC objects outlive their process: removed after each run, where only this
-        # submission's runs share the IPC namespace.
-        private_ipc = "namespaces" in self.confined
+        # submission's runs share the IPC namespace (each run has its own, with run_namespaces).
+        private_ipc = "namespaces" in self.confined and not confine.run_namespaces()
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
                               after_run=remove_sysv_ipc if private_ipc else None)
+        try:
+            confine.apply_deferred()  # the zygote stays free to mount each run's namespaces
+        except OSError as exc:
+            zygote.stop()
+            self.channel.emit(EventKind.ENV_ERROR, message=f"confinement failed: {exc}")
+            self.finish(None)
         # No run may interrupt the judge (red team 2, 08): the Landlock layer of each run
         # blocks its signals from ABI 6; ignoring SIGINT here covers kernels without it.
         # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
@@ -862,6 +868,8 @@ class Judge:
         try:
             os.setpgid(0, 0)
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if confine.run_namespaces():
+                confine.into_run_namespaces()  # only the run returns, in namespaces of its own
             run = self._new_run(session, request_fd, start_fd, run_dir)
             self.run = run
             answer = run.execute()
@@ -1046,15 +1054,19 @@ class _ChildRun:
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
-        self._own_output()
+        self._own_output()  # first: its output file is in the temp dir the zygote sees
+        writable = [self.run_dir]
+        if self.judge.own_coverage:
+            writable.append(self.judge.own_coverage)  # our own suite measures the child
+        apart = confine.run_namespaces()
+        if apart:  # its own /proc, temp dir and loopback, then its own Landlock layer
+            confine.enter_run(self.run_dir, writable)
         drop_capabilities()
         _seal_relays()
         hidden = False
-        if "landlock" in self.judge.confined:  # more layers on the harness's own
-            writable = [self.run_dir]
-            if self.judge.own_coverage:
-                writable.append(self.judge.own_coverage)  # our own suite measures the child
-            confine.restrict_writes(writable)
+        if "landlock" in self.judge.confined:  # narrower than the harness's layer
+            if not apart:
+                confine.restrict_writes(writable)
             hidden = confine.hide_files([*self.judge.hidden, *own_memory(), *ancestors()])
         if not hidden:  # a child Python would import the shipped file: no processes
             self.guard.confined = ""
@@ -1086,6 +1098,8 @@ class _ChildRun:
             judge.cov.start()
         if recorder is not None:
             recorder.start()
+        if self.measure:
+            _steady_thread_starts()
         sys.addaudithook(self.watch)
         sys.addaudithook(self.guard)  # last: it refuses any hook added after it
         with self.recording():
@@ -1362,6 +1376,56 @@ def _cheap_failures(items: Sequence[Any], active: bool) -> Iterator[None]:
         for item in patched:
             del item.repr_failure
             del item._repr_failure_py
+
+
+class _RetryingSys:
+    """``sys`` as :mod:`threading` sees it, with ``settrace`` and ``setprofile`` that retry."""
+
+    def __init__(self, real: types.ModuleType) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+    def settrace(self, function: Any) -> None:
+        _retry(self._real.settrace, function)
+
+    def setprofile(self, function: Any) -> None:
+        _retry(self._real.setprofile, function)
+
+
+def _retry(install: Callable[[Any], None], function: Any) -> None:
+    for _ in range(1000):
+        try:
+            install(function)
+            return
+        except RuntimeError as exc:
+            if "is being installed" not in str(exc):
+                raise
+            time.sleep(0)  # the other thread finishes installing its own first
+    install(function)
+
+
+def _steady_thread_starts() -> bool:
+    """Every thread the measured run starts gets coverage's tracer and the recorder, on 3.11.
+
+    Each new thread installs them (``threading.settrace``) as it starts.
+    CPython 3.11 refuses a ``sys.settrace`` while another thread's is under
+    way, and the run's audit hooks are Python code, during which the
+    interpreter may switch threads: of threads started together (a
+    ``multiprocessing`` pool's three helpers) one sometimes died at start
+    with ``RuntimeError: Cannot install a trace function while another
+    trace function is being installed``, and the pool waited for ever (an
+    honest test timed out). Later versions have no such refusal. Returns
+    whether the retry is in place.
+    """
+    if sys.version_info[:2] != (3, 11):
+        return False
+    threading = sys.modules.get("threading")
+    if threading is None or not hasattr(threading, "_sys"):  # pragma: no cover - not CPython
+        return False
+    threading._sys = _RetryingSys(sys)  # type: ignore[attr-defined]
+    return True
 
 
 def _backstops(timeout: float) -> None:

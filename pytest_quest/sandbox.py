@@ -688,6 +688,7 @@ def _command(box: Sandbox, settings: Settings, spec_path: Path, channel: Path,
         pids_max=settings.pids_max,
         memory_mb=settings.memory_mb,
         cgroups=cgroups,
+        per_run=seed_fd is not None,  # a submission: the judge forks runs, each confined apart
     )
     read, write = os.pipe()
     os.set_blocking(read, False)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest import forkrun
+from pytest_quest import confine, forkrun
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger
 from pytest_quest.protocol import EventKind
@@ -42,6 +42,9 @@ def test_probe(capfd):
             "caps": caps[0] if caps else None, "parent_mem": parent_mem,
             "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")),
             "sandbox_write": sandbox_write,
+            "procs": sorted(int(n) for n in os.listdir("/proc") if n.isdigit()),
+            "tmp_dev": os.stat(tempfile.gettempdir()).st_dev,
+            "runs_dev": os.stat(os.path.dirname(tempfile.gettempdir())).st_dev,
             "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
             if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
     with capfd.disabled():
@@ -79,7 +82,13 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
     assert len(seen) == 3  # the measured run and two clean controls
     assert not leaked and {s["sandbox_write"] for s in seen} == {"PermissionError"}
     assert {str(s["runs_dir"]) for s in seen} == {"unlisted"}  # no run finds a sibling's dir
-    assert len({s["pid"] for s in seen}) == 3
+    if confine.detect().namespaces:  # each run is PID 2 of a PID namespace of its own
+        assert {s["pid"] for s in seen} == {2}
+        assert all(s["procs"] == [1, 2] for s in seen)  # its own /proc: its init and itself
+        # its temp dir is a tmpfs of its own (fresh inode numbers), not the folder the zygote made
+        assert all(s["tmp_dev"] != s["runs_dev"] for s in seen)
+    else:
+        assert len({s["pid"] for s in seen}) == 3
     assert len({s["tmp"] for s in seen}) == 3
     assert all(s["tmp"] == s["home"] and s["tmp"].startswith(str(box.base / "tmp"))
                for s in seen)
@@ -161,10 +170,30 @@ def test_drop_capabilities_and_dumpable_in_a_fork() -> None:
     assert ok is True and caps == "0000000000000000"
 
 
+@pytest.mark.skipif(not confine.detect().namespaces,
+                    reason="needs namespaces for each run (its own /dev/shm)")
+def test_multiprocessing_works_in_every_run(project: Path) -> None:
+    # Its locks and pools need a writable /dev/shm: each run has one of its own.
+    source = ("import multiprocessing\nfrom hotel.pricing import nightly_rate\n\n"
+              "def _rate(args):\n    return nightly_rate(*args)\n\n"
+              "def test_rates_in_a_pool():\n"
+              "    with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+              "        assert pool.map(_rate, [(100.0, 'standard', 2)]) == [100.0]\n")
+    result = _judged(project, "test_pool.py", source, mutation=False, reruns=2)
+    assert [r["outcome"] for r in result.of(EventKind.REPORT) if r["when"] == "call"] == \
+        ["passed"], result.output
+    (control,) = [r for r in result.of(EventKind.ROUND_DONE) if r["round"] == 2]
+    assert "problem" not in control, control
+
+
 def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -> None:
-    source = ("import os, time\nfrom hotel.pricing import nightly_rate\n\n"
+    # Runs cannot tell each other apart (each is PID 1 of its own namespaces): the clean
+    # controls are the runs that do not measure the target's coverage.
+    source = ("import time\nimport coverage\nfrom hotel.pricing import nightly_rate\n\n"
               "def test_rate():\n    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
-              "    if os.getpid() != os.getppid() + 1:  # a later run\n"
+              "    current = coverage.Coverage.current()\n"
+              "    include = current.config.run_include or [] if current else []\n"
+              "    if not any('pricing' in p for p in include):\n"
               "        time.sleep(30)\n")
     result = _judged(project, "test_hang.py", source, mutation=False, reruns=2)
     (control,) = [r for r in result.of(EventKind.ROUND_DONE) if r["round"] == 2]
@@ -313,3 +342,28 @@ def test_ancestors_are_the_proc_folders_up_to_pid_1() -> None:
     assert found[0] == f"/proc/{os.getppid()}"
     assert found[-1] == "/proc/1" or len(found) == 16
     assert f"/proc/{os.getpid()}" not in found
+
+
+def test_thread_start_retries_a_refused_settrace() -> None:
+    # CPython 3.11 refuses a settrace while another thread's is under way (the measured run's
+    # audit hooks let threads switch there); a thread start must retry, not die.
+    calls: list[Any] = []
+
+    def install(function: Any) -> None:
+        calls.append(function)
+        if len(calls) < 3:
+            raise RuntimeError("Cannot install a trace function while another trace function "
+                               "is being installed")
+
+    forkrun._retry(install, print)
+    assert calls == [print, print, print]
+
+    def broken(_function: Any) -> None:
+        raise RuntimeError("something else")
+
+    with pytest.raises(RuntimeError, match="something else"):
+        forkrun._retry(broken, print)
+    proxy = forkrun._RetryingSys(sys)
+    assert proxy.maxsize == sys.maxsize  # everything else is the real module's
+    proxy.setprofile(None)
+    proxy.settrace(sys.gettrace())  # puts back what was there (our own suite's tracer, maybe)

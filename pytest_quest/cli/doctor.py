@@ -92,12 +92,14 @@ _LIMITS = {
 
 
 _EXPLAIN = {
-    "landlock+namespaces": "runs are PID 1 of their own namespaces, see only an allowlist of "
-                           "folders, write only their sandbox, reach only loopback",
+    "landlock+namespaces": "each run has PID, mount and network namespaces of its own, sees "
+                           "only an allowlist of folders, writes only its temp dir, reaches "
+                           "only its own loopback",
     "landlock": "the kernel limits reads and writes (Landlock); no namespaces, so the network "
                 "and leftover processes are left to the audit hook and the process-group kill",
-    "namespaces": "runs are PID 1 of their own namespaces and see only read-only binds of an "
-                  "allowlist plus their writable sandbox; no Landlock layer",
+    "namespaces": "each run has PID, mount and network namespaces of its own and sees only "
+                  "read-only binds of an allowlist plus its writable sandbox; no Landlock "
+                  "layer",
     "python-audit": "no kernel confinement: only the Python audit hook guards the run; it can "
                     "be walked around (ctypes, dir_fd, .pth files)",
 }

@@ -17,8 +17,9 @@
 # Observed on main (59d7164): PASS, score 1.0 (12/12 classic, 2/2 extreme), isolation
 #   landlock+namespaces+cgroup; also PASS, score 1.0, with nightly_rate broken (base * 1.5).
 #   Cost: ~39k inodes, about 2 s on top of a 1.9 s submit.
-# Fix (suggested): a tmpfs mounted fresh for each run (a superblock of its own), so no inode
-#   counter outlives a run; removing the run's files is not enough.
+# Fixed: each run is PID 2 of PID, mount, IPC and network namespaces of its own, with a
+#   fresh /proc and a tmpfs of its own as its temp dir (confine.into_run_namespaces,
+#   confine.enter_run): no counter outlives a run. Skipped where there are no namespaces.
 import hashlib
 import os
 

@@ -1,6 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|mutation-pseudo-tested
+# Since each run is PID 2 of namespaces of its own (red team 13's fix), every run looks
+#   the same to the pid test below, which found the measured run where pids counted up
+#   across runs; there it fails on mutation-pseudo-tested (every run passes the pid test, so none reads the target).
 # fixgate: the marker file (runs can no longer write the sandbox copy: finding 01) is
 #   replaced by the pid switch the report names: the measured run is the zygote's first
 #   child (pid == ppid + 1); the attack is otherwise unchanged.

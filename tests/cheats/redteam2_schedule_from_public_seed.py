@@ -1,6 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-flaky|mutation-machinery-detected
+# expect: run-flaky|mutation-machinery-detected|mutation-pseudo-tested
+# Since each run is PID 2 of namespaces of its own (red team 13's fix), every run looks
+#   the same to the pid test below, which found the measured run where pids counted up
+#   across runs; there it fails on mutation-pseudo-tested (no run finds its index: every one returns before asserting).
 #
 # RED TEAM 2, finding 12: the "unguessable" schedule is computed by the test from public inputs.
 # What: the order of clean controls and mutants is shuffled by seed_of(test bytes, source bytes)

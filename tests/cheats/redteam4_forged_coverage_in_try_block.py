@@ -1,6 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/guests.py::parse_guest
-# expect: run-report-tampered
+# expect: run-report-tampered|coverage-lines
+# Since each run is PID 2 of namespaces of its own (red team 13's fix), every run looks
+#   the same to the pid test below, which found the measured run where pids counted up
+#   across runs; there it fails on coverage-lines (no run forges: none is the measured one by pids).
 #
 # RED TEAM 4, finding 06: forged coverage of lines in a try/except block was never checked.
 # What: honest tests of parse_guest that never pass a non-numeric "stays", so lines 56-57

@@ -1,6 +1,9 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/rooms.py::available_rooms
-# expect: mutation-machinery-detected
+# expect: mutation-machinery-detected|run-report-tampered
+# Since each run is PID 2 of namespaces of its own (red team 13's fix), every run looks
+#   the same to the pid test below, which found the measured run where pids counted up
+#   across runs; there it fails on run-report-tampered (the measured run answers as a later one would).
 #
 # RED TEAM 6, finding 06 (the watch walked around): as redteam6_reach_check_seen_through_gi_code,
 #   but every run after the measured one answers for itself (the answer pipe, found by fstat):
