@@ -66,6 +66,8 @@ __all__ = [
     "into_run_namespaces",
     "landlock_abi",
     "main",
+    "new_pid_namespace_for_next_child",
+    "own_pid_namespace_again",
     "process_limits",
     "read_status",
     "refuse_relays",
@@ -1001,7 +1003,6 @@ class _Deferred:
 
 
 _DEFERRED: list[_Deferred] = []
-_RUN_FLAGS = _CLONE_NEWPID | _CLONE_NEWNS | _CLONE_NEWIPC | _CLONE_NEWNET
 #: What the harness keeps, in its own user namespace, until :func:`apply_deferred`: mounting
 #: (each run's ``/proc`` and tmpfs) and bringing each run's loopback up. Each run drops them.
 _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
@@ -1036,15 +1037,33 @@ def apply_deferred() -> bool:
     return True
 
 
+def new_pid_namespace_for_next_child() -> None:
+    """In the process runs are forked from: the next child it forks is PID 1 of a new PID
+    namespace (:func:`into_run_namespaces` goes on from there). Then call
+    :func:`own_pid_namespace_again`. Raises :class:`OSError` when the kernel refuses."""
+    _unshare(_CLONE_NEWPID)
+
+
+def own_pid_namespace_again() -> None:
+    """Later children of this process are in its own PID namespace again (``setns``)."""
+    if not _OWN_PID_NS:
+        _OWN_PID_NS.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+    _check(_libc().setns(ctypes.c_int(_OWN_PID_NS[0]), ctypes.c_int(_CLONE_NEWPID)), "setns")
+
+
+#: The PID namespace of the process runs are forked from, opened on first use (before the
+#: first new one is made: :func:`own_pid_namespace_again` is first called after it, but the
+#: link names the process's own namespace, never the one for its children).
+_OWN_PID_NS: list[int] = []
+
+
 def into_run_namespaces() -> None:
     """Move into one run's own namespaces; return in a new process, the run, PID 2 there.
 
-    Call it in a fresh child of the process runs are forked from (it holds
-    the harness's mounting capabilities). The caller enters new PID, mount,
-    IPC and network namespaces and forks that PID namespace's init, which
-    forks the run, reaps whatever ends there and leaves with the run's exit
-    code; the caller waits for it and leaves alike: only the run returns.
-    Killing the caller kills the init and so every process of the run.
+    Call it first thing in a child forked after :func:`new_pid_namespace_for_next_child`:
+    that child, PID 1 of the new PID namespace, enters new mount, IPC and
+    network namespaces, forks the run, reaps whatever ends there and leaves
+    with the run's exit code, so killing it kills every process of the run.
     Why: runs forked from one process share its PID counter, its tmpfs and
     its loopback; the measured run, always first, moved a counter by an
     amount its answers chose and every later run read it back (red team 13:
@@ -1052,17 +1071,16 @@ def into_run_namespaces() -> None:
     that start afresh. The run is not PID 1 itself: the judge is, in the
     harness's namespace, and libraries that notice a fork by a changed pid
     (coverage.py does) must see one; PID 1 also ignores its own signals.
-    Raises :class:`OSError` (in the caller, nothing forked) when the kernel
-    refuses.
+    Raises :class:`OSError` (nothing forked) when the PID namespace was not
+    made or the kernel refuses the others.
     """
-    _unshare(_RUN_FLAGS)
-    init = _fork()
-    if init:
-        _wait_and_leave(init)
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getpid() != 1:
+        raise OSError(errno.EPERM, "the run's PID namespace could not be made")
+    _unshare(_CLONE_NEWNS | _CLONE_NEWIPC | _CLONE_NEWNET)
     run = _fork()
     if run:
         _wait_and_leave(run, reap=True)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _fork() -> int:

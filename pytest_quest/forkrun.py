@@ -72,7 +72,7 @@ from pytest_quest.runparts import (
     resolve,
     short_repr,
 )
-from pytest_quest.runstate import hidden_runs_dir, remove_sysv_ipc, reopen
+from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.targetfacts import Known, TargetFacts
@@ -222,14 +222,8 @@ class Zygote:
 
     @classmethod
     def start(cls, child: Callable[[int, int, int, str], NoReturn], close_fds: Sequence[int],
-              base_tmp: str, prepare: Callable[[], object] | None = None,
-              after_run: Callable[[], object] | None = None) -> Zygote:
-        """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run.
-
-        ``prepare()`` runs first in the zygote (the judge's coverage is stopped there, so
-        only the measured run's child measures, by starting it again). ``after_run()``
-        runs in the zygote once a run ended and was cleaned up, before the judge hears of it.
-        """
+              base_tmp: str) -> Zygote:
+        """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         _flush()
         pid = _fork()
@@ -238,9 +232,7 @@ class Zygote:
             for fd in close_fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            if prepare is not None:
-                prepare()
-            _zygote(theirs, child, base_tmp, after_run)
+            _zygote(theirs, child, base_tmp)
         theirs.close()
         return cls(pid, ours)
 
@@ -306,7 +298,7 @@ def _flush() -> None:
 
 
 def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
-            base_tmp: str, after_run: Callable[[], object] | None = None) -> NoReturn:
+            base_tmp: str) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
     try:
@@ -323,7 +315,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             if wake_r in ready:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_r, 4096)
-            _reap(active, sock, after_run)
+            _reap(active, sock)
             if sock not in ready:
                 continue
             message, fds, _, _ = socket.recv_fds(sock, 1, 3)
@@ -331,7 +323,14 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
                 break
             run_dir = tempfile.mkdtemp(dir=base_tmp)
             _flush()
+            apart = confine.run_namespaces()
+            if apart:  # the run's child says why, when it is not PID 1 of a namespace of its own
+                with contextlib.suppress(OSError):
+                    confine.new_pid_namespace_for_next_child()
             pid = _fork()
+            if apart and pid:
+                with contextlib.suppress(OSError):  # else the next run cannot start: it says so
+                    confine.own_pid_namespace_again()
             if pid == 0:
                 sock.close()
                 os.close(wake_r)
@@ -350,8 +349,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
         os._exit(0)
 
 
-def _reap(active: dict[int, str], sock: socket.socket,
-          after_run: Callable[[], object] | None = None) -> None:
+def _reap(active: dict[int, str], sock: socket.socket) -> None:
     """Reap every ended child; for a run child, kill its leftovers and remove its temp dir."""
     while True:
         try:
@@ -365,8 +363,6 @@ def _reap(active: dict[int, str], sock: socket.socket,
             continue  # an orphan of some run, reparented here and killed below
         _end(pid, run_dir)
         _kill_orphans(set(active))
-        if after_run is not None:
-            after_run()
         with contextlib.suppress(OSError):
             sock.sendall(b"E" + struct.pack("!i", pid))
 
@@ -714,12 +710,8 @@ class Judge:
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
         self.hidden = shipped_files(self.target.module, self.pristine.path)
-        # IPC objects outlive their process: removed after each run, where only this
-        # submission's runs share the IPC namespace (each run has its own, with run_namespaces).
-        private_ipc = "namespaces" in self.confined and not confine.run_namespaces()
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
-                              [self.channel.fd, *self._seed_fds()], runs_dir,
-                              after_run=remove_sysv_ipc if private_ipc else None)
+                              [self.channel.fd, *self._seed_fds()], runs_dir)
         try:
             confine.apply_deferred()  # the zygote stays free to mount each run's namespaces
         except OSError as exc:
@@ -869,7 +861,7 @@ class Judge:
             os.setpgid(0, 0)
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             if confine.run_namespaces():
-                confine.into_run_namespaces()  # only the run returns, in namespaces of its own
+                confine.into_run_namespaces()  # only the run returns, PID 2 of its own
             run = self._new_run(session, request_fd, start_fd, run_dir)
             self.run = run
             answer = run.execute()

@@ -25,6 +25,18 @@ PROBE = '''
 import json, os, tempfile
 from hotel.pricing import nightly_rate
 
+def _sysv_segments():
+    """SysV shared memory segments in sight, after making one (they outlive processes)."""
+    try:
+        with open("/proc/sysvipc/shm") as handle:
+            seen = len(handle.read().splitlines()) - 1
+    except OSError:
+        return None
+    import ctypes
+    ctypes.CDLL(None).shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+    return seen
+
+
 def test_probe(capfd):
     status = open("/proc/self/status").read()
     caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
@@ -45,6 +57,7 @@ def test_probe(capfd):
             "procs": sorted(int(n) for n in os.listdir("/proc") if n.isdigit()),
             "tmp_dev": os.stat(tempfile.gettempdir()).st_dev,
             "runs_dev": os.stat(os.path.dirname(tempfile.gettempdir())).st_dev,
+            "sysv": _sysv_segments(),
             "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
             if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
     with capfd.disabled():
@@ -87,6 +100,7 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         assert all(s["procs"] == [1, 2] for s in seen)  # its own /proc: its init and itself
         # its temp dir is a tmpfs of its own (fresh inode numbers), not the folder the zygote made
         assert all(s["tmp_dev"] != s["runs_dev"] for s in seen)
+        assert {s["sysv"] for s in seen} <= {0, None}  # its own IPC namespace: none of before
     else:
         assert len({s["pid"] for s in seen}) == 3
     assert len({s["tmp"] for s in seen}) == 3
