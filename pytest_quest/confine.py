@@ -536,6 +536,16 @@ _RELAY_CALLS = {
     "aarch64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
     "riscv64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
 }
+#: Calls refused for some advice only (argument index, refused values): reading a file's pages
+#: out of the page cache of the whole machine (``posix_fadvise`` DONTNEED/NOREUSE, ``madvise``
+#: COLD/PAGEOUT) marked files for the runs after the measured one (red team 14, finding 03).
+#: ``process_madvise`` (440 everywhere) is refused whole, with the calls above.
+_ADVICE_CALLS: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = {
+    "x86_64": {28: (2, (20, 21)), 221: (3, (4, 5))},
+    "aarch64": {233: (2, (20, 21)), 223: (3, (4, 5))},
+    "riscv64": {233: (2, (20, 21)), 223: (3, (4, 5))},
+}
+_PROCESS_MADVISE = 440
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
 _X32_BIT = 0x40000000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
@@ -553,6 +563,41 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
 
 
+def _relay_filter(machine: str, calls: Sequence[int],
+                  advice: dict[int, tuple[int, tuple[int, ...]]], arch: int
+                  ) -> list[tuple[int, int, int, int]]:
+    """The BPF program: EPERM for ``calls``, and for ``advice`` calls given a refused value."""
+    eperm = _SECCOMP_RET_ERRNO | errno.EPERM
+    ops: list[tuple[int, int | str, int, int]] = []  # a jump's jt may name a label
+    labels: dict[str, int] = {}
+
+    def op(code: int, k: int, jt: int | str = 0, jf: int = 0) -> None:
+        ops.append((code, jt, jf, k))
+
+    op(_BPF_LD_W_ABS, 4)  # seccomp_data.arch
+    op(_BPF_JEQ_K, arch, jt=1)
+    op(_BPF_RET_K, eperm)  # another ABI: refused
+    op(_BPF_LD_W_ABS, 0)  # seccomp_data.nr
+    if machine == "x86_64":  # the x32 ABI numbers the same calls with a high bit
+        op(_BPF_JGE_K, _X32_BIT, jt=0, jf=1)
+        op(_BPF_RET_K, eperm)
+    for number in calls:
+        op(_BPF_JEQ_K, number, jt="refuse")
+    for number in advice:
+        op(_BPF_JEQ_K, number, jt=f"advice {number}")
+    op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    for number, (index, values) in advice.items():
+        labels[f"advice {number}"] = len(ops)
+        op(_BPF_LD_W_ABS, 16 + 8 * index)  # seccomp_data.args[index], its low word
+        for value in values:
+            op(_BPF_JEQ_K, value, jt="refuse")
+        op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    labels["refuse"] = len(ops)
+    op(_BPF_RET_K, eperm)
+    return [(code, labels[jt] - at - 1 if isinstance(jt, str) else jt, jf, k)
+            for at, (code, jt, jf, k) in enumerate(ops)]
+
+
 def refuse_relays() -> bool:
     """Refuse, for good, this process and its children the calls in :data:`_RELAY_CALLS`.
 
@@ -561,28 +606,20 @@ def refuse_relays() -> bool:
     shared folders (extended attributes), the session keyring. The measured
     run (always first) left the shipped function's answers there and every
     later run compared its own with them, killing every mutant with a test
-    that checks nothing (red team 11). A seccomp filter answers EPERM; no
-    honest test of a Python function sets extended attributes or keys, or
-    sets up an io_uring (which would do the same without these calls).
-    Returns False where the architecture is not known here.
+    that checks nothing (red team 11). The page cache is shared by the whole
+    machine: it dropped chosen files' pages, and later runs saw which ones by
+    a page fault (red team 14); so the advice that drops pages is refused too
+    (:data:`_ADVICE_CALLS`). A seccomp filter answers EPERM; no honest test
+    of a Python function sets extended attributes or keys, sets up an
+    io_uring (which would do the same without these calls) or needs a file
+    out of the page cache. Returns False where the architecture is not
+    known here.
     """
     machine = platform.machine()
     calls, arch = _RELAY_CALLS.get(machine), _AUDIT_ARCH.get(machine)
     if sys.platform != "linux" or calls is None or arch is None:
         return False
-    errno_eperm = _SECCOMP_RET_ERRNO | errno.EPERM
-    program = [(_BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
-               (_BPF_JEQ_K, 1, 0, arch),
-               (_BPF_RET_K, 0, 0, errno_eperm),  # another ABI: refused
-               (_BPF_LD_W_ABS, 0, 0, 0)]  # seccomp_data.nr
-    if machine == "x86_64":  # the x32 ABI numbers the same calls with a high bit
-        program.append((_BPF_JGE_K, 0, 1, _X32_BIT))
-        program.append((_BPF_RET_K, 0, 0, errno_eperm))
-    for index, number in enumerate(calls):
-        left = len(calls) - index - 1
-        program.append((_BPF_JEQ_K, left + 1, 0, number))  # to the EPERM at the end
-    program.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
-    program.append((_BPF_RET_K, 0, 0, errno_eperm))
+    program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _ADVICE_CALLS[machine], arch)
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
@@ -1010,6 +1047,26 @@ _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
 _RUN_SHM_MB = 64
 
 
+def _read_only_but(run_dir: str, writable: Sequence[str], mounts: Sequence[str]) -> None:
+    """Make the harness's writable mounts read-only in this run's mount namespace.
+
+    Landlock has no right for a file's times, mode or owner: a process the
+    run starts (no audit hook) changed the sandbox copy's mtimes and, for a
+    root caller, the mode of the host's own ``/dev/null`` bound into ``/dev``;
+    and a first read set a fresh copy's access time. The measured run left
+    its answers in both for the runs after it (red team 14, findings 01 and
+    02). A read-only mount refuses all three (a device on it is still
+    written). Kept as they are: mounts that hold a path the run writes other
+    than its temp dir (our own suite's coverage folder), which gets a tmpfs.
+    """
+    own = os.path.realpath(run_dir)
+    keep = [real for real in (os.path.realpath(p) for p in writable) if real != own]
+    for path in mounts:
+        real = os.path.realpath(path)
+        if os.path.exists(real) and not any(_beneath(k, real) for k in keep):
+            _read_only(real, recursive=False)
+
+
 def run_namespaces() -> bool:
     """Whether each run gets namespaces of its own here (:func:`into_run_namespaces`).
 
@@ -1116,6 +1173,7 @@ def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
     (base,) = _DEFERRED
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    _read_only_but(run_dir, writable, [*base.writable, "/dev", *_DEVICES])
     _mount("tmpfs", run_dir, "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"mode=0700,size={max(base.scratch_mb, 1)}m")
     if os.path.isdir("/dev/shm"):

@@ -80,7 +80,8 @@ from pytest_quest.targetfacts import Known, TargetFacts
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
 
-__all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "set_dumpable"]
+__all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "open_run_output",
+           "own_descriptors", "set_dumpable"]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -395,7 +396,19 @@ def _pass_on_output(run_dir: str) -> None:
         _write_all(1, data)
 
 
-def own_descriptors(run_dir: str) -> None:
+def open_run_output(run_dir: str) -> int:
+    """The run's own stdout and stderr (:func:`own_descriptors`), in its temp dir.
+
+    Opened before the run enters a mount namespace of its own: writes
+    through it land where the zygote reads them, and the run's copy of that
+    mount holds no writer, so it can be made read-only (a mount with an open
+    writer cannot).
+    """
+    return os.open(os.path.join(run_dir, RUN_OUTPUT), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                   0o600)
+
+
+def own_descriptors(output: int) -> None:
     """Give this run descriptors of its own for everything it inherited on a file.
 
     A descriptor inherited from the judge shares one open file description
@@ -404,16 +417,14 @@ def own_descriptors(run_dir: str) -> None:
     The measured run (always first) locked a byte of pytest's capture file
     (``F_OFD_SETLK`` on fd 1) or grew the log at an offset, and the runs
     after it read the shipped function's answers back (red team 12). So
-    stdout and stderr become a file in the run's temp dir (the zygote passes
-    its end on to the log, :func:`_pass_on_output`), a folder is opened
+    stdout and stderr become ``output`` (:func:`open_run_output`; the zygote
+    passes its end on to the log, :func:`_pass_on_output`), a folder is opened
     again, and every other file (the spec, ``/dev/null``) becomes a fresh
     ``/dev/null``. Pipes and sockets (the run's own answer pipe) stay. Call
     it with pytest's global capture stopped: its saved descriptors are the
     log's too.
     """
     null = os.open(os.devnull, os.O_RDWR)
-    output = os.open(os.path.join(run_dir, RUN_OUTPUT), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
-                     0o600)
     try:
         for name in os.listdir("/proc/self/fd"):
             fd = int(name)
@@ -860,9 +871,10 @@ class Judge:
         try:
             os.setpgid(0, 0)
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            output = open_run_output(run_dir)
             if confine.run_namespaces():
                 confine.into_run_namespaces()  # only the run returns, PID 2 of its own
-            run = self._new_run(session, request_fd, start_fd, run_dir)
+            run = self._new_run(session, request_fd, start_fd, run_dir, output)
             self.run = run
             answer = run.execute()
         except BaseException as exc:
@@ -882,7 +894,7 @@ class Judge:
             os._exit(0)
 
     def _new_run(self, session: pytest.Session, request_fd: int, start_fd: int,
-                 run_dir: str) -> _ChildRun:
+                 run_dir: str, output: int) -> _ChildRun:
         """The run its request asks for. Read here, not in :meth:`_child`: that frame stays on
         the stack while the test runs, and its locals (the request's bytes, the installed
         module) handed the test the installed code through ``f_locals`` (red team 8,
@@ -895,7 +907,7 @@ class Judge:
         module = marshal.loads(rest[:size])
         source = rest[size:size + int(options.get("source", 0))].decode("utf-8")
         return _ChildRun(self, session, run_dir, bool(options["measure"]), options["timeout"],
-                         module, start_fd, source)
+                         module, start_fd, source, output)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -1001,7 +1013,7 @@ class _ChildRun:
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
                  timeout: float | None, module: types.CodeType, start_fd: int,
-                 shipped_text: str = "") -> None:
+                 shipped_text: str = "", output: int = -1) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -1018,7 +1030,10 @@ class _ChildRun:
         self.replaced: list[str] = []
         # Its own temp dir only: a file left in the sandbox copy would reach later runs.
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
-        self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else [])],
+        # With namespaces of its own the run's /dev/shm is its own too (multiprocessing's
+        # shared_memory truncates its segments there).
+        self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else []),
+                            *(["/dev/shm"] if confine.run_namespaces() else [])],
                            judge.confined)
         self.watch = Watch(judge.target, judge.pristine.path, judge.fingerprint,
                            os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
@@ -1036,6 +1051,8 @@ class _ChildRun:
         #: file gets once hidden: it comes with that run's request (the shipped code, as
         #: installed in that run; no other run has it).
         self.shipped_text = shipped_text
+        #: Its stdout and stderr to be (:func:`open_run_output`).
+        self.output = output
 
     def pause(self) -> None:
         """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
@@ -1046,13 +1063,13 @@ class _ChildRun:
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
-        self._own_output()  # first: its output file is in the temp dir the zygote sees
         writable = [self.run_dir]
         if self.judge.own_coverage:
             writable.append(self.judge.own_coverage)  # our own suite measures the child
         apart = confine.run_namespaces()
         if apart:  # its own /proc, temp dir and loopback, then its own Landlock layer
             confine.enter_run(self.run_dir, writable)
+        self._own_output()  # pytest's new capture files are in the run's own temp dir
         drop_capabilities()
         _seal_relays()
         hidden = False
@@ -1062,6 +1079,7 @@ class _ChildRun:
             hidden = confine.hide_files([*self.judge.hidden, *own_memory(), *ancestors()])
         if not hidden:  # a child Python would import the shipped file: no processes
             self.guard.confined = ""
+        self.guard.target_hidden = hidden
         if self.timeout is not None:
             _backstops(self.timeout)
 
@@ -1071,7 +1089,7 @@ class _ChildRun:
         capman = self.session.config.pluginmanager.getplugin("capturemanager")
         if capman is not None:
             capman.stop_global_capturing()
-        own_descriptors(self.run_dir)
+        own_descriptors(self.output)
         if capman is not None:
             capman.start_global_capturing()
             capman.suspend_global_capture()  # as at the fork: pytest resumes it per phase
@@ -1090,8 +1108,7 @@ class _ChildRun:
             judge.cov.start()
         if recorder is not None:
             recorder.start()
-        if self.measure:
-            _steady_thread_starts()
+        _steady_thread_starts()  # in every run: the measured one is not told by it
         sys.addaudithook(self.watch)
         sys.addaudithook(self.guard)  # last: it refuses any hook added after it
         with self.recording():
@@ -1408,8 +1425,10 @@ def _steady_thread_starts() -> bool:
     ``multiprocessing`` pool's three helpers) one sometimes died at start
     with ``RuntimeError: Cannot install a trace function while another
     trace function is being installed``, and the pool waited for ever (an
-    honest test timed out). Later versions have no such refusal. Returns
-    whether the retry is in place.
+    honest test timed out). Later versions have no such refusal. Done in
+    every run, traced or not: a test that found ``threading._sys`` replaced in
+    the measured run only knew it was that run (red team 14, finding 03).
+    Returns whether the retry is in place.
     """
     if sys.version_info[:2] != (3, 11):
         return False

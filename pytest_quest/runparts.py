@@ -56,6 +56,9 @@ _PATH_EVENTS = {
 }
 _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
                            "os.spawn", "os.fork", "os.forkpty", "pty.spawn"})
+#: What multiprocessing imports to start a new Python (its ``spawn`` and ``forkserver`` start
+#: methods): where the target's file is hidden, that Python cannot import it.
+_NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"})
 #: The coverage keys the gate reads; everything else in coverage's JSON is dropped.
 _COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed_branches",
                   "missing_branches")
@@ -106,6 +109,10 @@ class Guard:
         self.denied: list[str] = []
         #: Denials before that: the project's or a plugin's doing (an environment fault).
         self.early: list[str] = []
+        #: The target's file is hidden from the run's processes: a new Python started by
+        #: multiprocessing cannot import it, and its pool would restart workers until the
+        #: timeout (red team 14). Refused at once, with the way out in the message.
+        self.target_hidden = False
 
     @contextlib.contextmanager
     def trusted(self) -> Iterator[None]:
@@ -161,6 +168,10 @@ class Guard:
             self.deny(f"starting a process ({event})")
         elif event == "sys.addaudithook":
             self.deny("installing an audit hook")
+        elif event == "import" and self.target_hidden and args and args[0] in _NEW_PYTHON:
+            self.deny("multiprocessing's spawn and forkserver start methods (the new Python "
+                      "cannot import the code under test, hidden from every process of the "
+                      "run; use multiprocessing.get_context('fork'))")
         elif event in ("socket.connect", "socket.sendto") and not _loopback(args[1]):
             self.deny(f"network access to {args[1]!r}")
 

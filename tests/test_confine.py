@@ -1175,6 +1175,23 @@ print("io_uring", "refused" if ring < 0 and ctypes.get_errno() == 1 else f"fd {r
 os.chmod(target, 0o640)  # what honest code does with its own files still works
 os.utime(target, None)
 print("chmod", oct(os.stat(target).st_mode & 0o777))
+import mmap
+fd = os.open(target, os.O_RDONLY)
+advice = []
+for name in ("POSIX_FADV_DONTNEED", "POSIX_FADV_NOREUSE", "POSIX_FADV_WILLNEED"):
+    try:
+        os.posix_fadvise(fd, 0, 0, getattr(os, name))
+        advice.append(name + " done")
+    except OSError as exc:
+        advice.append(name + " " + exc.strerror)
+pages = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+for name, value in (("MADV_PAGEOUT", 21), ("MADV_COLD", 20), ("MADV_WILLNEED", 3)):
+    try:
+        pages.madvise(value)
+        advice.append(name + " done")
+    except OSError as exc:
+        advice.append(name + " " + exc.strerror)
+print("advice", ", ".join(advice))
 """
 
 
@@ -1191,4 +1208,11 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:4] == ["refused True", "setxattr Operation not permitted",
                                            "io_uring refused", "chmod 0o640"]
+    # Red team 14, 03: dropping a file's pages from the machine's page cache marked it for
+    # the runs after the measured one; other advice stays.
+    refused = "Operation not permitted"
+    assert done.stdout.split("\n")[4] == (
+        f"advice POSIX_FADV_DONTNEED {refused}, POSIX_FADV_NOREUSE {refused}, "
+        f"POSIX_FADV_WILLNEED done, MADV_PAGEOUT {refused}, MADV_COLD {refused}, "
+        "MADV_WILLNEED done")
     assert os.listxattr(target) == []

@@ -200,6 +200,21 @@ def test_multiprocessing_works_in_every_run(project: Path) -> None:
     assert "problem" not in control, control
 
 
+@pytest.mark.skipif(not confine.landlock_abi(), reason="needs Landlock (the target is hidden)")
+def test_a_spawn_pool_is_refused_at_once(project: Path) -> None:
+    # Its workers are new Pythons that cannot import the hidden target: the pool restarted
+    # them until the run timed out (red team 14). Now the start fails at once and says why.
+    source = ("import multiprocessing\nfrom hotel.pricing import nightly_rate\n\n"
+              "def _rate(args):\n    return nightly_rate(*args)\n\n"
+              "def test_rates_in_a_pool():\n"
+              "    with multiprocessing.get_context('spawn').Pool(2) as pool:\n"
+              "        assert pool.map(_rate, [(100.0, 'standard', 2)]) == [100.0]\n")
+    result = _judged(project, "test_spawn.py", source, mutation=False, reruns=1)
+    assert result.seconds < 30
+    (denied,) = [d["what"] for d in result.of(EventKind.DENIED)]
+    assert "get_context('fork')" in denied
+
+
 def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -> None:
     # Runs cannot tell each other apart (each is PID 1 of its own namespaces): the clean
     # controls are the runs that do not measure the target's coverage.
@@ -322,7 +337,7 @@ def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path)
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         try:
-            forkrun.own_descriptors(str(run_dir))
+            forkrun.own_descriptors(forkrun.open_run_output(str(run_dir)))
             seen = {n: os.readlink(f"/proc/self/fd/{n}") for n in (1, 2, shared, folder)}
             os.write(1, b"to the run's own output\n")
             os.write(write, json.dumps(seen).encode())

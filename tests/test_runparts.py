@@ -472,3 +472,17 @@ def test_source_is_read_as_bytes_so_encodings_survive(tmp_path: Path) -> None:
     pristine = Pristine.read(SimpleNamespace(sandbox=str(tmp_path)), TARGET)  # type: ignore[arg-type]
     assert pristine.source == SHOP
     assert tokenize.detect_encoding(io.BytesIO(pristine.source).readline)[0] == "utf-8"
+
+
+def test_guard_refuses_a_new_python_from_multiprocessing_where_the_target_is_hidden() -> None:
+    # Red team 14: a spawn pool's workers cannot import the hidden target; the pool restarted
+    # them until the run timed out. Refused at once, with the way out in the message.
+    guard = Guard([])
+    guard.test_started = True
+    guard("import", ("multiprocessing.popen_spawn_posix", None, [], [], []))  # not hidden: fine
+    guard.target_hidden = True
+    guard("import", ("json", None, [], [], []))
+    for module in ("multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"):
+        with pytest.raises(PermissionError, match=r"get_context\('fork'\)"):
+            guard("import", (module, None, [], [], []))
+    assert len(guard.denied) == 2
