@@ -529,12 +529,21 @@ def fresh_session_keyring() -> bool:
 #: attributes (of the capture file, a shared folder) and kernel keyrings. Per architecture;
 #: the generic table (aarch64, riscv64) also has the newer ``*xattrat`` calls.
 _RELAY_CALLS = {
-    # setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr add_key request_key
-    # keyctl setxattrat removexattrat io_uring_setup io_uring_enter io_uring_register (an
-    # io_uring sets extended attributes without any of the calls before it)
-    "x86_64": (188, 189, 190, 197, 198, 199, 248, 249, 250, 463, 466, 425, 426, 427),
-    "aarch64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
-    "riscv64": (5, 6, 7, 14, 15, 16, 217, 218, 219, 463, 466, 425, 426, 427),
+    # add_key request_key keyctl io_uring_setup io_uring_enter io_uring_register (an io_uring
+    # sets extended attributes without any of the calls below)
+    "x86_64": (248, 249, 250, 425, 426, 427),
+    "aarch64": (217, 218, 219, 425, 426, 427),
+    "riscv64": (217, 218, 219, 425, 426, 427),
+}
+#: Setting or removing an extended attribute: answered "not supported" (as a file system
+#: without them would), which tools such as ``cp -a`` take in their stride; "not permitted"
+#: failed them (red team 15).
+_XATTR_CALLS = {
+    # setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr setxattrat
+    # removexattrat
+    "x86_64": (188, 189, 190, 197, 198, 199, 463, 466),
+    "aarch64": (5, 6, 7, 14, 15, 16, 463, 466),
+    "riscv64": (5, 6, 7, 14, 15, 16, 463, 466),
 }
 #: Calls refused for some advice only (argument index, refused values): reading a file's pages
 #: out of the page cache of the whole machine (``posix_fadvise`` DONTNEED/NOREUSE, ``madvise``
@@ -563,10 +572,11 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
 
 
-def _relay_filter(machine: str, calls: Sequence[int],
+def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int],
                   advice: dict[int, tuple[int, tuple[int, ...]]], arch: int
                   ) -> list[tuple[int, int, int, int]]:
-    """The BPF program: EPERM for ``calls``, and for ``advice`` calls given a refused value."""
+    """The BPF program: EPERM for ``calls`` and for ``advice`` calls given a refused value,
+    EOPNOTSUPP for ``unsupported``."""
     eperm = _SECCOMP_RET_ERRNO | errno.EPERM
     ops: list[tuple[int, int | str, int, int]] = []  # a jump's jt may name a label
     labels: dict[str, int] = {}
@@ -583,6 +593,8 @@ def _relay_filter(machine: str, calls: Sequence[int],
         op(_BPF_RET_K, eperm)
     for number in calls:
         op(_BPF_JEQ_K, number, jt="refuse")
+    for number in unsupported:
+        op(_BPF_JEQ_K, number, jt="unsupported")
     for number in advice:
         op(_BPF_JEQ_K, number, jt=f"advice {number}")
     op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
@@ -592,6 +604,8 @@ def _relay_filter(machine: str, calls: Sequence[int],
         for value in values:
             op(_BPF_JEQ_K, value, jt="refuse")
         op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    labels["unsupported"] = len(ops)
+    op(_BPF_RET_K, _SECCOMP_RET_ERRNO | errno.EOPNOTSUPP)
     labels["refuse"] = len(ops)
     op(_BPF_RET_K, eperm)
     return [(code, labels[jt] - at - 1 if isinstance(jt, str) else jt, jf, k)
@@ -599,7 +613,8 @@ def _relay_filter(machine: str, calls: Sequence[int],
 
 
 def refuse_relays() -> bool:
-    """Refuse, for good, this process and its children the calls in :data:`_RELAY_CALLS`.
+    """Refuse, for good, this process and its children the calls in :data:`_RELAY_CALLS`
+    and :data:`_XATTR_CALLS`.
 
     Why: runs share a few kernel objects whose *attributes* a run can change
     although it may write none of them: pytest's capture file and the
@@ -609,7 +624,8 @@ def refuse_relays() -> bool:
     that checks nothing (red team 11). The page cache is shared by the whole
     machine: it dropped chosen files' pages, and later runs saw which ones by
     a page fault (red team 14); so the advice that drops pages is refused too
-    (:data:`_ADVICE_CALLS`). A seccomp filter answers EPERM; no honest test
+    (:data:`_ADVICE_CALLS`). A seccomp filter answers EPERM (EOPNOTSUPP for
+    extended attributes, as a file system without them); no honest test
     of a Python function sets extended attributes or keys, sets up an
     io_uring (which would do the same without these calls) or needs a file
     out of the page cache. Returns False where the architecture is not
@@ -619,7 +635,8 @@ def refuse_relays() -> bool:
     calls, arch = _RELAY_CALLS.get(machine), _AUDIT_ARCH.get(machine)
     if sys.platform != "linux" or calls is None or arch is None:
         return False
-    program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _ADVICE_CALLS[machine], arch)
+    program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _XATTR_CALLS[machine],
+                            _ADVICE_CALLS[machine], arch)
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")

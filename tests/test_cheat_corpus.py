@@ -14,9 +14,12 @@ only by a defence of issue 13 built on that branch (``confine``: kernel confinem
 import; ``redteam2``: red team round 2, not fixed yet; ``parent``: the judging parent records
 run-provided text safely, red team round 2; ``runns``: a PID, mount and network namespace per
 run, so nothing the measured run leaves in counters it shares with later runs (pids, a tmpfs's
-inode numbers) reaches them, red team 13; skipped where the kernel offers no namespaces).
-Until that defence is on this branch (``LANDED``), its test is ``xfail(strict=True)``: it must
-fail today (the attack works), and the mark goes when the defence lands.
+inode numbers) reaches them, red team 13; skipped where the kernel offers no namespaces;
+``measuredlast``: the measured run neither first nor recognisable, not built yet: red teams 14
+and 15 relayed its answers through what the whole machine shares, the page cache and an inode
+counter). Until that defence is on this branch (``LANDED``), its test is
+``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
+defence lands; ``UNSTEADY`` ones are not strict.
 ``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
 for it (measured in a trial merge: the harness's judge process hides the caller behind a
 process of its own, so ``/proc/<ppid>`` is not the caller any more).
@@ -55,6 +58,10 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns"})
+#: Defences whose open attacks read what other processes of the machine move too (the page
+#: cache, a machine-wide inode counter): such an attack wins nearly always, not always, so its
+#: test is an xfail that may pass without failing the suite.
+UNSTEADY: frozenset[str] = frozenset({"measuredlast"})
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -84,7 +91,7 @@ def _case(path: Path) -> Any:
     if pending is None or {pending, header.get("also-stopped-by")} & LANDED:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
-        strict=True,
+        strict=pending not in UNSTEADY,
         reason=f"walks around the static rule; stopped by the {pending} defence "
                "of issue 13, not on this branch yet"))
 
@@ -104,7 +111,8 @@ def test_corpus_size_and_rules_exist() -> None:
         header = _header(path)
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
-        assert pending in (None, "confine", "harness", "redteam2", "parent", "runns"), path.name
+        assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
+                           "measuredlast"), path.name
         if pending is None or pending in LANDED:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

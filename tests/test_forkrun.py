@@ -184,16 +184,20 @@ def test_drop_capabilities_and_dumpable_in_a_fork() -> None:
     assert ok is True and caps == "0000000000000000"
 
 
+def _pool_test(method: str) -> str:
+    """A test that maps the target over a multiprocessing pool of the given start method."""
+    return ("import multiprocessing\nfrom hotel.pricing import nightly_rate\n\n"
+            "def _rate(args):\n    return nightly_rate(*args)\n\n"
+            "def test_rates_in_a_pool():\n"
+            f"    with multiprocessing.get_context({method!r}).Pool(2) as pool:\n"
+            "        assert pool.map(_rate, [(100.0, 'standard', 2)]) == [100.0]\n")
+
+
 @pytest.mark.skipif(not confine.detect().namespaces,
                     reason="needs namespaces for each run (its own /dev/shm)")
 def test_multiprocessing_works_in_every_run(project: Path) -> None:
     # Its locks and pools need a writable /dev/shm: each run has one of its own.
-    source = ("import multiprocessing\nfrom hotel.pricing import nightly_rate\n\n"
-              "def _rate(args):\n    return nightly_rate(*args)\n\n"
-              "def test_rates_in_a_pool():\n"
-              "    with multiprocessing.get_context('fork').Pool(2) as pool:\n"
-              "        assert pool.map(_rate, [(100.0, 'standard', 2)]) == [100.0]\n")
-    result = _judged(project, "test_pool.py", source, mutation=False, reruns=2)
+    result = _judged(project, "test_pool.py", _pool_test("fork"), mutation=False, reruns=2)
     assert [r["outcome"] for r in result.of(EventKind.REPORT) if r["when"] == "call"] == \
         ["passed"], result.output
     (control,) = [r for r in result.of(EventKind.ROUND_DONE) if r["round"] == 2]
@@ -204,20 +208,15 @@ def test_multiprocessing_works_in_every_run(project: Path) -> None:
 def test_a_spawn_pool_is_refused_at_once(project: Path) -> None:
     # Its workers are new Pythons that cannot import the hidden target: the pool restarted
     # them until the run timed out (red team 14). Now the start fails at once and says why.
-    source = ("import multiprocessing\nfrom hotel.pricing import nightly_rate\n\n"
-              "def _rate(args):\n    return nightly_rate(*args)\n\n"
-              "def test_rates_in_a_pool():\n"
-              "    with multiprocessing.get_context('spawn').Pool(2) as pool:\n"
-              "        assert pool.map(_rate, [(100.0, 'standard', 2)]) == [100.0]\n")
-    result = _judged(project, "test_spawn.py", source, mutation=False, reruns=1)
+    result = _judged(project, "test_spawn.py", _pool_test("spawn"), mutation=False, reruns=1)
     assert result.seconds < 30
     (denied,) = [d["what"] for d in result.of(EventKind.DENIED)]
     assert "get_context('fork')" in denied
 
 
 def test_a_run_that_hangs_is_killed_and_the_next_one_still_runs(project: Path) -> None:
-    # Runs cannot tell each other apart (each is PID 1 of its own namespaces): the clean
-    # controls are the runs that do not measure the target's coverage.
+    # Runs cannot tell each other apart by pids (each is PID 2 of its own namespaces): the
+    # clean controls are the runs that do not measure the target's coverage.
     source = ("import time\nimport coverage\nfrom hotel.pricing import nightly_rate\n\n"
               "def test_rate():\n    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
               "    current = coverage.Coverage.current()\n"

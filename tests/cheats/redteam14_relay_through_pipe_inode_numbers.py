@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score
+# expect: mutation-pseudo-tested|mutation-score|run-exit-code
 #
 # RED TEAM 14, finding 04: a relay through a machine-wide kernel counter no namespace splits:
 #   the inode numbers of pipes (pipefs takes them from get_next_ino(), one counter for the whole
