@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score
+# expect: mutation-pseudo-tested|mutation-score|mutation-too-slow
 # pending: runns
 #
 # RED TEAM 13, finding 01: a relay with nothing but `os`, through the inode numbers of the shared
@@ -20,6 +20,8 @@
 # Fixed: each run is PID 2 of PID, mount, IPC and network namespaces of its own, with a
 #   fresh /proc and a tmpfs of its own as its temp dir (confine.into_run_namespaces,
 #   confine.enter_run): no counter outlives a run. Skipped where there are no namespaces.
+#   Every run now believes it is the first and spends the time the first one did: on a
+#   loaded machine that is mutation-too-slow.
 import hashlib
 import os
 
