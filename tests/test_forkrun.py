@@ -204,6 +204,12 @@ def _pool_test(method: str) -> str:
                     reason="needs namespaces for each run (its own /dev/shm)")
 def test_multiprocessing_works_in_every_run(project: Path) -> None:
     # Its locks and pools need a writable /dev/shm: each run has one of its own.
+    import coverage
+
+    if coverage.Coverage.current() is not None:
+        # Measuring pytest-quest itself follows every forked pool worker, which saves its data
+        # as it leaves: under the whole suite on two cores a control run then overstayed.
+        pytest.skip("not under the measurement of pytest-quest's own coverage")
     result = _judged(project, "test_pool.py", _pool_test("fork"), mutation=False, reruns=2)
     assert [r["outcome"] for r in result.of(EventKind.REPORT) if r["when"] == "call"] == \
         ["passed"], result.output
