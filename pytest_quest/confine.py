@@ -1018,7 +1018,7 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
         _DEFERRED[:] = [_Deferred(tuple(readable), (*writable, *policy.scratch),
                                   policy.scratch_mb)]
     if abi:
-        if not _DEFERRED:
+        if not per_run:
             _restrict(abi, readable, [*writable, *policy.scratch], namespaces)
         layers.append(f"landlock-abi-{abi}")
     else:
@@ -1153,24 +1153,25 @@ def into_run_namespaces() -> None:
     _unshare(_CLONE_NEWNS | _CLONE_NEWIPC | _CLONE_NEWNET)
     run = _fork()
     if run:
-        _wait_and_leave(run, reap=True)
+        _reap_until(run)
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _fork() -> int:
+    """``os.fork()`` without its warning about threads (Python 3.12+): every caller here is
+    single-threaded, or its child only makes system calls and exits."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # single-threaded: a fork's child
+        warnings.simplefilter("ignore", DeprecationWarning)
         return os.fork()
 
 
-def _wait_and_leave(child: int, reap: bool = False) -> NoReturn:
-    """Hold nothing of the run's (its pipes must end with it), wait for ``child``, leave alike.
-
-    ``reap``: this is a PID namespace's init, every orphan there is its child too.
-    """
+def _reap_until(child: int) -> NoReturn:
+    """A run's init: hold nothing of the run's (its pipes must end with it), reap every
+    process that ends (orphans of the namespace are its children too) until ``child`` has,
+    then leave with its exit code."""
     os.closerange(3, 1 << 16)
     while True:
-        pid, status = os.waitpid(-1 if reap else child, 0)
+        pid, status = os.waitpid(-1, 0)
         if pid == child:
             break
     code = os.waitstatus_to_exitcode(status)
@@ -1218,10 +1219,7 @@ def _probe_namespaces() -> str | None:
     import fcntl  # noqa: F401 - loaded before the probe's root holds no standard library
 
     read, write = os.pipe()
-    with warnings.catch_warnings():
-        # The child only makes system calls and exits: no lock another thread holds is taken.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    pid = _fork()  # the child only makes system calls and exits: it takes no lock
     if pid == 0:  # pragma: no cover - runs in the probe child (measured by the launcher tests)
         os.close(read)
         code = 0
@@ -1334,9 +1332,7 @@ def enter(policy: Policy, status_fd: int | None = None, namespaces: bool = True)
         except OSError as inner:
             _fail(status_fd, f"confinement failed: {inner}")
         return _started(run_isolation("landlock", limits), layers, status_fd)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # single-threaded by contract
-        child = os.fork()
+    child = _fork()  # single-threaded by contract
     if child:
         _exit_from_namespace(child, status_fd)
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -1067,10 +1067,11 @@ class _ChildRun:
         if self.judge.own_coverage:
             writable.append(self.judge.own_coverage)  # our own suite measures the child
         apart = confine.run_namespaces()
-        if apart:  # its own /proc, temp dir and loopback, then its own Landlock layer
+        if apart:  # its own /proc, temp dir and loopback, no capability, its own Landlock layer
             confine.enter_run(self.run_dir, writable)
         self._own_output()  # pytest's new capture files are in the run's own temp dir
-        drop_capabilities()
+        if not apart:
+            drop_capabilities()
         _seal_relays()
         hidden = False
         if "landlock" in self.judge.confined:  # narrower than the harness's layer
