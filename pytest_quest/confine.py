@@ -658,9 +658,32 @@ class ProcessLimits:
 
     kind: str
     cgroups: tuple[str, ...] = ()
+    #: A memory cgroup inside the run's (cgroup v1) that each forked run of a submission joins
+    #: (:func:`join_runs_cgroup`), so the page cache they fault in is charged there; "" if none.
+    runs: str = ""
+
+    def evictor(self) -> tuple[int, int] | None:
+        """Descriptors on the runs cgroup's ``cgroup.procs`` (a run joins by writing it) and
+        its ``memory.force_empty`` (the zygote empties the page cache the runs faulted in,
+        :func:`evict`). None without a runs cgroup."""
+        if not self.runs:
+            return None
+        try:
+            procs = os.open(os.path.join(self.runs, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            empty = os.open(os.path.join(self.runs, "memory.force_empty"),
+                            os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            os.close(procs)
+            return None
+        return procs, empty
 
     def close(self) -> None:
         """Kill whatever is left in the run's cgroups, then remove them."""
+        if self.runs:
+            _empty_cgroup(self.runs)
         for folder in self.cgroups:
             _empty_cgroup(folder)
 
@@ -698,6 +721,39 @@ def _cgroup_mounts() -> dict[str, str]:
 def _under(point: str, root: str, path: str) -> str:
     rel = path[len(root):] if root != "/" and path.startswith(root) else path
     return os.path.join(point, rel.lstrip("/"))
+
+
+#: The memory cgroup, inside the run's, that every forked run of a submission joins (v1).
+RUNS_CGROUP = "runs"
+
+
+def join_runs_cgroup(fd: int) -> bool:
+    """Move this process into the runs cgroup (``fd``: its ``cgroup.procs``); False if refused."""
+    try:
+        os.write(fd, b"0")
+    except OSError:
+        return False
+    return True
+
+
+def evict(fd: int) -> bool:
+    """Drop the page cache charged to the runs cgroup (``fd``: its ``memory.force_empty``).
+
+    Why: the page cache is the whole machine's. A run that faults chosen
+    pages of files no process reads leaves marks every later run can read
+    back (a major fault, or its time, says whether a page was cached), and
+    red teams 15 and 16 relayed the shipped function's answers to the
+    mutant runs that way. The pages a run faults in are charged to the
+    runs cgroup it joined (:func:`join_runs_cgroup`); emptied once the runs
+    that faulted them have ended, they are cold again, as they were before
+    the submission. Cheap then: no process is left in the cgroup, only
+    page cache. True when the kernel took the write.
+    """
+    try:
+        os.write(fd, b"0")
+    except OSError:
+        return False
+    return True
 
 
 def _write(path: str, text: str) -> None:
@@ -739,6 +795,8 @@ def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int) -> lis
         for folder in made:
             _empty_cgroup(folder)
         return None
+    with contextlib.suppress(OSError):  # the runs' own page cache (ProcessLimits.runs)
+        os.mkdir(os.path.join(made[1], RUNS_CGROUP))
     return made
 
 
@@ -765,7 +823,8 @@ def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
     if {"pids", "memory"} <= mounts.keys():
         folders = _cgroup_v1(mounts, name, pids_max, memory)
         if folders is not None:
-            return ProcessLimits("cgroup", tuple(folders))
+            runs = os.path.join(folders[1], RUNS_CGROUP)
+            return ProcessLimits("cgroup", tuple(folders), runs if os.path.isdir(runs) else "")
     return ProcessLimits("rlimit")
 
 
@@ -779,6 +838,8 @@ def _remove_stale_cgroups(base: str) -> None:
             parts = entry.split("-")
             if (entry.startswith("pytest-quest-") and len(parts) == 4 and parts[2].isdigit()
                     and not os.path.exists(f"/proc/{parts[2]}")):
+                with contextlib.suppress(OSError):
+                    os.rmdir(os.path.join(base, entry, RUNS_CGROUP))
                 with contextlib.suppress(OSError):
                     os.rmdir(os.path.join(base, entry))  # fails while anything is in it
 

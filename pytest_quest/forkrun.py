@@ -41,7 +41,8 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
@@ -220,11 +221,19 @@ class Zygote:
         self.sock = sock
         self._buffer = b""
         self._ended: set[int] = set()
+        #: The zygote joined the runs cgroup and can empty its page cache (:meth:`start`).
+        self.evicts = False
 
     @classmethod
     def start(cls, child: Callable[[int, int, int, str], NoReturn], close_fds: Sequence[int],
-              base_tmp: str) -> Zygote:
-        """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run."""
+              base_tmp: str, evict: tuple[int, int] | None = None) -> Zygote:
+        """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run.
+
+        ``evict``: the runs cgroup's ``cgroup.procs`` and ``memory.force_empty``
+        (:meth:`pytest_quest.confine.ProcessLimits.evictor`). The zygote joins it,
+        so every run is born there (moving each run would cost a grace period of
+        the kernel's, tens of milliseconds), and empties its page cache when
+        asked (:meth:`spawn` with ``evict``)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         _flush()
         pid = _fork()
@@ -233,13 +242,23 @@ class Zygote:
             for fd in close_fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            _zygote(theirs, child, base_tmp)
+            evict_fd = None
+            if evict is not None and confine.join_runs_cgroup(evict[0]):
+                evict_fd = evict[1]
+            theirs.sendall(b"J" + struct.pack("!i", int(evict_fd is not None)))
+            _zygote(theirs, child, base_tmp, evict_fd)
         theirs.close()
-        return cls(pid, ours)
+        zygote = cls(pid, ours)
+        tag, joined = zygote._message(10.0)
+        zygote.evicts = tag == b"J" and joined == 1
+        return zygote
 
-    def spawn(self, request_fd: int, answer_fd: int, start_fd: int) -> int:
-        """Have the zygote fork a run child holding these three pipe ends; its pid."""
-        socket.send_fds(self.sock, [b"F"], [request_fd, answer_fd, start_fd])
+    def spawn(self, request_fd: int, answer_fd: int, start_fd: int, evict: bool = False) -> int:
+        """Have the zygote fork a run child holding these three pipe ends; its pid.
+
+        ``evict``: first empty the page cache the runs so far faulted in
+        (:func:`pytest_quest.confine.evict`); every earlier run must have ended."""
+        socket.send_fds(self.sock, [b"W" if evict else b"F"], [request_fd, answer_fd, start_fd])
         while True:
             tag, pid = self._message(None)
             if tag == b"P":
@@ -299,7 +318,7 @@ def _flush() -> None:
 
 
 def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn],
-            base_tmp: str) -> NoReturn:
+            base_tmp: str, evict_fd: int | None = None) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
     try:
@@ -322,6 +341,8 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             message, fds, _, _ = socket.recv_fds(sock, 1, 3)
             if not message or len(fds) != 3:
                 break
+            if message == b"W" and evict_fd is not None:
+                confine.evict(evict_fd)
             run_dir = tempfile.mkdtemp(dir=base_tmp)
             _flush()
             apart = confine.run_namespaces()
@@ -481,20 +502,39 @@ def _children(parent: int) -> list[int]:
 
 
 # ------------------------------------------------------------------- the runs
+#: Seconds a run without a time limit yet (before the measured run ended) may hold its place
+#: before one more run starts beside it: a mutant that loops for ever must not keep the
+#: measured run from starting.
+HOLD = 1.0
+
+
 class ForkRuns:
     """:class:`pytest_quest.mutate.Runs` over the zygote: up to ``parallel`` children at once."""
 
     def __init__(self, zygote: Zygote, parallel: int = 1,
-                 known: Known | None = None
-                 ) -> None:
+                 known: Known | None = None,
+                 read_coverage: Callable[[dict[str, Any]], tuple[dict[str, Any], str | None]]
+                 | None = None, backstop: float = 3600.0, waves: bool = False) -> None:
         self.zygote = zygote
         self.parallel = max(1, parallel)
+        #: Runs go in waves of ``parallel``: a wave starts once every run of the one before
+        #: has ended and been cleaned up, and the zygote first empties the page cache they
+        #: faulted in (:func:`pytest_quest.confine.evict`). No run can read another's marks
+        #: but those of its own wave (red team 16). Only where the zygote can evict.
+        self.waves = waves
         #: The body's statements and arcs as the judge computed them before the fork, whole:
         #: the start record carries at most the first 1000 and 600 (red team 6, finding 03).
         self.known = known
+        #: Turns what a measured run executed into coverage.py's report of the target file
+        #: (in the judge: the run sends raw lines or arcs, like every run).
+        self.read_coverage = read_coverage
+        #: Every run's own limit (CPU and wall clock) should the judge's kill never come: the
+        #: same for all, so no run learns from it whether the measured one has ended.
+        self.backstop = backstop
 
     def run(self, requests: Sequence[mutate.RunRequest], deadline: float,
-            skip: mutate.Skip | None = None) -> list[mutate.Ran | None]:
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[mutate.Ran | None]:
         results: list[mutate.Ran | None] = [None] * len(requests)
         pending = list(enumerate(requests))
         flying: dict[int, _Flight] = {}
@@ -504,70 +544,96 @@ class ForkRuns:
         # At most ``parallel`` of them wait (a run's leftovers count against the same process
         # and memory limits as the next run), and all before the schedule is done.
         ending: list[int] = []
+        schedule = _Schedule(skip, finished, later)
         try:
-            self._schedule(requests, deadline, skip, results, pending, flying, ending)
+            self._schedule(requests, deadline, schedule, results, pending, flying, ending)
         finally:
             for pid in ending:
                 self.zygote.wait_ended(pid)
         return results
 
     def _schedule(self, requests: Sequence[mutate.RunRequest], deadline: float,
-                  skip: mutate.Skip | None, results: list[mutate.Ran | None],
+                  schedule: _Schedule, results: list[mutate.Ran | None],
                   pending: list[tuple[int, mutate.RunRequest]], flying: dict[int, _Flight],
                   ending: list[int]) -> None:
         while pending or flying:
-            while pending and len(flying) < self.parallel:
+            limit = schedule.limit(flying.values())
+            wave = not flying  # waves: the next one starts once nothing is in flight
+            while pending and len(flying) < self._capacity(flying.values()) and \
+                    (wave or not self.waves):
                 index, request = pending[0]
-                if time.monotonic() + min(request.timeout, 1e9) > deadline:
+                timeout = request.timeout if request.timeout is not None else limit
+                if timeout is not None and math.isfinite(timeout) and \
+                        time.monotonic() + timeout > deadline:
                     pending.clear()  # not started: the stage counts them as not run
                     break
                 pending.pop(0)
-                if skip is not None and skip(index, results):
+                if schedule.skip is not None and schedule.skip(index, results):
                     continue
-                while len(ending) >= self.parallel:  # what a run left behind is gone by now
-                    self.zygote.wait_ended(ending.pop(0))
-                flight = self._launch(index, request)
+                evict = self.waves and not flying  # the wave's first run: evict first
+                while ending and (evict or len(ending) >= self.parallel):
+                    self.zygote.wait_ended(ending.pop(0))  # what a run left behind is gone
+                flight = self._launch(index, request, timeout, evict)
                 flying[flight.fd] = flight
             if not flying:
                 break
             now = time.monotonic()
             wait = min(f.deadline for f in flying.values()) - now
+            if any(f.open for f in flying.values()):
+                wait = min(wait, HOLD / 4)  # look again: a held place may free one more
             ready, _, _ = select.select(list(flying), [], [], max(0.0, min(wait, 3600.0)))
             for fd in ready:
                 flight = flying[fd]
                 if flight.read():
                     del flying[fd]
-                    results[flight.index] = self._finish(flight)
-                    ending.append(flight.pid)
+                    self._done(flight, self._finish(flight), results, ending, schedule)
             now = time.monotonic()
             for fd, flight in list(flying.items()):
                 if fd not in ready and now >= flight.deadline:
                     del flying[fd]
-                    results[flight.index] = self._finish(flight, timed_out=True)
-                    ending.append(flight.pid)
+                    self._done(flight, self._finish(flight, timed_out=True), results, ending,
+                               schedule)
 
-    def _launch(self, index: int, request: mutate.RunRequest) -> _Flight:
+    def _capacity(self, flying: Iterable[_Flight]) -> int:
+        """``parallel``, plus one for each run without a time limit that held its place a while
+        (at most ``parallel`` more)."""
+        if self.waves:
+            return self.parallel
+        now = time.monotonic()
+        held = sum(1 for f in flying if f.open and now - f.started > HOLD)
+        return self.parallel + min(held, self.parallel)
+
+    @staticmethod
+    def _done(flight: _Flight, ran: mutate.Ran, results: list[mutate.Ran | None],
+              ending: list[int], schedule: _Schedule) -> None:
+        results[flight.index] = ran
+        ending.append(flight.pid)
+        if schedule.finished is not None:
+            schedule.finished(flight.index, ran)
+
+    def _launch(self, index: int, request: mutate.RunRequest, timeout: float | None,
+                evict: bool = False) -> _Flight:
         request_r, request_w = os.pipe()
         answer_r, answer_w = os.pipe()
         start_r, start_w = os.pipe()
         try:
-            pid = self.zygote.spawn(request_r, answer_w, start_w)
+            pid = self.zygote.spawn(request_r, answer_w, start_w, evict)
         finally:
             os.close(request_r)
             os.close(answer_w)
             os.close(start_w)
         module = marshal.dumps(request.module)
-        source = request.source.encode("utf-8")
-        header = json.dumps({"measure": request.measure, "module": len(module),
-                             "source": len(source),
-                             "timeout": request.timeout if math.isfinite(request.timeout)
-                             else None}).encode()
-        payload = header + b"\n" + module + source
+        # The same header for every run but the measuring one, which comes after the first
+        # schedule: nothing says which clean run the gate judges first.
+        header = json.dumps({"module": len(module), "measure": request.measure,
+                             "backstop": self.backstop}).encode()
         with contextlib.suppress(BrokenPipeError):
-            _write_all(request_w, payload)
+            _write_all(request_w, header + b"\n" + module)
         os.close(request_w)
         started = time.monotonic()
-        return _Flight(index, pid, answer_r, start_r, started, started + request.timeout)
+        return _Flight(index, pid, answer_r, start_r, started,
+                       math.inf if timeout is None else started + timeout,
+                       measure=request.measure, open=timeout is None)
 
     def _finish(self, flight: _Flight, timed_out: bool = False) -> mutate.Ran:
         if timed_out or flight.oversized:
@@ -585,19 +651,45 @@ class ForkRuns:
         if not flight.data:
             return mutate.Ran(mutate.DIED, seconds)
         try:
-            report = settle(parse_run_report(bytes(flight.data), where),
-                            parse_run_start(start, where), where, self.known)
+            report = parse_run_report(bytes(flight.data), where)
+            begun = parse_run_start(start, where)
+            if flight.measure and report.executed is not None and self.read_coverage:
+                files, error = self.read_coverage(report.executed)
+                report = replace(report, coverage=files, coverage_error=error)
+            report = settle(replace(report, executed=None), begun, where, self.known)
         except ProtocolError as exc:
             return mutate.Ran(mutate.TAMPERED, seconds,
                               tampered=Tampering(exc.where, exc.expected, exc.actual))
         return mutate.Ran(mutate.ANSWERED, seconds, report)
 
 
+class _Schedule:
+    """What the stage asked of one :meth:`ForkRuns.run`: its skip, its end and its late limit."""
+
+    def __init__(self, skip: mutate.Skip | None, finished: mutate.Finished | None,
+                 later: mutate.Later | None) -> None:
+        self.skip = skip
+        self.finished = finished
+        self.later = later
+        self.known: float | None = None
+
+    def limit(self, flying: Iterable[_Flight]) -> float | None:
+        """The late time limit once known; runs started without one get it from their start."""
+        if self.known is None and self.later is not None:
+            self.known = self.later()
+            if self.known is not None:
+                for flight in flying:
+                    if flight.open:
+                        flight.open = False
+                        flight.deadline = flight.started + self.known
+        return self.known
+
+
 class _Flight:
     """One run in progress, seen from the judge."""
 
     def __init__(self, index: int, pid: int, fd: int, start_fd: int, started: float,
-                 deadline: float) -> None:
+                 deadline: float, measure: bool = False, open: bool = False) -> None:
         self.index = index
         self.pid = pid
         self.fd = fd
@@ -605,6 +697,10 @@ class _Flight:
         self.start_fd = start_fd
         self.started = started
         self.deadline = deadline
+        #: The judge reads this run's coverage.
+        self.measure = measure
+        #: Started before any time limit was known: none yet.
+        self.open = open
         self.data = bytearray()
         self.oversized = False
 
@@ -665,14 +761,18 @@ class Judge:
 
     def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine,
                  cov: coverage.Coverage, facts: TargetFacts, seed_fd: int | None,
-                 finish: Callable[[int | None], NoReturn],
-                 own_coverage: str | None = None, confined: str = "") -> None:
+                 finish: Callable[[int | None, bool], NoReturn],
+                 own_coverage: str | None = None, confined: str = "",
+                 fresh_coverage: Callable[[], coverage.Coverage] | None = None) -> None:
         assert spec.target is not None
         self.spec = spec
         self.target = spec.target
         self.channel = channel
         self.pristine = pristine
         self.cov = cov
+        #: A new, empty ``coverage.Coverage`` set up like ``cov``: the judge's report of a
+        #: measured run's lines (``cov`` holds the judge's own, which are not the test's).
+        self.fresh_coverage = fresh_coverage
         #: The pipe holding the schedule's seed, read only after the zygote is forked.
         self.seed_fd = seed_fd
         #: Where pytest-quest's own test suite keeps its coverage data (writable in runs).
@@ -689,6 +789,8 @@ class Judge:
         self.run: _ChildRun | None = None
         #: Reports the exit status and ends the process once judged (:func:`harness.finish`).
         self.finish = finish
+        #: Round 1 is done: the first judged clean run passed, or the measuring run reported.
+        self.round_one = False
         #: Decided in the judge before the fork (:meth:`_installed_before_fork`).
         self.install = "import"
         self.trusted_lines: frozenset[int] = frozenset()
@@ -721,20 +823,23 @@ class Judge:
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
         self.hidden = shipped_files(self.target.module, self.pristine.path)
+        evict = self.spec.evict_fds if len(self.spec.evict_fds) == 2 else None
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
-                              [self.channel.fd, *self._seed_fds()], runs_dir)
+                              [self.channel.fd, *self._seed_fds()], runs_dir, evict)
         try:
             confine.apply_deferred()  # the zygote stays free to mount each run's namespaces
         except OSError as exc:
             zygote.stop()
             self.channel.emit(EventKind.ENV_ERROR, message=f"confinement failed: {exc}")
-            self.finish(None)
+            self.finish(None, False)
         # No run may interrupt the judge (red team 2, 08): the Landlock layer of each run
         # blocks its signals from ABI 6; ignoring SIGINT here covers kernels without it.
         # The gate ends a judge with SIGKILL only. (Set after the fork: runs keep Ctrl-C.)
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            self._judge(ForkRuns(zygote, _parallel(), self.known))
+            self._judge(ForkRuns(zygote, _parallel(), self.known, self._read_coverage,
+                                 backstop=max(self.spec.budget, 60.0),
+                                 waves=zygote.evicts))
         except (ConnectionError, BrokenPipeError, KeyboardInterrupt):
             # The zygote is gone or the judge was interrupted: only a run (test code) can do
             # that. No report (run-no-report), never "our fault".
@@ -743,7 +848,8 @@ class Judge:
             signal.signal(signal.SIGINT, previous)
             zygote.stop()
             reopen(runs_dir)
-        self.finish(self.exitstatus)  # judged: pytest's own session teardown adds nothing
+        # Judged: pytest's own session teardown adds nothing.
+        self.finish(self.exitstatus, zygote.evicts)
 
     def _seed_fds(self) -> list[int]:
         return [] if self.seed_fd is None else [self.seed_fd]
@@ -787,42 +893,29 @@ class Judge:
 
     def _judge(self, runs: ForkRuns) -> None:
         emit = self.channel.emit
-        started = time.monotonic()
         module = self.pristine.module_code  # the first read of the file: the zygote exists
         assert module is not None
-        (measured,) = runs.run([mutate.RunRequest(module, math.inf, measure=True,
-                                                  source=self.pristine.text)], math.inf)
-        seconds = time.monotonic() - started
-        assert measured is not None
-        if measured.status == mutate.TAMPERED and measured.tampered is not None:
-            emit(EventKind.TAMPERED, **vars(measured.tampered))
-            self.exitstatus = 1
+        stage = mutate.run_stage(runs, mutate.StageInput(
+            source=self.pristine.text, filename=self.pristine.path,
+            def_line=self.target.lines[0], module=module,
+            target_file=self.target.file, body=self.target.body, branch=self.spec.branch,
+            reruns=self.spec.reruns, budget=self.spec.budget,
+            seed=self._seed(),
+            mutation=self.spec.mutation,
+            statements=None if self.known is None else frozenset(self.known[0]),
+            wave=runs.parallel if runs.waves else 0,
+            install=self.install, trusted_lines=self.trusted_lines,
+            claimed=frozenset(self.spec.claimed),
+        ), self._measured, self._first_round)
+        report = stage.measured
+        if report is None:
             return
-        if measured.status != mutate.ANSWERED or measured.report is None:
-            self.exitstatus = None  # no report: the process "ended before reporting"
-            return
-        report = measured.report
-        if report.error:
-            emit(EventKind.ENV_ERROR, message=f"the run could not start: {report.error}")
-            return
-        self._emit_measured(report)
         if report.import_error is not None:
             self.exitstatus = report.exitstatus
             return
         if report.failed and report.failed.startswith("<"):
             self.exitstatus = None  # pytest.exit(), a broken run: pytest did not report
             return
-        stage = mutate.run_stage(runs, mutate.StageInput(
-            source=self.pristine.text, filename=self.pristine.path,
-            def_line=self.target.lines[0], module=module,
-            measured=report, measured_seconds=seconds,
-            target_file=self.target.file, body=self.target.body, branch=self.spec.branch,
-            reruns=self.spec.reruns, budget=self.spec.budget,
-            seed=self._seed(),
-            mutation=self.spec.mutation,
-            install=self.install, trusted_lines=self.trusted_lines,
-            claimed=frozenset(self.spec.claimed),
-        ))
         if stage.tampered is not None:
             emit(EventKind.TAMPERED, **vars(stage.tampered))
         for what in stage.reads:
@@ -836,6 +929,62 @@ class Judge:
         if stage.mutation is not None:
             emit(EventKind.MUTATION, **stage.mutation)
         self.exitstatus = report.exitstatus
+
+    def _first_round(self) -> None:
+        """The first judged clean run passed: round 1 is done (the gate's first time limit)."""
+        if not self.round_one:
+            self.round_one = True
+            self.channel.emit(EventKind.ROUND_DONE, round=1)
+
+    def _measured(self, ran: mutate.Ran) -> RunReport | None:
+        """The measuring run has ended: its events, and the report to judge (or None)."""
+        if ran.status == mutate.TAMPERED and ran.tampered is not None:
+            self.channel.emit(EventKind.TAMPERED, **vars(ran.tampered))
+            self.exitstatus = 1
+            return None
+        if ran.status != mutate.ANSWERED or ran.report is None:
+            self.exitstatus = None  # no report: the process "ended before reporting"
+            return None
+        report = ran.report
+        if report.error:
+            self.channel.emit(EventKind.ENV_ERROR,
+                              message=f"the run could not start: {report.error}")
+            return None
+        self._emit_measured(report)
+        return report
+
+    def _read_coverage(self, executed: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """coverage.py's report of what a measured run executed of the target's file.
+
+        Made here from the run's raw lines (or arcs) and the judge's own copy
+        of the shipped text. Names the run gives for any other file are left out.
+        """
+        import io
+        import warnings
+
+        from coverage.jsonreport import JsonReporter
+
+        spec = self.spec
+        wanted = {os.path.realpath(os.path.join(spec.sandbox, f)) for f in spec.measure_files}
+        mine = {name: entry for name, entry in executed.items()
+                if os.path.realpath(name) in wanted}
+        try:
+            assert self.fresh_coverage is not None
+            cov = self.fresh_coverage()
+            data = cov.get_data()
+            if spec.branch:
+                data.add_arcs({name: [(int(a), int(b)) for a, b in entry.get("arcs", ())]
+                               for name, entry in mine.items()})
+            else:
+                data.add_lines({name: list(entry.get("lines", ())) for name, entry in mine.items()})
+            out = io.StringIO()
+            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text):
+                warnings.simplefilter("ignore")
+                JsonReporter(cov).report([os.path.join(spec.sandbox, f)
+                                          for f in spec.measure_files], out)
+        except Exception as exc:
+            return {}, str(exc)
+        return coverage_entries(json.loads(out.getvalue()), spec.sandbox), None
 
     def _emit_measured(self, report: RunReport) -> None:
         emit = self.channel.emit
@@ -861,7 +1010,7 @@ class Judge:
         files = report.coverage or {}
         extra = {"error": report.coverage_error} if report.coverage_error else {}
         emit(EventKind.COVERAGE, files=files, **extra)
-        emit(EventKind.ROUND_DONE, round=1)
+        self._first_round()
 
     # ------------------------------------------------------- in a run child
     def _child(self, session: pytest.Session, request_fd: int, answer_fd: int, start_fd: int,
@@ -903,11 +1052,9 @@ class Judge:
         os.close(request_fd)
         header, _, rest = payload.partition(b"\n")
         options = json.loads(header)
-        size = int(options["module"])
-        module = marshal.loads(rest[:size])
-        source = rest[size:size + int(options.get("source", 0))].decode("utf-8")
-        return _ChildRun(self, session, run_dir, bool(options["measure"]), options["timeout"],
-                         module, start_fd, source, output)
+        module = marshal.loads(rest[:int(options["module"])])
+        return _ChildRun(self, session, run_dir, bool(options["measure"]),
+                         float(options["backstop"]), module, start_fd, output)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -1012,13 +1159,14 @@ class _ChildRun:
     """One run inside its forked child: isolate, install, collect, run, answer."""
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
-                 timeout: float | None, module: types.CodeType, start_fd: int,
-                 shipped_text: str = "", output: int = -1) -> None:
+                 backstop: float, module: types.CodeType, start_fd: int,
+                 output: int = -1) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
+        #: The measuring run: coverage, the recorder, every test, full failure reports.
         self.measure = measure
-        self.timeout = timeout
+        self.backstop = backstop
         self.module = module
         # The function's code as the module will create it (identity matters to the recorder),
         # kept only until it is installed: a code object left on this object (the judge
@@ -1040,17 +1188,13 @@ class _ChildRun:
         self.original: types.FunctionType | None = None
         #: ``id`` of the installed function's code: the object itself is not kept (finding 02).
         self.original_code: int | None = None
-        #: The measured run's calls and return types of the target (set in execute). It holds
-        #: the code it listens to, reachable like the rest of this object: only the measured
+        #: The measuring run's calls and return types of the target (set in execute). It holds
+        #: the code it listens to, reachable like the rest of this object: only the measuring
         #: run has one, and its code is the shipped code, nothing a test could learn from.
         self.recorder: Recorder | None = None
         #: Test code may have run (collection imports the test module): no more "our fault".
         self.started = False
         self.start_fd = start_fd
-        #: The measured run's coverage report reads the target's text, which no read of the
-        #: file gets once hidden: it comes with that run's request (the shipped code, as
-        #: installed in that run; no other run has it).
-        self.shipped_text = shipped_text
         #: Its stdout and stderr to be (:func:`open_run_output`).
         self.output = output
 
@@ -1081,8 +1225,7 @@ class _ChildRun:
         if not hidden:  # a child Python would import the shipped file: no processes
             self.guard.confined = ""
         self.guard.target_hidden = hidden
-        if self.timeout is not None:
-            _backstops(self.timeout)
+        _backstops(self.backstop)
 
     def _own_output(self) -> None:
         """Descriptors of the run's own (:func:`own_descriptors`), pytest's capture files too:
@@ -1103,6 +1246,8 @@ class _ChildRun:
         del self.module  # the loader holds it until the import, then nothing does
         scrub_run(judge.pristine, loader, target.module)
         swapped = target.module in sys.modules
+        # Only the measuring run measures, after every run a relay could fool: its tracer, its
+        # hook and their cost told it apart (red teams 14 and 15), which no longer matters.
         recorder = Recorder(self.function) if self.measure and self.function else None
         self.recorder = recorder
         if self.measure:
@@ -1156,7 +1301,7 @@ class _ChildRun:
             exitstatus=_exitstatus(items, self.collect_errors, self.reports, failed),
         )
         if self.measure:
-            answer.update(self._coverage())
+            answer.update(self._executed())
         return answer
 
     def recording(self) -> contextlib.AbstractContextManager[None]:
@@ -1263,7 +1408,7 @@ class _ChildRun:
             self.replaced.append(item.nodeid)
 
     def _run_items(self, items: list[pytest.Item]) -> str | None:
-        """The measured run reports every phase; the others stop at the first failure."""
+        """The measuring run reports every phase; the others stop at the first failure."""
         from _pytest.runner import runtestprotocol
 
         hook = self.session.config.hook
@@ -1285,21 +1430,19 @@ class _ChildRun:
         self.watch.nodeid = ""
         return first_failed
 
-    def _coverage(self) -> dict[str, Any]:
-        spec = self.judge.spec
-        outfile = os.path.join(self.run_dir, "coverage.json")
-        morfs = [os.path.join(spec.sandbox, f) for f in spec.measure_files]
+    def _executed(self) -> dict[str, Any]:
+        """What the measuring run executed of the measured files: raw, as the collector holds
+        them. The judge makes the report (:meth:`Judge._read_coverage`): that needs the
+        target's text, which no run holds (the file is hidden from runs)."""
         try:
-            import warnings
-
-            with warnings.catch_warnings(), _served(self.judge.pristine.path, self.shipped_text):
-                warnings.simplefilter("ignore")
-                self.judge.cov.json_report(morfs=morfs, outfile=outfile)
-            with open(outfile, encoding="utf-8") as handle:
-                data = json.load(handle)
+            data = self.judge.cov.get_data()
+            arcs = data.has_arcs()
+            executed = {name: ({"arcs": sorted(data.arcs(name) or ())} if arcs else
+                               {"lines": sorted(data.lines(name) or ())})
+                        for name in data.measured_files()}
         except Exception as exc:
-            return {"coverage": {}, "coverage_error": str(exc)}
-        return {"coverage": coverage_entries(data, spec.sandbox)}
+            return {"executed": {}, "coverage_error": str(exc)}
+        return {"executed": executed}
 
 
 @contextlib.contextmanager
@@ -1362,15 +1505,17 @@ def _recorded_imports(run: _ChildRun) -> Iterator[None]:
 
 
 def _short_failure(*_args: Any, **_kwargs: Any) -> str:
-    return "failed under a mutant"
+    return "failed (no traceback kept in this run)"
 
 
 @contextlib.contextmanager
 def _cheap_failures(items: Sequence[Any], active: bool) -> Iterator[None]:
-    """Skip pytest's traceback formatting in the runs after the measured one.
+    """Skip pytest's traceback formatting in every run but the measuring run.
 
     Only "failed or not" matters there, and formatting a failure costs about
-    twice a whole small test (most mutants fail).
+    twice a whole small test (most mutants fail). The first judged clean run
+    is one of them: a failure there cuts the schedule short, and the facts
+    come from the measuring run.
     """
     patched = []
     if active:

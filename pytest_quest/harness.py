@@ -27,6 +27,7 @@ imports instead of this module.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import importlib.util
 import json
@@ -228,7 +229,7 @@ def _keep_measuring_ourselves(outer: Any) -> None:
         _OUTER.append(outer)
 
 
-def finish(channel: Channel, code: int | None) -> NoReturn:
+def finish(channel: Channel, code: int | None, page_cache: bool = False) -> NoReturn:
     """Report the end (``done`` when there is an exit status) and leave at once.
 
     Everything the gate reads has been written to the pipe by then, and the
@@ -236,10 +237,12 @@ def finish(channel: Channel, code: int | None) -> NoReturn:
     interpreter's (unloading every module, the collectors' exit handlers)
     would cost a tenth of a small submission's gate for nothing
     (docs/mutation.md, "Cost"). Only our own suite's start-up collector
-    saves its data first.
+    saves its data first. ``page_cache``: the runs' page cache was emptied
+    between waves (``done`` says so, for the verdict's isolation).
     """
     if code is not None:
-        channel.emit(EventKind.DONE, exitstatus=int(code), denied=[])
+        extra = {"page_cache": True} if page_cache else {}
+        channel.emit(EventKind.DONE, exitstatus=int(code), denied=[], **extra)
     channel.close()
     for outer in _OUTER:
         with contextlib.suppress(Exception):
@@ -300,7 +303,8 @@ def _run_submit(spec: HarnessSpec, channel: Channel, confined: str,
     # configuration and the plugins' imports run a third slower traced).
     pristine.before_exec = _measure_from_here(cov)
     judge = Judge(spec, channel, pristine, cov, facts, seed_fd,
-                  lambda status: finish(channel, status), own, confined)
+                  functools.partial(finish, channel), own, confined,
+                  fresh_coverage=lambda: _coverage(spec))
     _plugins_as_installed(pytest.Config)
     code = pytest.main(list(spec.pytest_args), plugins=[judge])
     return int(code)  # pytest stopped before collection: the judge never ran

@@ -511,6 +511,7 @@ def generate(
     zero_types: Sequence[str] = (),
     null_name: str = "_unused",
     null_shape: int = 0,
+    extremes: bool = True,
 ) -> Generated:
     """Make the null, extreme and (at most ``max_mutants``) classic mutants of one function.
 
@@ -522,7 +523,8 @@ def generate(
     mutant. ``null_name`` is the dead local the null mutant adds and
     ``null_shape`` picks what it stores and before which statement (the harness
     derives both from the secret seed, so no fixed name, value or place gives
-    it away). The
+    it away). ``extremes=False`` makes none of the extreme mutants (planned
+    before the return types are known, made later). The
     unchanged function compiled on its own must match the module's, or every
     mutant would be a lie (:class:`MutationError`). Deterministic: the same
     arguments give the same mutants in the same order.
@@ -570,7 +572,7 @@ def generate(
         return whole(kind, line, description, code)
 
     doc = func.body[:1] if _is_docstring(func.body[0]) else []
-    for body, text in _extreme_bodies(func, zero_types):
+    for body, text in _extreme_bodies(func, zero_types) if extremes else ():
         old = func.body
         try:
             if doc and _same_as(func, [*doc, *body], build, unchanged):

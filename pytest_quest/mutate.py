@@ -1,4 +1,4 @@
-"""The schedule after the measured run: clean controls and mutants, in an order no test can guess.
+"""The schedule: the measured run, clean controls and mutants, in an order no test can guess.
 
 Pure orchestration: which runs, in which order, with what time limits, and
 what each outcome means. The runs themselves are the harness's business and
@@ -6,14 +6,21 @@ are reached through the :class:`Runs` protocol (each run is one forked child
 that installs a module code object, collects the test file and runs it; see
 docs/mutation.md). The mutants come from :mod:`pytest_quest.mutants`.
 
-Every run after the measured one looks the same from inside: the target is
-installed the same way, the same time limits apply, a fresh private temp
-dir. The order of clean control runs and mutants is shuffled by a seed the
-test cannot compute (:mod:`pytest_quest.schedule`: a keyed hash of the
-sandbox copy, handed to the judge after the fork), so the same submission on
-the same files gets the same schedule (recorded in the event), and a test
-that fails a control (a counter, a clock, a pid: anything that tells runs
-apart) is FAIL.
+Every run of the first schedule looks the same from inside: the target
+installed the same way, nothing measuring, the same limits, a fresh private
+temp dir. The first clean run the gate judges (``M``) is one of them, at a
+secret place: never the first, somewhere among the first few, with the
+other clean controls scattered through the rest. A run that relays its
+answers to later runs through something the machine shares (the page cache,
+a kernel counter) cannot know whether the answers it finds were the shipped
+function's: the first run is always a mutant (red team 15). The **measuring
+run** (coverage, the recorder, every test with full reports) comes after
+every classic mutant has run, so whatever it leaves behind reaches only runs
+a relay cannot fool (the extreme mutants, the reach checks). The order is
+shuffled by a seed the test cannot compute
+(:mod:`pytest_quest.schedule`), so the same submission on the same files
+gets the same schedule (recorded in the event), and a test that fails a
+control is FAIL.
 """
 
 from __future__ import annotations
@@ -63,12 +70,12 @@ class RunRequest:
     """One run: the whole module to install, pristine or a mutant."""
 
     module: types.CodeType = field(repr=False)
-    timeout: float
-    #: Only the first run measures coverage and records return types and calls.
+    #: Seconds the run may take; None: decided once the first judged clean run has ended
+    #: (:meth:`Runs.run`'s ``later``), until then the run is not cut short.
+    timeout: float | None
+    #: The measuring run: coverage and the recorder on, every test run with pytest's full
+    #: failure reports. It comes after the first schedule (see the module's docstring).
     measure: bool = False
-    #: The shipped text, for the measured run's coverage report only (the file is hidden
-    #: from runs; that run installs the shipped code).
-    source: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -83,31 +90,41 @@ class Ran:
 
 #: Asked before each request starts: ``skip(index, results so far)`` (None: not finished).
 Skip = Callable[[int, Sequence[Ran | None]], bool]
+#: Told as each run ends, in the order they end: ``finished(index, ran)``.
+Finished = Callable[[int, Ran], None]
+#: The time limit of requests without one, once known (None: not yet).
+Later = Callable[[], float | None]
+#: The judge's reading of the measuring run: the report the stage goes on with, or None when
+#: the run gave none the gate can judge (tampered, died, could not start; the judge said why).
+Measured = Callable[[Ran], RunReport | None]
+#: Told once the first judged clean run has passed (the gate's first time limit is for it).
+Passed = Callable[[], None]
 
 
 class Runs(Protocol):
     """The harness side of the stage: it runs requests, each in its own fresh child."""
 
     def run(self, requests: Sequence[RunRequest], deadline: float,
-            skip: Skip | None = None) -> list[Ran | None]:
+            skip: Skip | None = None, finished: Finished | None = None,
+            later: Later | None = None) -> list[Ran | None]:
         """One result per request, in order; None for requests not started by ``deadline``.
 
         Requests are started in order; one for which ``skip`` says True is not
         started (None), which lets the stage stop once its verdict is decided.
+        A request without a timeout runs until ``later`` gives one (from its
+        start); meanwhile it does not hold back the runs after it for long.
         """
         ...
 
 
 @dataclass(frozen=True)
 class StageInput:
-    """What the judge knows after the measured run."""
+    """What the judge knows before any run; ``measured`` is filled in by the measuring run."""
 
     source: str
     filename: str
     def_line: int
     module: types.CodeType = field(repr=False)
-    measured: RunReport
-    measured_seconds: float
     target_file: str
     body: tuple[int, int]
     branch: bool
@@ -115,6 +132,15 @@ class StageInput:
     budget: float
     seed: str
     mutation: MutationSpec | None
+    #: The body's statements as coverage.py's static analysis finds them: classic mutants go
+    #: there before any run (None: every line). With the body fully covered (else no mutant
+    #: is judged) that is what the measured run's coverage says too.
+    statements: frozenset[int] | None = None
+    #: Runs start in waves of this many, the page cache emptied between waves (0: no waves,
+    #: the runs' marks outlive them). Decides where ``M`` may stand (:func:`_order`).
+    wave: int = 0
+    measured: RunReport | None = None
+    measured_seconds: float = 0.0
     #: "import" (the run installs the module) or "swap" (a conftest imported it first),
     #: decided by the judge from what it imported itself, never from a run's answer.
     install: str = "import"
@@ -126,11 +152,25 @@ class StageInput:
     #: the stage; mutants and reach checks go on the covered lines only, as always.
     claimed: frozenset[int] = frozenset()
 
+    @property
+    def report(self) -> RunReport:
+        """The measuring run's report (only asked for once it has ended)."""
+        assert self.measured is not None
+        return self.measured
+
 
 @dataclass
 class Stage:
-    """The stage's outcome: one entry per clean control, the mutation event, a tampered run."""
+    """The stage's outcome: the measured run, one entry per clean control, the mutation event."""
 
+    #: The measuring run's report as the judge read it (None: none to judge).
+    measured: RunReport | None = None
+    #: Seconds the first judged clean run took (every run's time limit comes from it).
+    measured_seconds: float = 0.0
+    #: That run has ended (whatever it answered).
+    measured_ended: bool = False
+    #: It failed: the runs after it in the first schedule were dropped.
+    cut_short: bool = False
     controls: list[dict[str, Any]] = field(default_factory=list)
     mutation: dict[str, Any] | None = None
     tampered: Tampering | None = None
@@ -156,7 +196,7 @@ def killed_by(report: RunReport) -> str | None:
 
 def _skip_reason(given: StageInput) -> str | None:
     """Why mutants must not run (a failing, unsafe or partly covered test), or None."""
-    report = given.measured
+    report = given.report
     if not report.collected:
         return "no tests were collected"
     if killed_by(report) or any(
@@ -180,12 +220,25 @@ def _skip_reason(given: StageInput) -> str | None:
     return None
 
 
-def run_stage(runs: Runs, given: StageInput) -> Stage:
-    """Plan, shuffle and run the controls and mutants; never raise for our own faults.
+#: The last place the first judged clean run (``M``) may take in the first schedule (from 0).
+#: Never 0: a clean first run handed its answers to every later one through the machine's page
+#: cache with no tell at all (red team 15, finding 04). Not far either: the runs before it have
+#: no time limit yet, and an honest test's first round must fit the gate's first time limit.
+MEASURED_LAST_PLACE = 4
 
-    A failure of the machinery becomes an ``error`` in the mutation event,
-    which the rule turns into REVIEW: the gate must not FAIL a test for our
-    fault. Controls still run then, so flakiness is judged either way.
+
+def run_stage(runs: Runs, given: StageInput, measured: Measured,
+              passed: Passed | None = None) -> Stage:
+    """Plan, shuffle and run the controls and mutants, then measure; never raise.
+
+    The classic mutants and the null mutant are planned before any run
+    (:attr:`StageInput.statements`), so the first judged clean run can
+    stand among them, all alike. Its time sets every time limit; when it
+    fails, the runs not yet started are dropped. Then the measuring run
+    (``measured`` reads it), then the extreme mutants, which need the types
+    it recorded, and the reach checks. A failure of the machinery becomes an
+    ``error`` in the mutation event, which the rule turns into REVIEW: the
+    gate must not FAIL a test for our fault.
     """
     started = time.monotonic()
     stage = Stage()
@@ -193,37 +246,54 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
     base: dict[str, Any] = {}
     if spec is not None:
         base = {"threshold": float(spec.threshold), "max_mutants": int(spec.max_mutants)}
-    report = given.measured
-    if killed_by(report) or not report.collected:
-        if spec is not None:
-            stage.mutation = {**base, "skipped": "the measured run failed"}
-        return stage
     mutants: list[tuple[str, Mutant]] = []
     made: Generated | None = None
-    reason = _skip_reason(given) if spec is not None else None
-    if spec is not None and reason is None:
+    if spec is not None:
         try:
             made = _generate(given, spec)
         except (MutationError, SyntaxError, ValueError) as exc:
             base["error"] = f"{type(exc).__name__}: {exc}"
         else:
             mutants.append(("N", made.null))
-            if not _import_time_only(given):
-                mutants += [(f"E{i}", m) for i, m in enumerate(made.extreme)]
-                mutants += [(f"K{i}", m) for i, m in enumerate(made.classic)]
+            mutants += [(f"K{i}", m) for i, m in enumerate(made.classic)]
     # One control per six mutants at least: a test that tells runs apart by shared state
     # (a counter file, the clock) must guess which runs are controls, and fails one.
     controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
-    labels = ["C"] * controls + [label for label, _ in mutants]
-    timeout = max(2.0, 10 * given.measured_seconds)
     rng = random.Random(int(given.seed[:16], 16))
-    rng.shuffle(labels)
-    # Classic mutants stop once their share passes whatever the rest do (never with a reason
-    # to skip: then no mutant verdict is read). Not on a decided FAIL: its facts name every
-    # survivor, which the agent needs to fix the test in one of its few tries.
-    decide = spec.threshold if spec is not None and reason is None else None
-    outcomes, stopped = _run_labels(runs, stage, labels, dict(mutants), given, timeout,
-                                    started + given.budget, decide)
+    measuring = RunRequest(given.module, math.inf, measure=True)
+    if mutants:
+        labels = _order(["M", *["C"] * controls, *(label for label, _ in mutants)], rng,
+                        given.wave)
+        results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
+                                  started + given.budget)
+        # What the measuring run leaves behind (it is told apart easily) reaches no classic
+        # mutant: they have all run.
+        (ran,) = runs.run([measuring], math.inf)
+        report = stage.measured = None if ran is None else measured(ran)
+    else:
+        # No mutant a relay could fool: the measuring run first, its time sets the limits.
+        (ran,) = runs.run([measuring], math.inf)
+        report = stage.measured = None if ran is None else measured(ran)
+        stage.measured_ended, stage.measured_seconds = True, ran.seconds if ran else 0.0
+        labels = ["C"] * controls if report is not None and not killed_by(report) else []
+        results = runs.run([RunRequest(given.module, _timeout(stage.measured_seconds))] *
+                           len(labels), time.monotonic() + given.budget) if labels else []
+    if report is None:
+        return stage
+    given = dataclasses.replace(given, measured=report,
+                                measured_seconds=stage.measured_seconds)
+    timeout = _timeout(given.measured_seconds)
+    outcomes = _collect(stage, labels, results, dict(mutants), given)
+    if killed_by(report) or not report.collected:
+        if spec is not None:
+            stage.mutation = {**base, "skipped": "the measured run failed"}
+        return stage
+    if stage.cut_short:
+        # The first judged clean run failed and the measuring run passed: a flaky test (that
+        # control says so), and the schedule was cut short: no mutant verdict to read.
+        if spec is not None:
+            stage.mutation = {**base, "skipped": "a clean control run failed"}
+        return stage
     if spec is None:
         # No mutation testing, yet the coverage is still the run's own answer: it is checked
         # all the same, or `mutation = false` turned forged coverage into a PASS (red team 6,
@@ -231,61 +301,159 @@ def run_stage(runs: Runs, given: StageInput) -> Stage:
         if stage.tampered is None and _skip_reason(given) is None:
             _coverage_only(runs, stage, given, rng, timeout, started)
         return stage
+    reason = _skip_reason(given)
     if reason is not None:
         stage.mutation = {**base, "skipped": reason}
         return stage
-    ran = [label for label in labels if label not in stopped]
-    stage.mutation = _event(given, base, made, mutants, outcomes, ran, controls, timeout)
+    # Planned on every statement; judged on the covered ones only (a line claimed unreachable
+    # that never ran): a mutant there proves nothing either way and is set aside.
+    ran_lines = set((report.coverage or {}).get(given.target_file, {}).get("executed_lines", ()))
+    aside = {label for label, mutant in mutants
+             if label.startswith("K") and mutant.line not in ran_lines}
+    if aside:
+        kept = [(label, ran) for label, ran in zip(labels, results, strict=True)
+                if label not in aside]
+        labels, results = [label for label, _ in kept], [ran for _, ran in kept]
+        mutants = [(label, mutant) for label, mutant in mutants if label not in aside]
+        for label in aside:
+            outcomes.pop(label, None)
+    extreme: list[tuple[str, Mutant]] = []
+    if made is not None and not _import_time_only(given):
+        try:
+            made = _with_extremes(made, given)
+        except (MutationError, SyntaxError, ValueError) as exc:  # pragma: no cover - the
+            base["error"] = f"{type(exc).__name__}: {exc}"        # first plan compiled
+        else:
+            extreme = [(f"E{i}", m) for i, m in enumerate(made.extreme)]
+    cut = decided_at(labels, results, dict(mutants), spec.threshold)
+    stopped = {label for index, label in enumerate(labels)
+               if cut is not None and index > cut and label.startswith("K")}
+    for label in stopped:  # one already under way when the score passed is left out too
+        outcomes.pop(label, None)
+    ran_labels = [label for label in labels if label not in stopped]
+    deadline = started + given.budget
+    if extreme:
+        # No control beside them: after the measuring run a relay knows the shipped answers
+        # anyway, and an extreme mutant dies by any test that checks a value.
+        outcomes.update(_run_labels(runs, stage, _shuffled([e for e, _ in extreme], rng),
+                                    dict(extreme), given, timeout, deadline, ran_labels))
+    stage.mutation = _event(given, base, made, [*mutants, *extreme], outcomes, ran_labels,
+                            sum(label in ("M", "C") for label in ran_labels), timeout)
     stage.mutation["stopped"] = len(stopped)
     # Both install modes, every claimed line and arc: what a conftest ran in the judge is not
     # what the test ran, so it proves nothing the answer claims (red team 6, finding 04); an
     # import-time-only body is checked too, as that claim is the answer's own.
     if made is not None and stage.tampered is None and \
             stage.mutation.get("null", {}).get("outcome") == SURVIVED:
-        _reach_phase(runs, stage, given, outcomes, rng, timeout, started + given.budget)
+        _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline)
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
 
 
+def _timeout(measured_seconds: float) -> float:
+    """Every run's time limit once the measured run's time is known."""
+    return max(2.0, 10 * measured_seconds)
+
+
+def _order(labels: list[str], rng: random.Random, wave: int = 0) -> list[str]:
+    """The first schedule: shuffled, a mutant first, ``M`` in places 1 to 4.
+
+    In waves (``wave`` runs each, the page cache emptied between them) ``M``
+    goes in the first wave, at any place, beside mutants only: its answers
+    reach no run after that wave. With nothing but clean runs there is
+    nothing to hide among: ``M`` comes first.
+    """
+    rest = _shuffled([label for label in labels if label != "M"], rng)
+    mutants = [index for index, label in enumerate(rest) if label != "C"]
+    if not mutants:
+        return ["M", *rest]
+    if wave:
+        for place in range(min(wave - 1, len(mutants))):  # mutants beside it
+            rest.insert(place, rest.pop(mutants[place]))
+        rest.insert(rng.randint(0, min(wave - 1, len(mutants))), "M")
+        return rest
+    rest.insert(0, rest.pop(mutants[0]))
+    rest.insert(rng.randint(1, min(MEASURED_LAST_PLACE, len(rest))), "M")
+    return rest
+
+
+def _shuffled(labels: list[str], rng: random.Random) -> list[str]:
+    rng.shuffle(labels)
+    return labels
+
+
+def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[str],
+                    by_label: dict[str, Mutant], passed: Passed | None, deadline: float
+                    ) -> list[Ran | None]:
+    """Run the first judged clean run ``M`` among the controls, the null and classic mutants.
+
+    ``M`` is a control like the others; only its time and its end matter
+    more. Until it has ended no run is skipped and none has a time limit
+    (its time sets them). Then a failed ``M`` drops every run not yet
+    started; else classic mutants stop once the score has passed
+    (:func:`decided_at`).
+    """
+    threshold = given.mutation.threshold if given.mutation is not None else None
+    found: dict[str, Any] = {}
+
+    def finished(index: int, ran: Ran) -> None:
+        if labels[index] != "M":
+            return
+        stage.measured_ended = True
+        stage.measured_seconds = ran.seconds
+        found["timeout"] = _timeout(ran.seconds)
+        if ran.status != ANSWERED or ran.report is None or ran.report.error or \
+                killed_by(ran.report) or not ran.report.collected:
+            stage.cut_short = True
+        elif passed is not None:
+            passed()
+
+    def skip(index: int, results: Sequence[Ran | None]) -> bool:
+        if not stage.measured_ended:
+            return False
+        if stage.cut_short:
+            return True
+        if threshold is None or not labels[index].startswith("K"):
+            return False
+        cut = decided_at(labels, results, by_label, threshold)
+        return cut is not None and index > cut
+
+    pristine = RunRequest(given.module, None)
+    requests = [pristine if label in ("M", "C") else RunRequest(by_label[label].code, None)
+                for label in labels]
+    return runs.run(requests, deadline, skip, finished, lambda: found.get("timeout"))
+
+
+def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
+             by_label: dict[str, Mutant], given: StageInput) -> dict[str, dict[str, Any]]:
+    """Controls go to ``stage``, mutant entries are returned; runs not started are left out."""
+    outcomes: dict[str, dict[str, Any]] = {}
+    for label, ran in zip(labels, results, strict=True):
+        if ran is None:
+            continue
+        if ran.status == TAMPERED and stage.tampered is None:
+            stage.tampered = ran.tampered
+        if ran.report is not None:
+            _gather(stage.reads, ran.report.reads)
+            _gather(stage.denied, ran.report.denied)
+        if label in ("M", "C"):
+            stage.controls.append(_control(ran, given.report))
+        else:
+            outcomes[label] = _entry(by_label[label], ran)
+    return outcomes
+
+
 def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
                 given: StageInput, timeout: float, deadline: float,
-                threshold: float | None = None) -> tuple[dict[str, dict[str, Any]], set[str]]:
-    """Run one shuffled schedule; controls go to ``stage``, mutant entries are returned.
-
-    With a ``threshold``, classic mutants (``K...``) after the point where
-    the schedule's outcomes pass the classic score (:func:`decided_at`) are
-    not started, and any that were already under way are left out: the
-    stopped labels are returned with the entries. Controls, the null and the
-    extreme mutants always run.
-    """
+                order: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Run one more shuffled schedule (each label once); appended to ``order`` when given."""
     pristine = RunRequest(given.module, timeout)
     requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
                 for label in labels]
-    def passed(index: int, results: Sequence[Ran | None]) -> bool:
-        assert threshold is not None
-        cut = decided_at(labels, results, by_label, threshold)
-        return cut is not None and index > cut and labels[index].startswith("K")
-
-    skip: Skip | None = None if threshold is None else passed
-    results = runs.run(requests, deadline, skip) if requests else []
-    cut = None if threshold is None else decided_at(labels, results, by_label, threshold)
-    stopped = {label for index, label in enumerate(labels)
-               if cut is not None and index > cut and label.startswith("K")}
-    outcomes: dict[str, dict[str, Any]] = {}
-    for label, ran in zip(labels, results, strict=True):
-        if label in stopped:
-            continue
-        if ran is not None and ran.status == TAMPERED and stage.tampered is None:
-            stage.tampered = ran.tampered
-        if ran is not None and ran.report is not None:
-            _gather(stage.reads, ran.report.reads)
-            _gather(stage.denied, ran.report.denied)
-        if label == "C":
-            if ran is not None:
-                stage.controls.append(_control(ran, given.measured))
-        elif ran is not None:
-            outcomes[label] = _entry(by_label[label], ran)
-    return outcomes, stopped
+    results = runs.run(requests, deadline) if requests else []
+    if order is not None:
+        order += labels
+    return _collect(stage, labels, results, by_label, given)
 
 
 def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
@@ -342,6 +510,7 @@ def _coverage_only(runs: Runs, stage: Stage, given: StageInput, rng: random.Rand
     except (MutationError, SyntaxError, ValueError):
         return  # the machinery cannot mutate this target: nothing to check with
     stage.mutation = {"threshold": 0.0, "max_mutants": 0, "reach_only": True, "mode": "fork",
+                      "waves": given.wave,
                       "install": given.install, "budget": round(given.budget, 1),
                       "seed": given.seed[:16], "order": [], "controls": 0,
                       "timeout": round(timeout, 3),
@@ -365,7 +534,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     these runs look like the others.
     """
     assert stage.mutation is not None
-    coverage = (given.measured.coverage or {}).get(given.target_file, {})
+    coverage = (given.report.coverage or {}).get(given.target_file, {})
     covered = set(coverage.get("executed_lines", ()))
     # Branch mode: the arcs are the run's claim too (red team 4, finding 04).
     arcs = {(int(a), int(b)) for a, b in coverage.get("executed_branches", ())
@@ -394,11 +563,11 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
         twins = []
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
     twin_labels: dict[str, Mutant] = {f"T{i}": t for i, t in enumerate(twins)}
-    labels = ["C", *by_label, *twin_labels, *(["N"] if null is not None else [])]
-    rng.shuffle(labels)
-    reached, _ = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **(
-        {"N": null} if null is not None else {})}, given, timeout, deadline)
-    stage.mutation["order"] = [*stage.mutation["order"], *labels]
+    labels = _shuffled(["C", *by_label, *twin_labels, *(["N"] if null is not None else [])],
+                       rng)
+    reached = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **(
+        {"N": null} if null is not None else {})}, given, timeout, deadline,
+        stage.mutation["order"])
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     if null is not None and "N" in reached:
@@ -445,9 +614,9 @@ def _import_time_only(given: StageInput) -> bool:
     covered line of the body is one the judge saw run before the fork. In
     import mode each run installs the module itself, so mutants always reach.
     """
-    if given.install != "swap" or given.measured.calls != 0:
+    if given.install != "swap" or given.report.calls != 0:
         return False
-    coverage = (given.measured.coverage or {}).get(given.target_file, {})
+    coverage = (given.report.coverage or {}).get(given.target_file, {})
     first, last = given.body
     body = {n for n in coverage.get("executed_lines", ()) if first <= n <= last}
     # A body that never ran at all did not run "only at import": with every line claimed
@@ -464,12 +633,23 @@ def _null_name(seed: str) -> str:
 
 
 def _generate(given: StageInput, spec: MutationSpec) -> Generated:
-    covered = set((given.measured.coverage or {}).get(given.target_file, {})
-                  .get("executed_lines", ()))
+    """The null and classic mutants, before any run: on the body's statements."""
+    covered = None if given.statements is None else set(given.statements)
     return generate(given.source, given.filename, given.def_line, module_code=given.module,
-                    covered=covered, max_mutants=spec.max_mutants,
-                    zero_types=given.measured.types, null_name=_null_name(given.seed),
-                    null_shape=int(given.seed[24:32], 16))
+                    covered=covered, max_mutants=spec.max_mutants, extremes=False,
+                    null_name=_null_name(given.seed), null_shape=int(given.seed[24:32], 16))
+
+
+def _with_extremes(made: Generated, given: StageInput) -> Generated:
+    """``made`` with the extreme mutants, once the measured run has said which types the
+    target returned (their zero values are tried)."""
+    extra = generate(given.source, given.filename, given.def_line, module_code=given.module,
+                     covered=set(), max_mutants=0, zero_types=given.report.types,
+                     null_name=_null_name(given.seed), null_shape=int(given.seed[24:32], 16))
+    return dataclasses.replace(made, extreme=extra.extreme,
+                               equivalent=made.equivalent + extra.equivalent,
+                               extreme_equivalent=extra.extreme_equivalent,
+                               incompatible=made.incompatible + extra.incompatible)
 
 
 def _control(ran: Ran, measured: RunReport) -> dict[str, Any]:
@@ -517,12 +697,13 @@ def _event(given: StageInput, base: dict[str, Any], made: Generated | None,
            mutants: list[tuple[str, Mutant]], outcomes: dict[str, dict[str, Any]],
            labels: list[str], controls: int, timeout: float) -> dict[str, Any]:
     data: dict[str, Any] = {**base, "mode": "fork", "install": given.install,
+                            "waves": given.wave,
                             "budget": round(given.budget, 1), "seed": given.seed[:16],
                             "order": labels, "controls": controls,
                             "timeout": round(timeout, 3),
                             "clean_seconds": round(given.measured_seconds, 4),
-                            "zero_types": list(given.measured.types),
-                            "calls": given.measured.calls}
+                            "zero_types": list(given.report.types),
+                            "calls": given.report.calls}
     if made is None:
         return data
     data.update(candidates=made.candidates, equivalent=made.equivalent,

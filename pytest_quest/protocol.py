@@ -163,6 +163,11 @@ class HarnessSpec:
     #: sends the quest to a human anyway; here it only lets the mutation stage run on the
     #: covered rest when these lines (and branches from them) are all that is missing.
     claimed: tuple[int, ...] = ()
+    #: Inherited descriptors on the runs cgroup (``confine.ProcessLimits.evictor``): its
+    #: ``cgroup.procs``, which every forked run writes to join it, and its ``memory.force_empty``,
+    #: which the zygote writes before each wave of runs, so the page cache one wave faulted in is
+    #: gone for the next. Empty where there is no runs cgroup.
+    evict_fds: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -307,7 +312,7 @@ _MUTATION_FIELDS: dict[str, Check] = {
     "extreme": _list(_MUTANT, 64), "classic": _list(_MUTANT, 1000), "not_run": _int,
     "classic_skipped": _str, "seed": _str, "order": _list(_str, 2000), "install": _str,
     "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int, "reach_not_run": _int,
-    "reach_only": _bool,
+    "reach_only": _bool, "waves": _int,
 }
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),
@@ -328,7 +333,7 @@ _EVENTS: dict[EventKind, Check] = {
     EventKind.TARGET_READ: _shape({"what": _str}, {"nodeid": _str}),
     EventKind.ENV_ERROR: _shape({"message": _str}),
     EventKind.TAMPERED: _shape({"where": _str, "expected": _str, "actual": _str}),
-    EventKind.DONE: _shape({"exitstatus": _int, "denied": _list(_str)}),
+    EventKind.DONE: _shape({"exitstatus": _int, "denied": _list(_str)}, {"page_cache": _bool}),
     EventKind.DESELECTED: _shape({"nodeids": _list(_str)}),
 }
 
@@ -423,12 +428,16 @@ class RunReport:
 
     collected: tuple[str, ...] = ()
     collect_errors: tuple[dict[str, Any], ...] = ()
-    #: Per-phase reports (the measured run only).
+    #: Per-phase reports, up to the first failure (the report run: all of them).
     reports: tuple[dict[str, Any], ...] = ()
-    #: First failing nodeid (runs after the measured one stop there).
+    #: First failing nodeid (every run but the report run stops there).
     failed: str | None = None
     coverage: dict[str, Any] | None = None
     coverage_error: str | None = None
+    #: What the run executed of each measured file, as coverage.py recorded it: ``lines`` (or
+    #: ``arcs`` in branch mode). Every run sends it; the judge turns the measured run's into
+    #: ``coverage`` (a report needs the target's text, which no run may hold).
+    executed: dict[str, Any] | None = None
     types: tuple[str, ...] = ()
     calls: int | None = None
     denied: tuple[str, ...] = ()
@@ -450,6 +459,7 @@ _REPORT = _shape({}, {
     "collected": _list(_str), "collect_errors": _list(_shape({"nodeid": _str, **_PLACE})),
     "reports": _list(_EVENTS[EventKind.REPORT]), "failed": _optional(_str),
     "coverage": _optional(_dict_of(FILE_COVERAGE)), "coverage_error": _optional(_str),
+    "executed": _optional(_dict_of(_shape({}, {"lines": _LINES, "arcs": _list(_pair)}))),
     "types": _list(_str, 16), "calls": _optional(_int), "denied": _list(_str, 1000),
     "reads": _list(_str, 1000), "replaced": _list(_str), "missing": _bool,
     "import_error": _optional(_str), "error": _optional(_str), "exitstatus": _int,
@@ -496,10 +506,10 @@ class RunStart:
     denied_early: tuple[str, ...] = ()
     #: The target function was not found on the imported module.
     missing: bool = False
-    #: The measured run only: the target's file and the statements of its body as coverage
-    #: knew them before the test (coverage worked then). The answer's coverage must list
-    #: them, executed or missing: a report without them was broken by the test (red team 3,
-    #: finding 01: a free REVIEW, ``coverage-no-data``).
+    #: The target's file and the statements of its body as coverage knew them before the
+    #: test (coverage worked then; every run sends them, the judge reads the measured run's).
+    #: The answer's coverage must list them, executed or missing: a report without them was
+    #: broken by the test (red team 3, finding 01: a free REVIEW, ``coverage-no-data``).
     coverage: tuple[str, tuple[int, ...]] | None = None
     #: Branch mode: the body's branch arcs as coverage knew them before the test, which the
     #: answer must list too, executed or missing (red team 5, finding 03: an answer that left

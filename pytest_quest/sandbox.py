@@ -474,7 +474,6 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     spec = replace(spec, sandbox=str(box.path), private_dir=str(channel),
                    allowed_write=(str(box.path), str(box.base / "tmp"), str(box.base / "home")))
     spec_path = private / "spec.json"
-    os.close(safeio.create_new(spec_path, spec.to_json().encode()))
     read_fd, write_fd = os.pipe()
     # The child's ends of the pipes: ours to close once it holds them (or the launch failed),
     # each exactly once. A second close of a number another thread of this process has opened
@@ -486,8 +485,15 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     reader = _Reader(read_fd, observe)
     limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
               if confine.detect().kernel else confine.ProcessLimits(""))
+    evict = limits.evictor() if spec.mode == "submit" else None
+    if evict is not None:  # runs join a cgroup whose page cache the zygote empties
+        for fd in evict:
+            os.set_inheritable(fd, True)
+            theirs.append(fd)
+        spec = replace(spec, evict_fds=evict)
     status_fd: tuple[int, int] | None = None
     try:
+        os.close(safeio.create_new(spec_path, spec.to_json().encode()))
         command, status_fd, confinement = _command(box, settings, spec_path, channel,
                                                    limits.cgroups, write_fd, seed_fd)
         if status_fd is not None:
@@ -552,6 +558,9 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
         isolation = str(report.get("isolation", "unknown"))
     events, tampered = parse_events(data, truncated=truncated,
                                     died=timed_out or returncode < 0)
+    done = next((e for e in events if e["event"] == EventKind.DONE), None)
+    if done is not None and done.get("page_cache"):
+        isolation += "+page-cache"  # emptied between waves of runs (confine.evict)
     try:
         raw = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
     except OSError:

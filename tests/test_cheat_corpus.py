@@ -15,9 +15,11 @@ import; ``redteam2``: red team round 2, not fixed yet; ``parent``: the judging p
 run-provided text safely, red team round 2; ``runns``: a PID, mount and network namespace per
 run, so nothing the measured run leaves in counters it shares with later runs (pids, a tmpfs's
 inode numbers) reaches them, red team 13; skipped where the kernel offers no namespaces;
-``measuredlast``: the measured run neither first nor recognisable, not built yet: red teams 14
-and 15 relayed its answers through what the whole machine shares, the page cache and an inode
-counter). Until that defence is on this branch (``LANDED``), its test is
+``measuredlast``: the measured run neither first nor recognisable: red teams 14 and 15 relayed
+its answers through what the whole machine shares, the page cache and an inode counter;
+``pagecache``: no page a run can read left cold, or a page cache of each run's own, not built:
+red team 16's relays need no tell, only a clean run among the first few). Until that defence
+is on this branch (``LANDED``), its test is
 ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
 defence lands; ``UNSTEADY`` ones are not strict.
 ``# also-stopped-by: <branch>`` names a defence that stops it as well without being the wall
@@ -28,6 +30,7 @@ process of its own, so ``/proc/<ppid>`` is not the caller any more).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -57,11 +60,21 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 #: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
-LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns"})
+LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
 #: cache, a machine-wide inode counter): such an attack wins nearly always, not always, so its
 #: test is an xfail that may pass without failing the suite.
-UNSTEADY: frozenset[str] = frozenset({"measuredlast"})
+UNSTEADY: frozenset[str] = frozenset({"pagecache"})
+
+
+@functools.cache
+def _evicts() -> bool:
+    """Runs here get a cgroup whose page cache is emptied between waves (``pagecache``)."""
+    limits = confine.process_limits(64, 256) if confine.detect().kernel else None
+    if limits is None:
+        return False
+    limits.close()
+    return bool(limits.runs)
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -88,7 +101,8 @@ def _case(path: Path) -> Any:
         return pytest.param(path, id=path.stem, marks=pytest.mark.skip(
             reason="needs namespaces for each run (a PID, mount and network namespace of "
                    f"its own), unavailable here: {confine.detect().namespaces_error}"))
-    if pending is None or {pending, header.get("also-stopped-by")} & LANDED:
+    landed = LANDED | ({"pagecache"} if _evicts() else set())
+    if pending is None or {pending, header.get("also-stopped-by")} & landed:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
         strict=pending not in UNSTEADY,
@@ -112,8 +126,8 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast"), path.name
-        if pending is None or pending in LANDED:
+                           "measuredlast", "pagecache"), path.name
+        if pending is None or pending in LANDED | {"pagecache"}:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already
             assert expected & known, path.name

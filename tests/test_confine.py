@@ -36,16 +36,20 @@ from pytest_quest.submit import Result
 ISOLATION = confine.detect()
 
 
-def _limits_here() -> str:
-    """The process limits a sandbox run gets here (what its verdict's isolation name adds)."""
+def _limits_here() -> tuple[str, bool]:
+    """The process limits a sandbox run gets here (what its verdict's isolation name adds), and
+    whether a submission's runs get a cgroup whose page cache is emptied between waves."""
     limits = confine.process_limits(512, 4096)
     limits.close()
-    return "" if limits.kind == "rlimit" and os.getuid() == 0 else limits.kind
+    return "" if limits.kind == "rlimit" and os.getuid() == 0 else limits.kind, bool(limits.runs)
 
 
-#: The isolation name a sandbox run's verdict carries here.
-RUN_ISOLATION = (confine.run_isolation(ISOLATION.name, _limits_here()) if ISOLATION.kernel
+#: The isolation name a sandbox run's verdict carries here (the baseline's, the suite's).
+RUN_ISOLATION = (confine.run_isolation(ISOLATION.name, _limits_here()[0]) if ISOLATION.kernel
                  else ISOLATION.name)
+#: What a submission's verdict says: its runs' page cache emptied between waves, where it is.
+EVICTS = ISOLATION.kernel and _limits_here()[1]
+SUBMIT_ISOLATION = RUN_ISOLATION + ("+page-cache" if EVICTS else "")
 needs_landlock = pytest.mark.skipif(
     confine.landlock_abi() < 1, reason="needs Landlock (Linux >= 5.13, landlock in the LSM list)")
 needs_namespaces = pytest.mark.skipif(
@@ -182,9 +186,9 @@ def attack(project: Path, canary: Path, submit_test: Callable[..., Result],
         world.assert_untouched(judged=QUEST)
         assert result.verdict.outcome is Outcome.FAIL, [f.to_dict() for f in result.verdict.facts]
         # Every verdict names what confined the run that judged it, and so does its log line.
-        assert result.isolation == result.to_dict(3)["isolation"] == RUN_ISOLATION
+        assert result.isolation == result.to_dict(3)["isolation"] == SUBMIT_ISOLATION
         log = (project / ".quest" / "attempts.jsonl").read_text().splitlines()
-        assert json.loads(log[-1])["isolation"] == RUN_ISOLATION
+        assert json.loads(log[-1])["isolation"] == SUBMIT_ISOLATION
         return result
 
     return run
@@ -728,7 +732,7 @@ def test_plugin_starting_a_process_passes_an_honest_test_when_confined(
         spawning_project, submit_test) -> None:
     result = submit_test(QUEST, FULL)
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.quest.evidence.isolation == RUN_ISOLATION
+    assert result.quest.evidence.isolation == SUBMIT_ISOLATION
 
 
 def _no_kernel() -> confine.Isolation:
@@ -779,7 +783,7 @@ def test_strict_judges_when_confined(submit_test) -> None:
         "    assert nightly_rate(1.0, 'standard', 1) == 1.0\n")
     result = submit_test(QUEST, source, overrides={"isolation": "strict"})
     assert result.verdict.outcome is Outcome.PASS, [f.to_dict() for f in result.verdict.facts]
-    assert result.isolation == RUN_ISOLATION
+    assert result.isolation == SUBMIT_ISOLATION
 
 
 def test_isolation_setting_is_validated(tmp_path: Path) -> None:
@@ -1007,7 +1011,7 @@ def test_a_timed_out_run_takes_what_it_started_along(submit_test) -> None:
     source = DAEMON.format(marker=marker, call=PARTIAL_CALL + "\n    time.sleep(600)")
     result = submit_test(QUEST, "import time\n" + source, overrides={"timeout": 4.0})
     assert result.verdict.root_cause == "run-timeout"
-    assert result.isolation == RUN_ISOLATION
+    assert result.isolation == RUN_ISOLATION  # killed before its end: no word on waves
     assert _running(marker) == []
 
 
@@ -1216,3 +1220,51 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
         f"POSIX_FADV_WILLNEED done, MADV_PAGEOUT {refused}, MADV_COLD {refused}, "
         "MADV_WILLNEED done")
     assert os.listxattr(target) == []
+
+
+@pytest.mark.skipif(not EVICTS, reason="needs a cgroup v1 memory hierarchy this user may write "
+                    "(a runs cgroup whose page cache can be emptied); none here")
+def test_evict_empties_the_page_cache_the_runs_faulted_in(tmp_path: Path) -> None:
+    """Red team 16: what a run faults into the page cache must not reach the next wave."""
+    cold = tmp_path / "cold.bin"
+    cold.write_bytes(os.urandom(1 << 16))
+    fd = os.open(cold, os.O_RDONLY)
+    os.fsync(fd)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+
+    def cached() -> bool:  # mincore: a look that reads nothing in (RWF_NOWAIT starts read-ahead)
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        address = libc.mmap(None, ctypes.c_size_t(8192), 1, 1, fd, ctypes.c_long(0))
+        pages = (ctypes.c_ubyte * 2)()
+        try:
+            assert libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(8192), pages) == 0
+        finally:
+            libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(8192))
+        return bool(pages[1] & 1)
+
+    limits = confine.process_limits(64, 256)
+    fds = limits.evictor()
+    assert fds is not None
+    try:
+        assert not cached()
+        child = os.fork()
+        if child == 0:  # a "run": joins the runs cgroup, faults a page in
+            os._exit(0 if confine.join_runs_cgroup(fds[0]) and os.pread(fd, 1, 4096) else 1)
+        assert os.waitpid(child, 0)[1] == 0
+        assert cached()  # the mark a relay leaves
+        assert confine.evict(fds[1])
+        assert not cached()  # gone before the next wave
+        # A page faulted in by a process outside the runs cgroup stays: only the runs' go.
+        os.pread(fd, 1, 4096)
+        assert confine.evict(fds[1]) and cached()
+    finally:
+        os.close(fd)
+        for each in fds:
+            os.close(each)
+        limits.close()
+    assert not os.path.exists(limits.runs)
+    assert confine.ProcessLimits("rlimit").evictor() is None
+    assert not confine.evict(-1) and not confine.join_runs_cgroup(-1)

@@ -634,7 +634,7 @@ def test_doctor_names_the_process_limits(project: Path) -> None:
     from pytest_quest.cli.doctor import report
 
     data: dict[str, Any] = report(project)
-    assert data["process_limits"] in ("cgroup", "rlimit", "none")
+    assert data["process_limits"] in ("cgroup+page-cache", "cgroup", "rlimit", "none")
 
 
 NPROC = """

@@ -17,7 +17,7 @@ import pytest
 
 from pytest_quest import mutate
 from pytest_quest.mutants import Mutant
-from pytest_quest.mutate import Ran, RunRequest, StageInput, run_stage
+from pytest_quest.mutate import Ran, RunRequest, Stage, StageInput
 from pytest_quest.protocol import MutationSpec, RunReport, Tampering
 
 SOURCE = "def f(a):\n    if a > 1:\n        return a + 1\n    return 0\n"
@@ -56,7 +56,8 @@ class FakeRuns:
         self.inputs = inputs
 
     def run(self, requests: Sequence[RunRequest], deadline: float,
-            skip: mutate.Skip | None = None) -> list[Ran | None]:
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[Ran | None]:
         out: list[Ran | None] = []
         for number, request in enumerate(requests):
             if skip is not None and skip(number, out):
@@ -64,10 +65,17 @@ class FakeRuns:
                 continue
             index = len(self.requests)
             self.requests.append(request)
-            ran = Ran(mutate.ANSWERED, 0.01, RunReport(
+            ran = Ran(mutate.ANSWERED, 0.005, RunReport(
                 collected=(NODE,), failed=_checks(request.module, self.inputs)))
             out.append(self.behave(index, request, ran) if self.behave else ran)
+            if finished is not None and out[-1] is not None:
+                finished(number, out[-1])
         return out
+
+
+def run_stage(runs: mutate.Runs, given: StageInput) -> Stage:
+    """The stage, with ``given.measured`` as what the judge reads of the measuring run."""
+    return mutate.run_stage(runs, given, lambda ran: given.measured)
 
 
 def _given(**changes: Any) -> StageInput:
@@ -98,10 +106,41 @@ def test_a_strong_test_kills_the_mutants_and_passes_every_control() -> None:
     assert event["classic"] and event["not_run"] == 0
     assert len(stage.controls) == event["controls"] >= 2
     assert all(c == {"outcomes": {NODE: "passed"}} for c in stage.controls)
-    assert event["order"].count("C") == event["controls"]
-    assert len(runs.requests) == len(event["order"])
-    # Every run after the measured one has the same time limit: nothing to tell them apart.
-    assert {r.timeout for r in runs.requests} == {2.0} and not any(r.measure for r in runs.requests)
+    assert _clean(event["order"]) == event["controls"]
+    assert len(runs.requests) == len(event["order"]) + 1  # and the measuring run
+    # The first schedule: a mutant first, the first judged clean run in places 1 to 4, no run
+    # measuring, none with a time limit yet (the first clean run's time sets them).
+    measuring = [i for i, r in enumerate(runs.requests) if r.measure]
+    first = runs.requests[:measuring[0]]
+    assert len(measuring) == 1 and all(r.timeout is None for r in first)
+    assert event["order"][0] not in ("M", "C") and 1 <= event["order"].index("M") <= 4
+    assert len(first) == event["order"].index("E0")  # the extreme mutants come after it
+    assert {r.timeout for r in runs.requests[measuring[0] + 1:]} == {2.0}
+
+
+def _clean(order: list[str]) -> int:
+    """Clean runs in a schedule: the first judged one (M) and the controls (C)."""
+    return order.count("M") + order.count("C")
+
+
+def test_the_first_run_is_never_clean_whatever_the_seed() -> None:
+    for seed in range(40):
+        order = mutate._order(["M", "C", "C", "N", "K0", "K1", "K2"], mutate.random.Random(seed))
+        assert order[0] not in ("M", "C") and 1 <= order.index("M") <= 4
+        assert sorted(order) == sorted(["M", "C", "C", "N", "K0", "K1", "K2"])
+    # With nothing to hide among, the first judged clean run comes first.
+    assert mutate._order(["M", "C"], mutate.random.Random(0)) == ["M", "C"]
+
+
+def test_in_waves_the_first_clean_run_shares_the_first_wave_with_mutants_only() -> None:
+    places = set()
+    for seed in range(40):
+        order = mutate._order(["M", "C", "C", "N", "K0", "K1", "K2"], mutate.random.Random(seed),
+                              wave=2)
+        assert "M" in order[:2] and "C" not in order[:2]
+        assert sorted(order) == sorted(["M", "C", "C", "N", "K0", "K1", "K2"])
+        places.add(order.index("M"))
+    assert places == {0, 1}  # which of the two starts first says nothing
 
 
 def test_blocks_proven_by_killed_mutants_need_no_reach_check() -> None:
@@ -119,7 +158,7 @@ def test_coverage_the_test_wrote_itself_is_caught_by_a_reach_check() -> None:
     assert stage.tampered.actual.startswith("that run passed: the line never ran")
     assert stage.mutation is not None
     assert [e["outcome"] for e in stage.mutation["reach"]] == ["survived"]
-    assert stage.mutation["order"].count("C") == stage.mutation["controls"]
+    assert _clean(stage.mutation["order"]) == stage.mutation["controls"]
 
 
 def _loads_local(instruction: dis.Instruction, code: Any) -> bool:
@@ -216,9 +255,9 @@ def test_classic_mutants_stop_once_the_score_passes_whatever_the_rest_do() -> No
     # 11 classic mutants, threshold 0.6: the 7th kill passes even if the other 4 survived.
     assert len(ran) == 7 and event["stopped"] == 4
     assert [e["outcome"] for e in event["classic"]] == ["killed"] * 7
-    assert len(runs.requests) == len(event["order"])  # the stopped ones never started
+    assert len(runs.requests) == len(event["order"]) + 1  # the stopped ones never started
     # Controls, the null and the extreme mutants all still run.
-    assert event["order"].count("C") == event["controls"] == 3
+    assert _clean(event["order"]) == event["controls"] == 3
     assert {"N", "E0", "E1"} <= set(event["order"]) and event["not_run"] == 0
 
 
@@ -234,13 +273,18 @@ class Pairs(FakeRuns):
     """Two runs at a time: the second starts before the first has answered, as in the harness."""
 
     def run(self, requests: Sequence[RunRequest], deadline: float,
-            skip: mutate.Skip | None = None) -> list[Ran | None]:
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[Ran | None]:
         out: list[Ran | None] = [None] * len(requests)
         for start in range(0, len(requests), 2):
             pair = [i for i in (start, start + 1) if i < len(requests)]
             started = [i for i in pair if skip is None or not skip(i, out)]
             for i in started:  # both answer only once both were started
                 out[i] = super().run([requests[i]], deadline)[0]
+            for i in started:
+                ran = out[i]
+                if finished is not None and ran is not None:
+                    finished(i, ran)
         return out
 
 
@@ -252,7 +296,7 @@ def test_the_stop_does_not_depend_on_runs_finishing_in_parallel() -> None:
     for key in ("order", "classic", "extreme", "null", "stopped", "not_run"):
         assert parallel[key] == serial[key]
     # One classic mutant was already under way when the score passed: it is left out.
-    assert len(runs.requests) == len(parallel["order"]) + 1
+    assert len(runs.requests) == len(parallel["order"]) + 2  # and the measuring run
 
 
 def test_the_stop_reads_only_the_finished_prefix() -> None:
@@ -359,16 +403,33 @@ def test_mutation_is_skipped_with_a_reason_but_controls_still_run(measured: RunR
     runs = FakeRuns()
     stage = run_stage(runs, _given(measured=measured))
     assert stage.mutation is not None and stage.mutation["skipped"] == reason
-    assert len(stage.controls) == 2 and len(runs.requests) == 2
+    # The reason comes from the measuring run, after the first schedule: its controls count.
+    assert len(stage.controls) == 3 and runs.requests[-1].measure
 
 
-def test_a_failed_measured_run_runs_nothing_more() -> None:
-    runs = FakeRuns()
+def test_a_failed_first_clean_run_cuts_the_first_schedule_short() -> None:
+    failing = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+    runs = FakeRuns(lambda i, req, ran: failing)  # the test fails everywhere
     stage = run_stage(runs, _given(measured=RunReport(collected=(NODE,), failed=NODE)))
     assert stage.mutation == {"threshold": 0.6, "max_mutants": 20,
                               "skipped": "the measured run failed"}
-    assert runs.requests == []
+    order = mutate._order(["M", "C", "C", "N", *(f"K{i}" for i in range(11))],
+                          mutate.random.Random(int("5eed" * 4, 16)))
+    # The runs up to the first judged clean one, then the measuring run: nothing more.
+    assert len(runs.requests) == order.index("M") + 2 and runs.requests[-1].measure
     assert run_stage(runs, _given(measured=RunReport(), mutation=None)).mutation is None
+
+
+def test_a_failed_first_clean_run_with_a_passing_measuring_run_is_flaky() -> None:
+    module = compile(SOURCE, FILE, "exec", dont_inherit=True)
+    failing = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+    runs = FakeRuns(lambda i, req, ran: failing if req.module is module and not req.measure
+                    else ran)
+    stage = run_stage(runs, _given(module=module))
+    assert stage.mutation == {"threshold": 0.6, "max_mutants": 20,
+                              "skipped": "a clean control run failed"}
+    # The first judged clean run (and any control before it): the flaky rule's fact.
+    assert stage.controls and all(c == {"outcomes": {NODE: "failed"}} for c in stage.controls)
 
 
 def test_without_mutation_only_the_controls_and_the_coverage_checks_run() -> None:
@@ -446,23 +507,25 @@ def test_a_body_never_called_in_a_run_is_import_time_only() -> None:
                                    trusted_lines=frozenset({2, 3, 4}))).mutation
     assert event is not None and event["import_time_only"] is True
     assert event["extreme"] == event["classic"] == [] and event["null"]["outcome"] == "survived"
-    assert "N" in event["order"] and not any(o.startswith(("E", "K")) for o in event["order"])
+    # The classic mutants ran in the first schedule (planned before any run), and count for
+    # nothing; no extreme mutant was made.
+    assert "N" in event["order"] and not any(o.startswith("E") for o in event["order"])
 
 
 def test_mutants_past_the_budget_are_not_run() -> None:
     class Late(FakeRuns):
         def run(self, requests: Sequence[RunRequest], deadline: float,
-                skip: mutate.Skip | None = None) -> list[Ran | None]:
-            done = super().run(requests[:3], deadline, skip)
+                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+                later: mutate.Later | None = None) -> list[Ran | None]:
+            done = super().run(requests[:3], deadline, skip, finished, later)
             return [*done, *([None] * (len(requests) - 3))]
 
     event = run_stage(Late(), _given()).mutation
     assert event is not None
     order = event["order"]
-    reach = sum(1 for label in order if label.startswith("R"))
-    first = order[:len(order) - (reach + 1 if reach else 0)]  # the reach phase adds one C
+    first = order[:order.index("E0")] if "E0" in order else order  # the first schedule
     if "N" in first[:3]:
-        assert event["not_run"] == sum(1 for label in first[3:] if label[0] in "EK")
+        assert event["not_run"] == sum(1 for label in first[3:] if label[0] == "K")
     else:
         assert "error" not in event and "null" not in event and event["not_run"] > 0
 
@@ -557,7 +620,8 @@ def test_a_forged_branch_arc_is_tampering() -> None:
 
     class Honest(FakeRuns):
         def run(self, requests: Sequence[RunRequest], deadline: float,
-                skip: mutate.Skip | None = None) -> list[Ran | None]:
+                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+                later: mutate.Later | None = None) -> list[Ran | None]:
             out: list[Ran | None] = []
             for request in requests:
                 namespace: dict[str, Any] = {}
@@ -568,6 +632,8 @@ def test_a_forged_branch_arc_is_tampering() -> None:
                     ok = False
                 out.append(Ran(mutate.ANSWERED, 0.01, RunReport(
                     collected=(NODE,), failed=None if ok else NODE)))
+                if finished is not None:
+                    finished(len(out) - 1, out[-1])
             return out
 
     given = _given(source=source, module=compile(source, FILE, "exec", dont_inherit=True),
@@ -583,10 +649,11 @@ class _StarvedRuns(FakeRuns):
     """The budget runs out before the second schedule (the reach phase) can start anything."""
 
     def run(self, requests: Sequence[RunRequest], deadline: float,
-            skip: mutate.Skip | None = None) -> list[Ran | None]:
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[Ran | None]:
         if any(_is_reach(r) for r in requests):
             return [None] * len(requests)
-        return super().run(requests, deadline, skip)
+        return super().run(requests, deadline, skip, finished, later)
 
 
 def test_reach_checks_the_budget_left_no_room_for_are_recorded() -> None:

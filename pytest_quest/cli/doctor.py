@@ -81,11 +81,17 @@ def _process_limits(kernel: bool) -> str:
     limits.close()
     if limits.kind == "rlimit" and os.getuid() == 0:
         return "none"  # the kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC
+    if limits.runs:
+        return "cgroup+page-cache"
     return limits.kind or "none"
 
 
 _LIMITS = {
-    "cgroup": "a cgroup of its own per run (pids.max, memory limit)",
+    "cgroup+page-cache": "a cgroup of its own per run (pids.max, memory limit); the runs of a "
+                         "submission go in waves, and the page cache one wave faulted in is "
+                         "emptied before the next (no run reads another's marks there)",
+    "cgroup": "a cgroup of its own per run (pids.max, memory limit); the page cache is the "
+              "machine's (a run's marks there reach later runs: docs/security.md)",
     "rlimit": "RLIMIT_NPROC above the current count; memory only per process (RLIMIT_AS)",
     "none": "per-process RLIMIT_AS only: no bound on the number of processes",
 }

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
 # pending: measuredlast
 #
 # RED TEAM 15, finding 01: a relay through the machine's page cache, the other way round from

@@ -1,7 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
-# pending: measuredlast
+# pending: pagecache
 #
 # RED TEAM 15, finding 04: finding 01's page-cache relay with NO tell of the measured run at
 #   all: the page cache itself says which run came first. Each run first faults in 8 sentinel

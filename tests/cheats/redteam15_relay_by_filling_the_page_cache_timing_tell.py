@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
 # pending: measuredlast
 #
 # RED TEAM 15, finding 02: finding 01's page-cache relay with a tell that names nothing: a
