@@ -530,10 +530,21 @@ def fresh_session_keyring() -> bool:
 #: the generic table (aarch64, riscv64) also has the newer ``*xattrat`` calls.
 _RELAY_CALLS = {
     # add_key request_key keyctl io_uring_setup io_uring_enter io_uring_register (an io_uring
-    # sets extended attributes without any of the calls below)
-    "x86_64": (248, 249, 250, 425, 426, 427),
-    "aarch64": (217, 218, 219, 425, 426, 427),
-    "riscv64": (217, 218, 219, 425, 426, 427),
+    # sets extended attributes without any of the calls below); memfd_create shmget (each
+    # takes an inode number from shmem's per-CPU counters, which outlive every run: red team
+    # 17 kept a 10-bit register per CPU in them, see _SHARED_ANON)
+    "x86_64": (248, 249, 250, 425, 426, 427, 319, 29),
+    "aarch64": (217, 218, 219, 425, 426, 427, 279, 194),
+    "riscv64": (217, 218, 219, 425, 426, 427, 279, 194),
+}
+#: ``mmap`` with MAP_SHARED (or MAP_SHARED_VALIDATE) and MAP_ANONYMOUS: (call, argument index,
+#: mask, refused values). A shared anonymous mapping is a shmem file too, numbered from the
+#: same counters as ``memfd_create`` (red team 17, finding 02). Private anonymous memory and
+#: shared mappings of files (``multiprocessing`` maps files in its own ``/dev/shm``) go on.
+_SHARED_ANON: dict[str, tuple[int, int, int, tuple[int, ...]]] = {
+    "x86_64": (9, 3, 0x23, (0x21, 0x23)),
+    "aarch64": (222, 3, 0x23, (0x21, 0x23)),
+    "riscv64": (222, 3, 0x23, (0x21, 0x23)),
 }
 #: Setting or removing an extended attribute: answered "not supported" (as a file system
 #: without them would), which tools such as ``cp -a`` take in their stride; "not permitted"
@@ -559,8 +570,10 @@ _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F
 _X32_BIT = 0x40000000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
-# BPF: load word at absolute offset, jump if equal / greater or equal (constant), return.
+# BPF: load word at absolute offset, jump if equal / greater or equal (constant), return,
+# and the accumulator with a constant.
 _BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+_BPF_AND_K = 0x54
 
 
 class _SockFilter(ctypes.Structure):
@@ -573,10 +586,12 @@ class _SockFprog(ctypes.Structure):
 
 
 def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int],
-                  advice: dict[int, tuple[int, tuple[int, ...]]], arch: int
+                  advice: dict[int, tuple[int, tuple[int, ...]]], arch: int,
+                  masked: tuple[int, int, int, tuple[int, ...]] | None = None
                   ) -> list[tuple[int, int, int, int]]:
-    """The BPF program: EPERM for ``calls`` and for ``advice`` calls given a refused value,
-    EOPNOTSUPP for ``unsupported``."""
+    """The BPF program: EPERM for ``calls``, for ``advice`` calls given a refused value and
+    for the ``masked`` call whose argument, masked, is a refused value; EOPNOTSUPP for
+    ``unsupported``."""
     eperm = _SECCOMP_RET_ERRNO | errno.EPERM
     ops: list[tuple[int, int | str, int, int]] = []  # a jump's jt may name a label
     labels: dict[str, int] = {}
@@ -597,7 +612,16 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         op(_BPF_JEQ_K, number, jt="unsupported")
     for number in advice:
         op(_BPF_JEQ_K, number, jt=f"advice {number}")
+    if masked is not None:
+        op(_BPF_JEQ_K, masked[0], jt="masked")
     op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    if masked is not None:
+        labels["masked"] = len(ops)
+        op(_BPF_LD_W_ABS, 16 + 8 * masked[1])  # seccomp_data.args[index], its low word
+        op(_BPF_AND_K, masked[2])
+        for value in masked[3]:
+            op(_BPF_JEQ_K, value, jt="refuse")
+        op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
     for number, (index, values) in advice.items():
         labels[f"advice {number}"] = len(ops)
         op(_BPF_LD_W_ABS, 16 + 8 * index)  # seccomp_data.args[index], its low word
@@ -624,19 +648,25 @@ def refuse_relays() -> bool:
     that checks nothing (red team 11). The page cache is shared by the whole
     machine: it dropped chosen files' pages, and later runs saw which ones by
     a page fault (red team 14); so the advice that drops pages is refused too
-    (:data:`_ADVICE_CALLS`). A seccomp filter answers EPERM (EOPNOTSUPP for
-    extended attributes, as a file system without them); no honest test
-    of a Python function sets extended attributes or keys, sets up an
-    io_uring (which would do the same without these calls) or needs a file
-    out of the page cache. Returns False where the architecture is not
-    known here.
+    (:data:`_ADVICE_CALLS`). Shmem numbers the inodes of ``memfd_create``,
+    SysV shared memory and shared anonymous mappings from per-CPU counters
+    that outlive every run: a run set their residues and later runs read
+    them back (red team 17), so those are refused too (:data:`_SHARED_ANON`).
+    A seccomp filter answers EPERM (EOPNOTSUPP for extended attributes, as a
+    file system without them); no honest test of a Python function sets
+    extended attributes or keys, sets up an io_uring (which would do the
+    same without these calls), needs a file out of the page cache or
+    anonymous memory shared between processes (``multiprocessing`` shares
+    files in the run's own ``/dev/shm``; ``mmap.mmap(-1, n,
+    flags=mmap.MAP_PRIVATE)`` is private memory). Returns False where the
+    architecture is not known here.
     """
     machine = platform.machine()
     calls, arch = _RELAY_CALLS.get(machine), _AUDIT_ARCH.get(machine)
     if sys.platform != "linux" or calls is None or arch is None:
         return False
     program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _XATTR_CALLS[machine],
-                            _ADVICE_CALLS[machine], arch)
+                            _ADVICE_CALLS[machine], arch, _SHARED_ANON[machine])
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -115,6 +115,26 @@ def test_guard_judges_a_descriptor_by_the_file_it_is_open_on(tmp_path: Path) -> 
             os.close(fd)
 
 
+def test_guard_refuses_mapping_dev_zero_only(tmp_path: Path) -> None:
+    """Red team 17: a shared mapping of /dev/zero takes a shmem inode number from counters
+    every run shares; seccomp cannot tell its descriptor from a file's, the guard can."""
+    guard = _guard(tmp_path)
+    guard.test_started = True
+    zero = os.open("/dev/zero", os.O_RDONLY)
+    data = os.open(tmp_path / "box" / "own.txt", os.O_RDWR | os.O_CREAT)
+    try:
+        with pytest.raises(PermissionError, match=r"mapping /dev/zero \(use mmap.mmap\(-1"):
+            guard("mmap.__new__", (zero, 4096, 0, 0))
+        guard("mmap.__new__", (data, 4096, 0, 0))  # a file of its own
+        guard("mmap.__new__", (-1, 4096, 0, 0))  # anonymous memory (seccomp judges sharing)
+        guard("mmap.__new__", (987654, 4096, 0, 0))  # no such descriptor
+        assert guard.denied == ["mapping /dev/zero (use mmap.mmap(-1, size, "
+                                "flags=mmap.MAP_PRIVATE))"]
+    finally:
+        os.close(zero)
+        os.close(data)
+
+
 def test_guard_keeps_denials_before_the_test_apart(tmp_path: Path) -> None:
     guard = _guard(tmp_path)
     with pytest.raises(PermissionError):

@@ -1,9 +1,11 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/rooms.py::available_rooms
-# expect: run-report-tampered|coverage-lines
+# expect: run-report-tampered|coverage-lines|run-reads-target
 # Since each run is PID 2 of namespaces of its own (red team 13's fix), every run looks
 #   the same to the pid test below, which found the measured run where pids counted up
 #   across runs; there it fails on coverage-lines (no run covers as the measured one: none is found by pids).
+# Since the measuring run comes after the first schedule, the runs before it take `gi_frame`
+#   of the target under the watch's eyes and the FAIL names that (run-reads-target).
 #
 # RED TEAM 7, finding 01: the measured run (the zygote's first child) answers for itself and
 #   lists line 63 (`continue`, a booked room) that no test runs. Every other run tells a reach
