@@ -246,77 +246,30 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     base: dict[str, Any] = {}
     if spec is not None:
         base = {"threshold": float(spec.threshold), "max_mutants": int(spec.max_mutants)}
-    mutants: list[tuple[str, Mutant]] = []
-    made: Generated | None = None
-    if spec is not None:
-        try:
-            made = _generate(given, spec)
-        except (MutationError, SyntaxError, ValueError) as exc:
-            base["error"] = f"{type(exc).__name__}: {exc}"
-        else:
-            mutants.append(("N", made.null))
-            mutants += [(f"K{i}", m) for i, m in enumerate(made.classic)]
-    # One control per six mutants at least: a test that tells runs apart by shared state
-    # (a counter file, the clock) must guess which runs are controls, and fails one.
-    controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
+    made, mutants = _plan(given, spec, base)
     rng = random.Random(int(given.seed[:16], 16))
-    measuring = RunRequest(given.module, math.inf, measure=True)
-    if mutants:
-        labels = _order(["M", *["C"] * controls, *(label for label, _ in mutants)], rng,
-                        given.wave)
-        results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
-                                  started + given.budget)
-        # What the measuring run leaves behind (it is told apart easily) reaches no classic
-        # mutant: they have all run.
-        (ran,) = runs.run([measuring], math.inf)
-        report = stage.measured = None if ran is None else measured(ran)
-    else:
-        # No mutant a relay could fool: the measuring run first, its time sets the limits.
-        (ran,) = runs.run([measuring], math.inf)
-        report = stage.measured = None if ran is None else measured(ran)
-        stage.measured_ended, stage.measured_seconds = True, ran.seconds if ran else 0.0
-        labels = ["C"] * controls if report is not None and not killed_by(report) else []
-        results = runs.run([RunRequest(given.module, _timeout(stage.measured_seconds))] *
-                           len(labels), time.monotonic() + given.budget) if labels else []
+    labels, results = _clean_runs_and_mutants(runs, stage, given, mutants, rng, measured,
+                                              passed, started)
+    report = stage.measured
     if report is None:
         return stage
     given = dataclasses.replace(given, measured=report,
                                 measured_seconds=stage.measured_seconds)
     timeout = _timeout(given.measured_seconds)
     outcomes = _collect(stage, labels, results, dict(mutants), given)
-    if killed_by(report) or not report.collected:
-        if spec is not None:
-            stage.mutation = {**base, "skipped": "the measured run failed"}
-        return stage
-    if stage.cut_short:
-        # The first judged clean run failed and the measuring run passed: a flaky test (that
-        # control says so), and the schedule was cut short: no mutant verdict to read.
-        if spec is not None:
-            stage.mutation = {**base, "skipped": "a clean control run failed"}
-        return stage
+    reason = _why_no_verdict(stage, given)
     if spec is None:
         # No mutation testing, yet the coverage is still the run's own answer: it is checked
         # all the same, or `mutation = false` turned forged coverage into a PASS (red team 6,
         # finding 05).
-        if stage.tampered is None and _skip_reason(given) is None:
+        if stage.tampered is None and reason is None:
             _coverage_only(runs, stage, given, rng, timeout, started)
         return stage
-    reason = _skip_reason(given)
     if reason is not None:
         stage.mutation = {**base, "skipped": reason}
         return stage
-    # Planned on every statement; judged on the covered ones only (a line claimed unreachable
-    # that never ran): a mutant there proves nothing either way and is set aside.
-    ran_lines = set((report.coverage or {}).get(given.target_file, {}).get("executed_lines", ()))
-    aside = {label for label, mutant in mutants
-             if label.startswith("K") and mutant.line not in ran_lines}
-    if aside:
-        kept = [(label, ran) for label, ran in zip(labels, results, strict=True)
-                if label not in aside]
-        labels, results = [label for label, _ in kept], [ran for _, ran in kept]
-        mutants = [(label, mutant) for label, mutant in mutants if label not in aside]
-        for label in aside:
-            outcomes.pop(label, None)
+    labels, results, mutants = _set_aside(labels, results, mutants, outcomes, report,
+                                          given.target_file)
     extreme: list[tuple[str, Mutant]] = []
     if made is not None and not _import_time_only(given):
         try:
@@ -348,6 +301,82 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
         _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline)
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
+
+
+def _plan(given: StageInput, spec: MutationSpec | None, base: dict[str, Any]
+          ) -> tuple[Generated | None, list[tuple[str, Mutant]]]:
+    """The null and classic mutants by label; a generation fault goes into ``base``."""
+    if spec is None:
+        return None, []
+    try:
+        made = _generate(given, spec)
+    except (MutationError, SyntaxError, ValueError) as exc:
+        base["error"] = f"{type(exc).__name__}: {exc}"
+        return None, []
+    return made, [("N", made.null), *((f"K{i}", m) for i, m in enumerate(made.classic))]
+
+
+def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
+                            mutants: list[tuple[str, Mutant]], rng: random.Random,
+                            measured: Measured, passed: Passed | None, started: float
+                            ) -> tuple[list[str], list[Ran | None]]:
+    """The first schedule and the measuring run (``stage.measured``); its labels and results.
+
+    With no mutant a relay could fool, the measuring run comes first and
+    its time sets the controls' limits.
+    """
+    # One control per six mutants at least: a test that tells runs apart by shared state
+    # (a counter file, the clock) must guess which runs are controls, and fails one.
+    controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
+    measuring = RunRequest(given.module, math.inf, measure=True)
+    if mutants:
+        labels = _order(["M", *["C"] * controls, *(label for label, _ in mutants)], rng,
+                        given.wave)
+        results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
+                                  started + given.budget)
+        # What the measuring run leaves behind (it is told apart easily) reaches no classic
+        # mutant: they have all run.
+        (ran,) = runs.run([measuring], math.inf)
+        stage.measured = None if ran is None else measured(ran)
+        return labels, results
+    (ran,) = runs.run([measuring], math.inf)
+    report = stage.measured = None if ran is None else measured(ran)
+    stage.measured_ended, stage.measured_seconds = True, ran.seconds if ran else 0.0
+    if report is None or killed_by(report):
+        return [], []
+    labels = ["C"] * controls
+    return labels, runs.run([RunRequest(given.module, _timeout(stage.measured_seconds))] *
+                            len(labels), time.monotonic() + given.budget) if labels else []
+
+
+def _why_no_verdict(stage: Stage, given: StageInput) -> str | None:
+    """Why no mutant is judged: a failed or flaky test, or :func:`_skip_reason`."""
+    report = given.report
+    if killed_by(report) or not report.collected:
+        return "the measured run failed"
+    if stage.cut_short:
+        # The first judged clean run failed and the measuring run passed: a flaky test (that
+        # control says so), and the schedule was cut short: no mutant verdict to read.
+        return "a clean control run failed"
+    return _skip_reason(given)
+
+
+def _set_aside(labels: list[str], results: list[Ran | None], mutants: list[tuple[str, Mutant]],
+               outcomes: dict[str, dict[str, Any]], report: RunReport, target_file: str
+               ) -> tuple[list[str], list[Ran | None], list[tuple[str, Mutant]]]:
+    """Classic mutants on lines the measuring run did not run (a line claimed unreachable):
+    planned on every statement, they prove nothing either way and are left out."""
+    ran_lines = set((report.coverage or {}).get(target_file, {}).get("executed_lines", ()))
+    aside = {label for label, mutant in mutants
+             if label.startswith("K") and mutant.line not in ran_lines}
+    if not aside:
+        return labels, results, mutants
+    for label in aside:
+        outcomes.pop(label, None)
+    kept = [(label, ran) for label, ran in zip(labels, results, strict=True)
+            if label not in aside]
+    return ([label for label, _ in kept], [ran for _, ran in kept],
+            [(label, mutant) for label, mutant in mutants if label not in aside])
 
 
 def _timeout(measured_seconds: float) -> float:
