@@ -325,12 +325,13 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     With no mutant a relay could fool, the measuring run comes first and
     its time sets the controls' limits.
     """
-    # One control per six mutants at least: a test that tells runs apart by shared state
-    # (a counter file, the clock) must guess which runs are controls, and fails one.
+    # One clean run per six mutants at least: a test that tells runs apart by shared state
+    # (a counter file, the clock) must guess which runs are clean, and fails one. With
+    # mutants, M is one of them: the measuring run makes up the clean runs ``reruns`` asks.
     controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
     measuring = RunRequest(given.module, math.inf, measure=True)
     if mutants:
-        labels = _order(["M", *["C"] * controls, *(label for label, _ in mutants)], rng,
+        labels = _order(["M", *["C"] * (controls - 1), *(label for label, _ in mutants)], rng,
                         given.wave)
         results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
                                   started + given.budget)
