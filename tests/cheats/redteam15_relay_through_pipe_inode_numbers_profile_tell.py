@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score|run-flaky
+# expect: mutation-pseudo-tested|mutation-score|run-flaky|run-exit-code
 # pending: measuredlast
 #
 # RED TEAM 15, finding 03: red team 14's relay through pipe inode numbers (one get_next_ino
