@@ -285,7 +285,12 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
         outcomes.pop(label, None)
     ran_labels = [label for label in labels if label not in stopped]
     deadline = started + given.budget
-    if extreme:
+    # Both install modes, every claimed line and arc: what a conftest ran in the judge is not
+    # what the test ran, so it proves nothing the answer claims (red team 6, finding 04); an
+    # import-time-only body is checked too, as that claim is the answer's own.
+    reach = made is not None and stage.tampered is None and \
+        outcomes.get("N", {}).get("outcome") == SURVIVED
+    if extreme and not reach:
         # No control beside them: after the measuring run a relay knows the shipped answers
         # anyway, and an extreme mutant dies by any test that checks a value.
         outcomes.update(_run_labels(runs, stage, _shuffled([e for e, _ in extreme], rng),
@@ -293,12 +298,8 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     stage.mutation = _event(given, base, made, [*mutants, *extreme], outcomes, ran_labels,
                             sum(label in ("M", "C") for label in ran_labels), timeout)
     stage.mutation["stopped"] = len(stopped)
-    # Both install modes, every claimed line and arc: what a conftest ran in the judge is not
-    # what the test ran, so it proves nothing the answer claims (red team 6, finding 04); an
-    # import-time-only body is checked too, as that claim is the answer's own.
-    if made is not None and stage.tampered is None and \
-            stage.mutation.get("null", {}).get("outcome") == SURVIVED:
-        _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline)
+    if reach:  # the extreme mutants in the same schedule: one wait for a wave less
+        _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline, extra=dict(extreme))
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
 
@@ -551,7 +552,8 @@ def _coverage_only(runs: Runs, stage: Stage, given: StageInput, rng: random.Rand
 
 def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
                  outcomes: dict[str, dict[str, Any]], rng: random.Random, timeout: float,
-                 deadline: float, null: Mutant | None = None) -> None:
+                 deadline: float, null: Mutant | None = None,
+                 extra: dict[str, Mutant] | None = None) -> None:
     """Check that the blocks the coverage data says ran really run.
 
     The coverage of the measured run is collected in the process the test
@@ -561,7 +563,8 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     before that statement, the null mutant's probe made live) must
     die. One that survives means the block never ran although the coverage
     said so: the report was tampered with. A clean control runs with them, so
-    these runs look like the others.
+    these runs look like the others. The ``extra`` mutants (the extreme ones)
+    run in the same schedule; their entries go into the event's ``extreme``.
     """
     assert stage.mutation is not None
     coverage = (given.report.coverage or {}).get(given.target_file, {})
@@ -586,18 +589,26 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
             covered=covered, arcs=arcs, probe=dataclasses.replace(probe, live=False))
             if not r.lines & proven]
     except (MutationError, SyntaxError, ValueError):  # the first phase already said so
-        return
-    if not checks:
+        checks, twins = [], []
+    if not checks and not extra:
         return
     if len(twins) != len(checks):  # pragma: no cover - the same inputs make the same list
         twins = []
     by_label: dict[str, Mutant] = {f"R{i}": r.mutant for i, r in enumerate(checks)}
     twin_labels: dict[str, Mutant] = {f"T{i}": t for i, t in enumerate(twins)}
-    labels = _shuffled(["C", *by_label, *twin_labels, *(["N"] if null is not None else [])],
-                       rng)
-    reached = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **(
+    extra = extra or {}
+    clean = ["C"] if checks else []
+    labels = _shuffled([*clean, *by_label, *twin_labels, *extra,
+                        *(["N"] if null is not None else [])], rng)
+    reached = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **extra, **(
         {"N": null} if null is not None else {})}, given, timeout, deadline,
         stage.mutation["order"])
+    if extra:
+        stage.mutation["extreme"] = [reached[label] for label in extra if label in reached]
+        stage.mutation["not_run"] += sum(1 for label in extra if label not in reached)
+        outcomes.update({label: reached[label] for label in extra if label in reached})
+    if not checks:
+        return
     stage.mutation["controls"] += 1
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     if null is not None and "N" in reached:

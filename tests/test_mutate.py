@@ -52,6 +52,8 @@ class FakeRuns:
     def __init__(self, behave: Callable[[int, RunRequest, Ran], Ran | None] | None = None,
                  inputs: tuple[int, ...] = (2, 1, 0)) -> None:
         self.requests: list[RunRequest] = []
+        #: How many requests each call of :meth:`run` had (one call: one schedule).
+        self.calls: list[int] = []
         self.behave = behave
         self.inputs = inputs
 
@@ -59,6 +61,7 @@ class FakeRuns:
             skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
             later: mutate.Later | None = None) -> list[Ran | None]:
         out: list[Ran | None] = []
+        self.calls.append(len(requests))
         for number, request in enumerate(requests):
             if skip is not None and skip(number, out):
                 out.append(None)
@@ -159,6 +162,10 @@ def test_coverage_the_test_wrote_itself_is_caught_by_a_reach_check() -> None:
     assert stage.mutation is not None
     assert [e["outcome"] for e in stage.mutation["reach"]] == ["survived"]
     assert _clean(stage.mutation["order"]) == stage.mutation["controls"]
+    # Three schedules: the first, the measuring run, then the extreme mutants together with
+    # the reach checks, their twins and a control (one wait between waves less).
+    assert len(runs.calls) == 3 and runs.calls[2] == len(stage.mutation["extreme"]) + 3
+    assert len(stage.mutation["extreme"]) == 2  # `return 0` survives f(0) alone
 
 
 def _loads_local(instruction: dis.Instruction, code: Any) -> bool:
