@@ -435,7 +435,7 @@ def own_descriptors(output: int) -> None:
     A descriptor inherited from the judge shares one open file description
     with every other run: its offset, its open-file-description locks and,
     for the harness's log, the file's size outlive the run that changed them.
-    The measured run (always first) locked a byte of pytest's capture file
+    The measured run (then always first) locked a byte of pytest's capture file
     (``F_OFD_SETLK`` on fd 1) or grew the log at an offset, and the runs
     after it read the shipped function's answers back (red team 12). So
     stdout and stderr become ``output`` (:func:`open_run_output`; the zygote
@@ -502,9 +502,9 @@ def _children(parent: int) -> list[int]:
 
 
 # ------------------------------------------------------------------- the runs
-#: Seconds a run without a time limit yet (before the measured run ended) may hold its place
-#: before one more run starts beside it: a mutant that loops for ever must not keep the
-#: measured run from starting.
+#: Seconds a run without a time limit yet (before the first judged clean run, ``M``, ended) may
+#: hold its place before one more run starts beside it: a mutant that loops for ever must not
+#: keep ``M`` from starting (runs not in waves; in waves ``M`` is in the first one).
 HOLD = 1.0
 
 
@@ -525,7 +525,7 @@ class ForkRuns:
         #: The body's statements and arcs as the judge computed them before the fork, whole:
         #: the start record carries at most the first 1000 and 600 (red team 6, finding 03).
         self.known = known
-        #: Turns what a measured run executed into coverage.py's report of the target file
+        #: Turns what the measuring run executed into coverage.py's report of the target file
         #: (in the judge: the run sends raw lines or arcs, like every run).
         self.read_coverage = read_coverage
         #: Every run's own limit (CPU and wall clock) should the judge's kill never come: the
@@ -954,7 +954,7 @@ class Judge:
         return report
 
     def _read_coverage(self, executed: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-        """coverage.py's report of what a measured run executed of the target's file.
+        """coverage.py's report of what the measuring run executed of the target's file.
 
         Made here from the run's raw lines (or arcs) and the judge's own copy
         of the shipped text. Names the run gives for any other file are left out.
