@@ -759,11 +759,7 @@ RUNS_CGROUP = "runs"
 
 def join_runs_cgroup(fd: int) -> bool:
     """Move this process into the runs cgroup (``fd``: its ``cgroup.procs``); False if refused."""
-    try:
-        os.write(fd, b"0")
-    except OSError:
-        return False
-    return True
+    return _write_zero(fd)
 
 
 def evict(fd: int) -> bool:
@@ -779,6 +775,11 @@ def evict(fd: int) -> bool:
     the submission. Cheap then: no process is left in the cgroup, only
     page cache. True when the kernel took the write.
     """
+    return _write_zero(fd)
+
+
+def _write_zero(fd: int) -> bool:
+    """Write "0" to a cgroup file open on ``fd`` (both knobs above take it); False if refused."""
     try:
         os.write(fd, b"0")
     except OSError:
@@ -812,7 +813,10 @@ def _cgroup_v2(base: str, name: str, pids: int, memory: int) -> str | None:
     return folder
 
 
-def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int) -> list[str] | None:
+def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int
+               ) -> tuple[list[str], str] | None:
+    """The pids and memory folders made for the run, and the runs cgroup inside the memory
+    one (``ProcessLimits.runs``: "" where it could not be made)."""
     made: list[str] = []
     try:
         for controller, knob, value in (("pids", "pids.max", pids),
@@ -825,9 +829,12 @@ def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int) -> lis
         for folder in made:
             _empty_cgroup(folder)
         return None
-    with contextlib.suppress(OSError):  # the runs' own page cache (ProcessLimits.runs)
-        os.mkdir(os.path.join(made[1], RUNS_CGROUP))
-    return made
+    runs = os.path.join(made[1], RUNS_CGROUP)
+    try:
+        os.mkdir(runs)
+    except OSError:
+        runs = ""
+    return made, runs
 
 
 def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
@@ -851,10 +858,9 @@ def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
         if folder is not None:
             return ProcessLimits("cgroup", (folder,))
     if {"pids", "memory"} <= mounts.keys():
-        folders = _cgroup_v1(mounts, name, pids_max, memory)
-        if folders is not None:
-            runs = os.path.join(folders[1], RUNS_CGROUP)
-            return ProcessLimits("cgroup", tuple(folders), runs if os.path.isdir(runs) else "")
+        made = _cgroup_v1(mounts, name, pids_max, memory)
+        if made is not None:
+            return ProcessLimits("cgroup", tuple(made[0]), made[1])
     return ProcessLimits("rlimit")
 
 

@@ -762,8 +762,8 @@ class Judge:
     def __init__(self, spec: HarnessSpec, channel: Channel, pristine: Pristine,
                  cov: coverage.Coverage, facts: TargetFacts, seed_fd: int | None,
                  finish: Callable[[int | None, bool], NoReturn],
-                 own_coverage: str | None = None, confined: str = "",
-                 fresh_coverage: Callable[[], coverage.Coverage] | None = None) -> None:
+                 own_coverage: str | None = None, confined: str = "", *,
+                 fresh_coverage: Callable[[], coverage.Coverage]) -> None:
         assert spec.target is not None
         self.spec = spec
         self.target = spec.target
@@ -823,9 +823,9 @@ class Judge:
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
         self.hidden = shipped_files(self.target.module, self.pristine.path)
-        evict = self.spec.evict_fds if len(self.spec.evict_fds) == 2 else None
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
-                              [self.channel.fd, *self._seed_fds()], runs_dir, evict)
+                              [self.channel.fd, *self._seed_fds()], runs_dir,
+                              self.spec.evict_fds)
         try:
             confine.apply_deferred()  # the zygote stays free to mount each run's namespaces
         except OSError as exc:
@@ -969,7 +969,6 @@ class Judge:
         mine = {name: entry for name, entry in executed.items()
                 if os.path.realpath(name) in wanted}
         try:
-            assert self.fresh_coverage is not None
             cov = self.fresh_coverage()
             data = cov.get_data()
             if spec.branch:
@@ -1159,8 +1158,7 @@ class _ChildRun:
     """One run inside its forked child: isolate, install, collect, run, answer."""
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
-                 backstop: float, module: types.CodeType, start_fd: int,
-                 output: int = -1) -> None:
+                 backstop: float, module: types.CodeType, start_fd: int, output: int) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir

@@ -9,11 +9,13 @@ docs/mutation.md). The mutants come from :mod:`pytest_quest.mutants`.
 Every run of the first schedule looks the same from inside: the target
 installed the same way, nothing measuring, the same limits, a fresh private
 temp dir. The first clean run the gate judges (``M``) is one of them, at a
-secret place: never the first, somewhere among the first few, with the
-other clean controls scattered through the rest. A run that relays its
-answers to later runs through something the machine shares (the page cache,
-a kernel counter) cannot know whether the answers it finds were the shipped
-function's: the first run is always a mutant (red team 15). The **measuring
+secret place (:func:`_order`), with the other clean controls scattered
+through the rest. A run that relays its answers to later runs through
+something the machine shares (the page cache, a kernel counter) cannot know
+whether the answers it finds were the shipped function's: ``M`` shares the
+first wave with mutants only, and the page cache is emptied between waves
+(:class:`StageInput` ``wave``); without waves the first run is a mutant and
+``M`` among the first few (red teams 15 and 16). The **measuring
 run** (coverage, the recorder, every test with full reports) comes after
 every classic mutant has run, so whatever it leaves behind reaches only runs
 a relay cannot fool (the extreme mutants, the reach checks). The order is
@@ -425,14 +427,12 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
     (:func:`decided_at`).
     """
     threshold = given.mutation.threshold if given.mutation is not None else None
-    found: dict[str, Any] = {}
 
     def finished(index: int, ran: Ran) -> None:
         if labels[index] != "M":
             return
         stage.measured_ended = True
         stage.measured_seconds = ran.seconds
-        found["timeout"] = _timeout(ran.seconds)
         if ran.status != ANSWERED or ran.report is None or ran.report.error or \
                 killed_by(ran.report) or not ran.report.collected:
             stage.cut_short = True
@@ -452,7 +452,8 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
     pristine = RunRequest(given.module, None)
     requests = [pristine if label in ("M", "C") else RunRequest(by_label[label].code, None)
                 for label in labels]
-    return runs.run(requests, deadline, skip, finished, lambda: found.get("timeout"))
+    return runs.run(requests, deadline, skip, finished, lambda: _timeout(
+        stage.measured_seconds) if stage.measured_ended else None)
 
 
 def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
@@ -537,7 +538,7 @@ def _coverage_only(runs: Runs, stage: Stage, given: StageInput, rng: random.Rand
     try:
         null = generate(given.source, given.filename, given.def_line, module_code=given.module,
                         covered=set(), max_mutants=0, null_name=_null_name(given.seed),
-                        null_shape=int(given.seed[24:32], 16)).null
+                        null_shape=_null_shape(given.seed)).null
     except (MutationError, SyntaxError, ValueError):
         return  # the machinery cannot mutate this target: nothing to check with
     stage.mutation = {"threshold": 0.0, "max_mutants": 0, "reach_only": True, "mode": "fork",
@@ -576,7 +577,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
               if label.startswith("K") and e["outcome"] in DEAD}
     try:
         # The null mutant's probe, live: the stop looks the same in both (red team 6, 06).
-        probe = null_probe(_null_name(given.seed), int(given.seed[24:32], 16))
+        probe = null_probe(_null_name(given.seed), _null_shape(given.seed))
         checks = [r for r in reach_mutants(given.source, given.filename, given.def_line,
                                            module_code=given.module, covered=covered,
                                            arcs=arcs, probe=probe)
@@ -666,6 +667,12 @@ def _import_time_only(given: StageInput) -> bool:
     return bool(body) and not body - given.trusted_lines
 
 
+def _null_shape(seed: str) -> int:
+    """What the null mutant (and every mutant's dead probe) stores and before which statement,
+    from the secret seed: one derivation for every place that makes or matches it."""
+    return int(seed[24:32], 16)
+
+
 def _null_name(seed: str) -> str:
     """A fresh local's name from the secret seed, in one of several styles (no fixed pattern)."""
     styles = ("_{}", "_tmp_{}", "v{}", "_{}_", "cache_{}")
@@ -678,7 +685,7 @@ def _generate(given: StageInput, spec: MutationSpec) -> Generated:
     covered = None if given.statements is None else set(given.statements)
     return generate(given.source, given.filename, given.def_line, module_code=given.module,
                     covered=covered, max_mutants=spec.max_mutants, extremes=False,
-                    null_name=_null_name(given.seed), null_shape=int(given.seed[24:32], 16))
+                    null_name=_null_name(given.seed), null_shape=_null_shape(given.seed))
 
 
 def _with_extremes(made: Generated, given: StageInput) -> Generated:
@@ -686,7 +693,7 @@ def _with_extremes(made: Generated, given: StageInput) -> Generated:
     target returned (their zero values are tried)."""
     extra = generate(given.source, given.filename, given.def_line, module_code=given.module,
                      covered=set(), max_mutants=0, zero_types=given.report.types,
-                     null_name=_null_name(given.seed), null_shape=int(given.seed[24:32], 16))
+                     null_name=_null_name(given.seed), null_shape=_null_shape(given.seed))
     return dataclasses.replace(made, extreme=extra.extreme,
                                equivalent=made.equivalent + extra.equivalent,
                                extreme_equivalent=extra.extreme_equivalent,

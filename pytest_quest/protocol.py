@@ -164,10 +164,10 @@ class HarnessSpec:
     #: covered rest when these lines (and branches from them) are all that is missing.
     claimed: tuple[int, ...] = ()
     #: Inherited descriptors on the runs cgroup (``confine.ProcessLimits.evictor``): its
-    #: ``cgroup.procs``, which every forked run writes to join it, and its ``memory.force_empty``,
-    #: which the zygote writes before each wave of runs, so the page cache one wave faulted in is
-    #: gone for the next. Empty where there is no runs cgroup.
-    evict_fds: tuple[int, ...] = ()
+    #: ``cgroup.procs``, which the zygote writes to join it (every run is then born there), and
+    #: its ``memory.force_empty``, which the zygote writes before each wave of runs, so the page
+    #: cache one wave faulted in is gone for the next. None where there is no runs cgroup.
+    evict_fds: tuple[int, int] | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -428,15 +428,15 @@ class RunReport:
 
     collected: tuple[str, ...] = ()
     collect_errors: tuple[dict[str, Any], ...] = ()
-    #: Per-phase reports, up to the first failure (the report run: all of them).
+    #: Per-phase reports (the measuring run only).
     reports: tuple[dict[str, Any], ...] = ()
-    #: First failing nodeid (every run but the report run stops there).
+    #: First failing nodeid (every run but the measuring run stops there).
     failed: str | None = None
     coverage: dict[str, Any] | None = None
     coverage_error: str | None = None
-    #: What the run executed of each measured file, as coverage.py recorded it: ``lines`` (or
-    #: ``arcs`` in branch mode). Every run sends it; the judge turns the measured run's into
-    #: ``coverage`` (a report needs the target's text, which no run may hold).
+    #: What the measuring run executed of each measured file, as coverage.py recorded it:
+    #: ``lines`` (or ``arcs`` in branch mode). The judge turns it into ``coverage`` (a report
+    #: needs the target's text, which no run may hold).
     executed: dict[str, Any] | None = None
     types: tuple[str, ...] = ()
     calls: int | None = None
@@ -506,8 +506,8 @@ class RunStart:
     denied_early: tuple[str, ...] = ()
     #: The target function was not found on the imported module.
     missing: bool = False
-    #: The target's file and the statements of its body as coverage knew them before the
-    #: test (coverage worked then; every run sends them, the judge reads the measured run's).
+    #: The measuring run only: the target's file and the statements of its body as coverage
+    #: knew them before the test (coverage worked then).
     #: The answer's coverage must list them, executed or missing: a report without them was
     #: broken by the test (red team 3, finding 01: a free REVIEW, ``coverage-no-data``).
     coverage: tuple[str, tuple[int, ...]] | None = None

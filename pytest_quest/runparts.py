@@ -131,13 +131,11 @@ class Guard:
         if path is None or (isinstance(path, int) and not descriptor):
             return True
         if isinstance(path, int):
-            try:
-                path = os.readlink(f"/proc/self/fd/{path}")
-            except OSError:
+            path = _open_on(path)
+            if path is None:
                 return True  # no such descriptor: the call fails by itself
             if not path.startswith("/"):
                 return True  # a pipe or socket of this run's own
-            path = path.removesuffix(" (deleted)")
         try:
             real = os.path.realpath(os.fsdecode(path))
         except (TypeError, ValueError):
@@ -181,12 +179,16 @@ class Guard:
 
 
 def _is_dev_zero(fileno: Any) -> bool:
-    if not isinstance(fileno, int) or fileno < 0:
-        return False
+    return isinstance(fileno, int) and fileno >= 0 and _open_on(fileno) == "/dev/zero"
+
+
+def _open_on(fd: int) -> str | None:
+    """What a descriptor of this process is open on (a path, or ``pipe:[N]`` and the like);
+    None for no such descriptor."""
     try:
-        return os.path.realpath(f"/proc/self/fd/{fileno}") == "/dev/zero"
-    except OSError:  # pragma: no cover - /proc is there wherever runs are confined
-        return False
+        return os.readlink(f"/proc/self/fd/{fd}").removesuffix(" (deleted)")
+    except OSError:
+        return None
 
 
 def _loopback(address: Any) -> bool:
