@@ -35,7 +35,6 @@ import contextlib
 import ctypes
 import errno
 import functools
-import itertools
 import json
 import os
 import platform
@@ -50,12 +49,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, NoReturn
 
+from pytest_quest import cgroups
+
 __all__ = [
     "ENV_CONFINED",
     "ENV_REQUEST",
     "Isolation",
     "Policy",
-    "ProcessLimits",
     "apply_deferred",
     "detect",
     "enter",
@@ -68,7 +68,6 @@ __all__ = [
     "main",
     "new_pid_namespace_for_next_child",
     "own_pid_namespace_again",
-    "process_limits",
     "read_status",
     "refuse_relays",
     "request",
@@ -676,238 +675,11 @@ def refuse_relays() -> bool:
     return True
 
 
-@dataclass
-class ProcessLimits:
-    """Bounds on the processes and memory of a whole run, beyond per-process rlimits.
-
-    ``kind`` says which applied: ``"cgroup"`` (a cgroup of its own with
-    ``pids.max`` and a memory limit, made by the unconfined parent where it may
-    create one), ``"rlimit"`` (RLIMIT_NPROC above the caller's current count,
-    applied by the run itself: no memory bound for the group), or ``""``.
-    """
-
-    kind: str
-    cgroups: tuple[str, ...] = ()
-    #: A memory cgroup inside the run's (cgroup v1) that each forked run of a submission joins
-    #: (:func:`join_runs_cgroup`), so the page cache they fault in is charged there; "" if none.
-    runs: str = ""
-
-    def evictor(self) -> tuple[int, int] | None:
-        """Descriptors on the runs cgroup's ``cgroup.procs`` (a run joins by writing it) and
-        its ``memory.force_empty`` (the zygote empties the page cache the runs faulted in,
-        :func:`evict`). None without a runs cgroup."""
-        if not self.runs:
-            return None
-        try:
-            procs = os.open(os.path.join(self.runs, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
-        except OSError:
-            return None
-        try:
-            empty = os.open(os.path.join(self.runs, "memory.force_empty"),
-                            os.O_WRONLY | os.O_CLOEXEC)
-        except OSError:
-            os.close(procs)
-            return None
-        return procs, empty
-
-    def close(self) -> None:
-        """Kill whatever is left in the run's cgroups, then remove them."""
-        if self.runs:
-            _empty_cgroup(self.runs)
-        for folder in self.cgroups:
-            _empty_cgroup(folder)
-
-
-def _cgroup_mounts() -> dict[str, str]:
-    """Controller (``pids``, ``memory``, ``unified``) -> this process's cgroup folder."""
-    mounts: dict[str, str] = {}
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8") as handle:
-            mountinfo = handle.read().splitlines()
-        with open("/proc/self/cgroup", encoding="utf-8") as handle:
-            membership = handle.read().splitlines()
-    except OSError:
-        return mounts
-    where: dict[str, str] = {}
-    for line in membership:
-        _, controllers, path = line.split(":", 2)
-        for controller in controllers.split(",") if controllers else ["unified"]:
-            where[controller] = path
-    for line in mountinfo:
-        head, _, tail = line.partition(" - ")
-        fields, extra = head.split(), tail.split()
-        if len(fields) < 5 or len(extra) < 3:
-            continue
-        root, point, fstype, options = fields[3], fields[4], extra[0], extra[2].split(",")
-        if fstype == "cgroup2" and "unified" in where:
-            mounts.setdefault("unified", _under(point, root, where["unified"]))
-        elif fstype == "cgroup":
-            for controller in ("pids", "memory"):
-                if controller in options and controller in where:
-                    mounts.setdefault(controller, _under(point, root, where[controller]))
-    return mounts
-
-
-def _under(point: str, root: str, path: str) -> str:
-    rel = path[len(root):] if root != "/" and path.startswith(root) else path
-    return os.path.join(point, rel.lstrip("/"))
-
-
-#: The memory cgroup, inside the run's, that every forked run of a submission joins (v1).
-RUNS_CGROUP = "runs"
-
-
-def join_runs_cgroup(fd: int) -> bool:
-    """Move this process into the runs cgroup (``fd``: its ``cgroup.procs``); False if refused."""
-    return _write_zero(fd)
-
-
-def evict(fd: int) -> bool:
-    """Drop the page cache charged to the runs cgroup (``fd``: its ``memory.force_empty``).
-
-    Why: the page cache is the whole machine's. A run that faults chosen
-    pages of files no process reads leaves marks every later run can read
-    back (a major fault, or its time, says whether a page was cached), and
-    red teams 15 and 16 relayed the shipped function's answers to the
-    mutant runs that way. The pages a run faults in are charged to the
-    runs cgroup it joined (:func:`join_runs_cgroup`); emptied once the runs
-    that faulted them have ended, they are cold again, as they were before
-    the submission. Cheap then: no process is left in the cgroup, only
-    page cache. True when the kernel took the write.
-    """
-    return _write_zero(fd)
-
-
-def _write_zero(fd: int) -> bool:
-    """Write "0" to a cgroup file open on ``fd`` (both knobs above take it); False if refused."""
-    try:
-        os.write(fd, b"0")
-    except OSError:
-        return False
-    return True
-
-
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="ascii") as handle:
-        handle.write(text)
-
-
-def _cgroup_v2(base: str, name: str, pids: int, memory: int) -> str | None:
-    try:
-        with open(os.path.join(base, "cgroup.subtree_control"), encoding="ascii") as handle:
-            enabled = handle.read().split()
-        if not {"pids", "memory"} <= set(enabled):
-            _write(os.path.join(base, "cgroup.subtree_control"), "+pids +memory")
-        folder = os.path.join(base, name)
-        os.mkdir(folder)
-    except OSError:
-        return None
-    try:
-        _write(os.path.join(folder, "pids.max"), str(pids))
-        _write(os.path.join(folder, "memory.max"), str(memory))
-        with contextlib.suppress(OSError):
-            _write(os.path.join(folder, "memory.swap.max"), "0")
-    except OSError:
-        _empty_cgroup(folder)
-        return None
-    return folder
-
-
-def _cgroup_v1(mounts: dict[str, str], name: str, pids: int, memory: int
-               ) -> tuple[list[str], str] | None:
-    """The pids and memory folders made for the run, and the runs cgroup inside the memory
-    one (``ProcessLimits.runs``: "" where it could not be made)."""
-    made: list[str] = []
-    try:
-        for controller, knob, value in (("pids", "pids.max", pids),
-                                        ("memory", "memory.limit_in_bytes", memory)):
-            folder = os.path.join(mounts[controller], name)
-            os.mkdir(folder)
-            made.append(folder)
-            _write(os.path.join(folder, knob), str(value))
-    except (OSError, KeyError):
-        for folder in made:
-            _empty_cgroup(folder)
-        return None
-    runs = os.path.join(made[1], RUNS_CGROUP)
-    try:
-        os.mkdir(runs)
-    except OSError:
-        runs = ""
-    return made, runs
-
-
-def process_limits(pids_max: int, memory_mb: int) -> ProcessLimits:
-    """A fresh cgroup for one run where this caller may make one, else RLIMIT_NPROC.
-
-    cgroup v2 (``pids`` and ``memory`` controllers delegated to our cgroup) is
-    preferred, then the v1 ``pids`` and ``memory`` hierarchies. The run joins
-    the cgroup itself (:attr:`Policy.cgroups`), before it confines itself and
-    before any of its own code runs; nothing inside can leave it (``/sys`` is
-    out of its sight and Landlock forbids writing there).
-    """
-    if sys.platform != "linux" or pids_max <= 0:
-        return ProcessLimits("")
-    name = f"pytest-quest-{os.getpid()}-{next(_SERIAL)}"
-    memory = max(memory_mb, 64) * 1024 * 1024
-    mounts = _cgroup_mounts()
-    for base in mounts.values():
-        _remove_stale_cgroups(base)
-    if "unified" in mounts:
-        folder = _cgroup_v2(mounts["unified"], name, pids_max, memory)
-        if folder is not None:
-            return ProcessLimits("cgroup", (folder,))
-    if {"pids", "memory"} <= mounts.keys():
-        made = _cgroup_v1(mounts, name, pids_max, memory)
-        if made is not None:
-            return ProcessLimits("cgroup", tuple(made[0]), made[1])
-    return ProcessLimits("rlimit")
-
-
-_SERIAL = itertools.count()
-
-
-def _remove_stale_cgroups(base: str) -> None:
-    """Remove empty ``pytest-quest-PID-N`` cgroups whose PID is gone (its caller was SIGKILLed)."""
-    with contextlib.suppress(OSError):
-        for entry in os.listdir(base):
-            parts = entry.split("-")
-            if (entry.startswith("pytest-quest-") and len(parts) == 4 and parts[2].isdigit()
-                    and not os.path.exists(f"/proc/{parts[2]}")):
-                with contextlib.suppress(OSError):
-                    os.rmdir(os.path.join(base, entry, RUNS_CGROUP))
-                with contextlib.suppress(OSError):
-                    os.rmdir(os.path.join(base, entry))  # fails while anything is in it
-
-
-def _empty_cgroup(folder: str) -> None:
-    """SIGKILL every process in ``folder`` until none is left, then remove it."""
-    import time
-
-    with contextlib.suppress(OSError):
-        _write(os.path.join(folder, "cgroup.kill"), "1")  # cgroup v2, Linux >= 5.14
-    deadline = time.monotonic() + 5.0
-    while time.monotonic() < deadline:
-        try:
-            with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as handle:
-                pids = [int(p) for p in handle.read().split()]
-        except OSError:
-            return
-        if not pids:
-            break
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.01)
-    with contextlib.suppress(OSError):
-        os.rmdir(folder)
-
-
 def _apply_limits(policy: Policy) -> str:
     """Join the run's cgroups, or bound its process count with RLIMIT_NPROC; name what applied."""
     if policy.cgroups:
         for folder in policy.cgroups:
-            _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
+            cgroups.join(folder)
         return "cgroup"
     if policy.pids_max <= 0:
         return ""
@@ -1027,7 +799,8 @@ class Policy:
     pids_max: int = 0
     #: Memory of the whole run in MiB (cgroup only); 0: no bound beyond per-process RLIMIT_AS.
     memory_mb: int = 0
-    #: Cgroup folders (made by :func:`process_limits`) the run joins before anything else.
+    #: Cgroup folders (made by :func:`pytest_quest.cgroups.process_limits`) the run joins
+    #: before anything else.
     cgroups: tuple[str, ...] = ()
     #: The confined process forks runs that get namespaces of their own (:func:`enter_run`):
     #: its Landlock layer waits for :func:`apply_deferred`.

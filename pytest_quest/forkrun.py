@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import confine, mutate, safeio
+from pytest_quest import cgroups, confine, mutate, safeio
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -229,8 +229,8 @@ class Zygote:
               base_tmp: str, evict: tuple[int, int] | None = None) -> Zygote:
         """Fork the zygote; ``child(request_fd, answer_fd, start_fd, run_dir)`` runs in each run.
 
-        ``evict``: the runs cgroup's ``cgroup.procs`` and ``memory.force_empty``
-        (:meth:`pytest_quest.confine.ProcessLimits.evictor`). The zygote joins it,
+        ``evict``: the runs cgroup's ``cgroup.procs`` and the knob that empties it
+        (:meth:`pytest_quest.cgroups.ProcessLimits.evictor`). The zygote joins it,
         so every run is born there (moving each run would cost a grace period of
         the kernel's, tens of milliseconds), and empties its page cache when
         asked (:meth:`spawn` with ``evict``)."""
@@ -243,7 +243,7 @@ class Zygote:
                 with contextlib.suppress(OSError):
                     os.close(fd)
             evict_fd = None
-            if evict is not None and confine.join_runs_cgroup(evict[0]):
+            if evict is not None and cgroups.join_runs_cgroup(evict[0]):
                 evict_fd = evict[1]
             theirs.sendall(b"J" + struct.pack("!i", int(evict_fd is not None)))
             _zygote(theirs, child, base_tmp, evict_fd)
@@ -257,7 +257,7 @@ class Zygote:
         """Have the zygote fork a run child holding these three pipe ends; its pid.
 
         ``evict``: first empty the page cache the runs so far faulted in
-        (:func:`pytest_quest.confine.evict`); every earlier run must have ended."""
+        (:func:`pytest_quest.cgroups.evict`); every earlier run must have ended."""
         socket.send_fds(self.sock, [b"W" if evict else b"F"], [request_fd, answer_fd, start_fd])
         while True:
             tag, pid = self._message(None)
@@ -342,7 +342,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             if not message or len(fds) != 3:
                 break
             if message == b"W" and evict_fd is not None:
-                confine.evict(evict_fd)
+                cgroups.evict(evict_fd)
             run_dir = tempfile.mkdtemp(dir=base_tmp)
             _flush()
             apart = confine.run_namespaces()
@@ -519,7 +519,7 @@ class ForkRuns:
         self.parallel = max(1, parallel)
         #: Runs go in waves of ``parallel``: a wave starts once every run of the one before
         #: has ended and been cleaned up, and the zygote first empties the page cache they
-        #: faulted in (:func:`pytest_quest.confine.evict`). No run can read another's marks
+        #: faulted in (:func:`pytest_quest.cgroups.evict`). No run can read another's marks
         #: but those of its own wave (red team 16). Only where the zygote can evict.
         self.waves = waves
         #: The body's statements and arcs as the judge computed them before the fork, whole:
@@ -1146,7 +1146,12 @@ def _compile_patterns(config: pytest.Config, path: str) -> int:
 
 
 def _parallel() -> int:
-    """Two runs at once where there are two cores to spare; one otherwise."""
+    """Two runs at once where there are two cores to spare; one otherwise.
+
+    Never more than two, whatever the cores: the runs of a wave see each
+    other's page-cache marks, and with two neither can tell which answers
+    are the shipped ones; among three or more a majority could vote
+    (docs/security.md, "Relays between runs")."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - macOS

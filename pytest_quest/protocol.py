@@ -163,10 +163,11 @@ class HarnessSpec:
     #: sends the quest to a human anyway; here it only lets the mutation stage run on the
     #: covered rest when these lines (and branches from them) are all that is missing.
     claimed: tuple[int, ...] = ()
-    #: Inherited descriptors on the runs cgroup (``confine.ProcessLimits.evictor``): its
+    #: Inherited descriptors on the runs cgroup (``cgroups.ProcessLimits.evictor``): its
     #: ``cgroup.procs``, which the zygote writes to join it (every run is then born there), and
-    #: its ``memory.force_empty``, which the zygote writes before each wave of runs, so the page
-    #: cache one wave faulted in is gone for the next. None where there is no runs cgroup.
+    #: its ``memory.force_empty`` (cgroup v1) or ``memory.reclaim`` (v2), which the zygote writes
+    #: before each wave of runs, so the page cache one wave faulted in is gone for the next.
+    #: None where there is no runs cgroup.
     evict_fds: tuple[int, int] | None = None
 
     def to_json(self) -> str:

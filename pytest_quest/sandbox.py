@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_quest import confine, safeio
+from pytest_quest import cgroups, confine, safeio
 from pytest_quest.config import IGNORED_DIRS, Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.paths import coverage_include, import_roots, module_name
@@ -483,8 +483,8 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     if seed_fd is not None:
         theirs.append(seed_fd)
     reader = _Reader(read_fd, observe)
-    limits = (confine.process_limits(settings.pids_max, settings.memory_mb)
-              if confine.detect().kernel else confine.ProcessLimits(""))
+    limits = (cgroups.process_limits(settings.pids_max, settings.memory_mb)
+              if confine.detect().kernel else cgroups.ProcessLimits(""))
     evict = limits.evictor() if spec.mode == "submit" else None
     if evict is not None:  # runs join a cgroup whose page cache the zygote empties
         for fd in evict:
@@ -560,7 +560,7 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
                                     died=timed_out or returncode < 0)
     done = next((e for e in events if e["event"] == EventKind.DONE), None)
     if done is not None and done.get("page_cache"):
-        isolation += "+page-cache"  # emptied between waves of runs (confine.evict)
+        isolation += "+page-cache"  # emptied between waves of runs (cgroups.evict)
     try:
         raw = safeio.read_regular(private / "output.txt", MAX_OUTPUT_BYTES, tail=True)[0]
     except OSError:

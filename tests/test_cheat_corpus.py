@@ -43,7 +43,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest import confine
+from pytest_quest import cgroups, confine
 from pytest_quest.config import load_settings
 from pytest_quest.gate import CATALOG
 from pytest_quest.ledger import Ledger
@@ -70,7 +70,7 @@ UNSTEADY: frozenset[str] = frozenset({"pagecache"})
 @functools.cache
 def _evicts() -> bool:
     """Runs here get a cgroup whose page cache is emptied between waves (``pagecache``)."""
-    limits = confine.process_limits(64, 256) if confine.detect().kernel else None
+    limits = cgroups.process_limits(64, 256) if confine.detect().kernel else None
     if limits is None:
         return False
     limits.close()

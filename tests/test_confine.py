@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest import confine
+from pytest_quest import cgroups, confine
 from pytest_quest.config import load_settings
 from pytest_quest.errors import ConfigError, CorruptLedger, EnvironmentFault
 from pytest_quest.ledger import Ledger
@@ -39,7 +39,7 @@ ISOLATION = confine.detect()
 def _limits_here() -> tuple[str, bool]:
     """The process limits a sandbox run gets here (what its verdict's isolation name adds), and
     whether a submission's runs get a cgroup whose page cache is emptied between waves."""
-    limits = confine.process_limits(512, 4096)
+    limits = cgroups.process_limits(512, 4096)
     limits.close()
     return "" if limits.kind == "rlimit" and os.getuid() == 0 else limits.kind, bool(limits.runs)
 
@@ -1242,8 +1242,9 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     assert os.listxattr(target) == []
 
 
-@pytest.mark.skipif(not EVICTS, reason="needs a cgroup v1 memory hierarchy this user may write "
-                    "(a runs cgroup whose page cache can be emptied); none here")
+@pytest.mark.skipif(not EVICTS, reason="needs a memory cgroup this user may write (cgroup v1, or "
+                    "v2 with memory.reclaim) for a runs cgroup whose page cache can be emptied; "
+                    "none here")
 def test_evict_empties_the_page_cache_the_runs_faulted_in(tmp_path: Path) -> None:
     """Red team 16: what a run faults into the page cache must not reach the next wave."""
     cold = tmp_path / "cold.bin"
@@ -1265,26 +1266,26 @@ def test_evict_empties_the_page_cache_the_runs_faulted_in(tmp_path: Path) -> Non
             libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(8192))
         return bool(pages[1] & 1)
 
-    limits = confine.process_limits(64, 256)
+    limits = cgroups.process_limits(64, 256)
     fds = limits.evictor()
     assert fds is not None
     try:
         assert not cached()
         child = os.fork()
         if child == 0:  # a "run": joins the runs cgroup, faults a page in
-            os._exit(0 if confine.join_runs_cgroup(fds[0]) and os.pread(fd, 1, 4096) else 1)
+            os._exit(0 if cgroups.join_runs_cgroup(fds[0]) and os.pread(fd, 1, 4096) else 1)
         assert os.waitpid(child, 0)[1] == 0
         assert cached()  # the mark a relay leaves
-        assert confine.evict(fds[1])
+        assert cgroups.evict(fds[1])
         assert not cached()  # gone before the next wave
         # A page faulted in by a process outside the runs cgroup stays: only the runs' go.
         os.pread(fd, 1, 4096)
-        assert confine.evict(fds[1]) and cached()
+        assert cgroups.evict(fds[1]) and cached()
     finally:
         os.close(fd)
         for each in fds:
             os.close(each)
         limits.close()
     assert not os.path.exists(limits.runs)
-    assert confine.ProcessLimits("rlimit").evictor() is None
-    assert not confine.evict(-1) and not confine.join_runs_cgroup(-1)
+    assert cgroups.ProcessLimits("rlimit").evictor() is None
+    assert not cgroups.evict(-1) and not cgroups.join_runs_cgroup(-1)

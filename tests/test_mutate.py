@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest import mutate
+from pytest_quest import forkrun, mutate
 from pytest_quest.mutants import Mutant
 from pytest_quest.mutate import Ran, RunRequest, Stage, StageInput
 from pytest_quest.protocol import MutationSpec, RunReport, Tampering
@@ -144,6 +144,24 @@ def test_in_waves_the_first_clean_run_shares_the_first_wave_with_mutants_only() 
         assert sorted(order) == sorted(["M", "C", "C", "N", "K0", "K1", "K2"])
         places.add(order.index("M"))
     assert places == {0, 1}  # which of the two starts first says nothing
+
+
+@pytest.mark.parametrize(("controls", "mutants", "bound"), [(3, 13, 0.001), (2, 6, 0.04)])
+def test_within_a_wave_a_clean_run_nearly_always_has_a_mutant_beside_it(
+        controls: int, mutants: int, bound: float) -> None:
+    """The two runs of a wave see each other's page-cache marks. Neither can tell which answer
+    set is the shipped one, so a relay's only rule is "fail when my partner answered otherwise";
+    it passes only when every clean run's partner is clean too, or the null mutant (which
+    answers as the shipped function does). The shuffle makes that rare (docs/security.md)."""
+    labels = ["M", *["C"] * controls, "N", *[f"K{i}" for i in range(mutants)]]
+    twins = {"M", "C", "N"}
+    lucky = 0
+    for seed in range(2000):
+        order = mutate._order(list(labels), mutate.random.Random(seed), wave=2)
+        waves = [order[i:i + 2] for i in range(0, len(order), 2)]
+        lucky += all(set(wave) <= twins for wave in waves if set(wave) & {"M", "C"})
+    assert lucky / 2000 <= bound
+    assert forkrun._parallel() <= 2  # no wave of three, where a majority could vote
 
 
 def test_blocks_proven_by_killed_mutants_need_no_reach_check() -> None:

@@ -64,26 +64,28 @@ def report(root: Path | None) -> dict[str, Any]:
         "kernel": isolation.kernel,
         "kernel_release": isolation.details.get("kernel"),
         "setting": settings.isolation,
-        "process_limits": _process_limits(isolation.kernel),
+        **_process_limits(isolation.kernel),
         "ready": isolation.kernel or not strict,
         "interpreter": _interpreter(settings.python),
         "doctor_python": sys.executable,
     }
 
 
-def _process_limits(kernel: bool) -> str:
-    """What bounds a run's processes and memory here: a cgroup, RLIMIT_NPROC, or nothing."""
-    from pytest_quest import confine
+def _process_limits(kernel: bool) -> dict[str, str]:
+    """What bounds a run's processes and memory here (a cgroup, RLIMIT_NPROC, or nothing),
+    and why the page cache is not emptied between waves of runs, where it is not."""
+    from pytest_quest import cgroups
 
     if not kernel:
-        return "none"
-    limits = confine.process_limits(1, 64)
+        return {"process_limits": "none", "page_cache": "no kernel isolation"}
+    limits = cgroups.process_limits(1, 64)
     limits.close()
-    if limits.kind == "rlimit" and os.getuid() == 0:
-        return "none"  # the kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC
+    kind = limits.kind
+    if kind == "rlimit" and os.getuid() == 0:
+        kind = ""  # the kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC
     if limits.runs:
-        return "cgroup+page-cache"
-    return limits.kind or "none"
+        return {"process_limits": "cgroup+page-cache", "page_cache": ""}
+    return {"process_limits": kind or "none", "page_cache": limits.why}
 
 
 _LIMITS = {
@@ -131,6 +133,8 @@ def command(ctx: click.Context, root: Path | None, as_json: bool) -> None:
         term.data("namespaces   " + ("user, mount, PID, network, IPC" if data["namespaces"]
                                      else f"not available: {data['namespaces_error']}"))
         term.data(f"limits       {data['process_limits']}: {_LIMITS[data['process_limits']]}")
+        if data["page_cache"]:
+            term.data(f"             page cache not emptied between waves: {data['page_cache']}")
         term.data(f"system       {data['system']} {data['kernel_release'] or ''}".rstrip())
         interp = data["interpreter"]
         if "error" in interp:
