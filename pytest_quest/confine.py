@@ -61,6 +61,7 @@ __all__ = [
     "enter",
     "enter_requested",
     "enter_run",
+    "freeze_counters",
     "fresh_session_keyring",
     "hide_files",
     "into_run_namespaces",
@@ -555,14 +556,20 @@ _XATTR_CALLS = {
     "aarch64": (5, 6, 7, 14, 15, 16, 463, 466),
     "riscv64": (5, 6, 7, 14, 15, 16, 463, 466),
 }
-#: Calls refused for some advice only (argument index, refused values): reading a file's pages
-#: out of the page cache of the whole machine (``posix_fadvise`` DONTNEED/NOREUSE, ``madvise``
-#: COLD/PAGEOUT) marked files for the runs after the measured one (red team 14, finding 03).
-#: ``process_madvise`` (440 everywhere) is refused whole, with the calls above.
-_ADVICE_CALLS: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = {
-    "x86_64": {28: (2, (20, 21)), 221: (3, (4, 5))},
-    "aarch64": {233: (2, (20, 21)), 223: (3, (4, 5))},
-    "riscv64": {233: (2, (20, 21)), 223: (3, (4, 5))},
+#: Calls refused for some argument values only (argument index, refused values):
+#: - reading a file's pages out of the page cache of the whole machine (``madvise``
+#:   COLD/PAGEOUT, ``posix_fadvise`` DONTNEED/NOREUSE) marked files for the runs after the
+#:   measured one (red team 14, finding 03); ``process_madvise`` (440 everywhere) is refused
+#:   whole, with the calls above;
+#: - ``getsockopt`` SO_COOKIE and SO_NETNS_COOKIE: socket cookies come from per-CPU counters of
+#:   the whole machine that nothing else moves here (a register as quiet as it gets), and a
+#:   run's network namespace cookie counts the namespaces made before it (its place);
+#: - ``socket`` with protocol 4: NETLINK_SOCK_DIAG, which hands out socket cookies too (and
+#:   raw IPIP, which needs a capability no run has).
+_ARGUMENT_CALLS: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = {
+    "x86_64": {28: (2, (20, 21)), 221: (3, (4, 5)), 55: (2, (57, 71)), 41: (2, (4,))},
+    "aarch64": {233: (2, (20, 21)), 223: (3, (4, 5)), 209: (2, (57, 71)), 198: (2, (4,))},
+    "riscv64": {233: (2, (20, 21)), 223: (3, (4, 5)), 209: (2, (57, 71)), 198: (2, (4,))},
 }
 _PROCESS_MADVISE = 440
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
@@ -585,10 +592,10 @@ class _SockFprog(ctypes.Structure):
 
 
 def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int],
-                  advice: dict[int, tuple[int, tuple[int, ...]]], arch: int,
+                  arguments: dict[int, tuple[int, tuple[int, ...]]], arch: int,
                   masked: tuple[int, int, int, tuple[int, ...]] | None = None
                   ) -> list[tuple[int, int, int, int]]:
-    """The BPF program: EPERM for ``calls``, for ``advice`` calls given a refused value and
+    """The BPF program: EPERM for ``calls``, for ``arguments`` calls given a refused value and
     for the ``masked`` call whose argument, masked, is a refused value; EOPNOTSUPP for
     ``unsupported``."""
     eperm = _SECCOMP_RET_ERRNO | errno.EPERM
@@ -609,8 +616,8 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         op(_BPF_JEQ_K, number, jt="refuse")
     for number in unsupported:
         op(_BPF_JEQ_K, number, jt="unsupported")
-    for number in advice:
-        op(_BPF_JEQ_K, number, jt=f"advice {number}")
+    for number in arguments:
+        op(_BPF_JEQ_K, number, jt=f"arguments {number}")
     if masked is not None:
         op(_BPF_JEQ_K, masked[0], jt="masked")
     op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
@@ -621,8 +628,8 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         for value in masked[3]:
             op(_BPF_JEQ_K, value, jt="refuse")
         op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
-    for number, (index, values) in advice.items():
-        labels[f"advice {number}"] = len(ops)
+    for number, (index, values) in arguments.items():
+        labels[f"arguments {number}"] = len(ops)
         op(_BPF_LD_W_ABS, 16 + 8 * index)  # seccomp_data.args[index], its low word
         for value in values:
             op(_BPF_JEQ_K, value, jt="refuse")
@@ -647,7 +654,8 @@ def refuse_relays() -> bool:
     that checks nothing (red team 11). The page cache is shared by the whole
     machine: it dropped chosen files' pages, and later runs saw which ones by
     a page fault (red team 14); so the advice that drops pages is refused too
-    (:data:`_ADVICE_CALLS`). Shmem numbers the inodes of ``memfd_create``,
+    (:data:`_ARGUMENT_CALLS`), as are socket cookies, numbered from per-CPU
+    counters nothing else moves. Shmem numbers the inodes of ``memfd_create``,
     SysV shared memory and shared anonymous mappings from per-CPU counters
     that outlive every run: a run set their residues and later runs read
     them back (red team 17), so those are refused too (:data:`_SHARED_ANON`).
@@ -665,7 +673,7 @@ def refuse_relays() -> bool:
     if sys.platform != "linux" or calls is None or arch is None:
         return False
     program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _XATTR_CALLS[machine],
-                            _ADVICE_CALLS[machine], arch, _SHARED_ANON[machine])
+                            _ARGUMENT_CALLS[machine], arch, _SHARED_ANON[machine])
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
@@ -1048,10 +1056,59 @@ def _reap_until(child: int) -> NoReturn:
     os._exit(code if code >= 0 else 128 - code)
 
 
+#: Files of ``/proc`` that count, for the whole machine, what any process does (page faults,
+#: locked pages, forks, interrupts, reads, stalls): a run moved one of them by an amount its
+#: answers chose and later runs read it back, across waves (red team 19, ``vmstat``'s
+#: ``unevictable_pgs_mlocked``). Each run sees them as they were before the first run.
+_FROZEN_FILES = ("buddyinfo", "cgroups", "diskstats", "interrupts", "key-users", "loadavg",
+                 "locks", "meminfo", "pagetypeinfo", "slabinfo", "softirqs", "stat", "swaps",
+                 "timer_list", "vmallocinfo", "vmstat", "zoneinfo", "sys/fs/aio-nr",
+                 "sys/fs/dentry-state", "sys/fs/file-nr", "sys/fs/inode-nr",
+                 "sys/fs/inode-state")
+#: Folders of ``/proc`` with more such counters (stall times, file systems' journals, per-IRQ
+#: counts, drivers'): empty in a run.
+_HIDDEN_FOLDERS = ("driver", "fs", "irq", "pressure", "sys/fs/quota")
+#: (path in ``/proc``, its copy) for :data:`_FROZEN_FILES`, made by :func:`freeze_counters`.
+_FROZEN: list[tuple[str, str]] = []
+
+
+def freeze_counters(folder: str) -> None:
+    """Copy the machine-wide counters of ``/proc`` into ``folder``, once, before the first run:
+    :func:`enter_run` lays the copies over them, so every run reads the same numbers.
+
+    Why: those files are the whole kernel's, and no namespace or cgroup has
+    its own. What a run cannot read here it cannot read in a run either (the
+    same user): such a file is left out."""
+    if _FROZEN:
+        return
+    os.makedirs(folder, mode=0o755, exist_ok=True)
+    for name in _FROZEN_FILES:
+        try:
+            with open(f"/proc/{name}", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        copy = os.path.join(folder, name.replace("/", "-"))
+        with open(copy, "wb") as handle:
+            handle.write(data)
+        _FROZEN.append((name, copy))
+
+
+def _freeze_proc() -> None:
+    """In a run's fresh ``/proc``: the copies over the counters, the counters' folders empty."""
+    for name, copy in _FROZEN:
+        _mount(copy, f"/proc/{name}", None, _MS_BIND)
+    for name in _HIDDEN_FOLDERS:
+        if os.path.isdir(f"/proc/{name}"):
+            _mount("tmpfs", f"/proc/{name}", "tmpfs",
+                   _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, "mode=0555,size=4k")
+
+
 def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
     """In a run :func:`into_run_namespaces` started: its own mounts, then its Landlock layer.
 
-    A fresh ``/proc`` (only this run's processes), a fresh tmpfs at
+    A fresh ``/proc`` (only this run's processes, the machine's counters as
+    :func:`freeze_counters` found them), a fresh tmpfs at
     ``run_dir`` (its temp dir and home: inode numbers of its own) and at
     ``/dev/shm``, loopback up; then no capability, and one Landlock layer:
     reads as the harness's, writes beneath ``writable`` and ``/dev/shm`` only,
@@ -1062,6 +1119,7 @@ def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     _read_only_but(run_dir, writable, [*base.writable, "/dev", *_DEVICES])
+    _freeze_proc()
     _mount("tmpfs", run_dir, "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"mode=0700,size={max(base.scratch_mb, 1)}m")
     if os.path.isdir("/dev/shm"):

@@ -321,7 +321,11 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             base_tmp: str, evict_fd: int | None = None) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
+    counters = ""
     try:
+        if confine.run_namespaces():  # each run lays these copies over its /proc's counters
+            counters = tempfile.mkdtemp(dir=base_tmp)
+            confine.freeze_counters(counters)
         gc.freeze()  # what every run inherits stays shared: no copy-on-write for the collector
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
@@ -368,6 +372,10 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
         for pid in list(active):
             _end(pid, active.pop(pid))
         _kill_orphans(set())
+        if counters:
+            import shutil
+
+            shutil.rmtree(counters, ignore_errors=True)
         os._exit(0)
 
 

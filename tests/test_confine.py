@@ -1211,6 +1211,23 @@ shmget = {"x86_64": 29, "aarch64": 194, "riscv64": 194}[__import__("platform").m
 segment = libc.syscall(shmget, 0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
 shmem.append("shmget " + ("refused" if segment < 0 and ctypes.get_errno() == 1 else "made"))
 print("shmem", ", ".join(shmem))
+import socket
+cookies = []
+probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+for name, option in (("SO_COOKIE", 57), ("SO_NETNS_COOKIE", 71), ("SO_TYPE", socket.SO_TYPE)):
+    try:
+        probe.getsockopt(socket.SOL_SOCKET, option, 8)
+        cookies.append(name + " done")
+    except OSError as exc:
+        cookies.append(name + " " + exc.strerror)
+probe.close()
+for name, family, protocol in (("sock_diag", 16, 4), ("route", 16, 0)):  # AF_NETLINK
+    try:
+        socket.socket(family, socket.SOCK_RAW, protocol).close()
+        cookies.append(name + " done")
+    except OSError as exc:
+        cookies.append(name + " " + exc.strerror)
+print("cookies", ", ".join(cookies))
 """
 
 
@@ -1239,6 +1256,10 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     assert done.stdout.split("\n")[5] == (
         f"shmem memfd {refused}, shared anonymous {refused}, private anonymous done, "
         "shared file done, shmget refused")
+    # Red team 19's neighbours: socket cookies come from per-CPU counters nothing else moves.
+    assert done.stdout.split("\n")[6] == (
+        f"cookies SO_COOKIE {refused}, SO_NETNS_COOKIE {refused}, SO_TYPE done, "
+        f"sock_diag {refused}, route done")
     assert os.listxattr(target) == []
 
 

@@ -22,7 +22,7 @@ QUEST = "hotel/pricing.py::nightly_rate"
 #: Prints what a run can see of its own process to the run's log, past pytest's capture
 #: (no run may leave a file behind: red team 2, finding 01).
 PROBE = '''
-import json, os, tempfile
+import hashlib, json, os, tempfile
 from hotel.pricing import nightly_rate
 
 def _sysv_segments():
@@ -54,6 +54,10 @@ def test_probe(capfd):
             "caps": caps[0] if caps else None, "parent_mem": parent_mem,
             "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")),
             "sandbox_write": sandbox_write,
+            "counters": [hashlib.sha256(open(f"/proc/{name}", "rb").read()).hexdigest()
+                         for name in ("vmstat", "stat", "meminfo")],
+            "pgfault": "pgfault" in open("/proc/vmstat").read(),
+            "pressure": os.listdir("/proc/pressure") if os.path.isdir("/proc/pressure") else [],
             "procs": sorted(int(n) for n in os.listdir("/proc") if n.isdigit()),
             "tmp_dev": os.stat(tempfile.gettempdir()).st_dev,
             "runs_dev": os.stat(os.path.dirname(tempfile.gettempdir())).st_dev,
@@ -62,6 +66,8 @@ def test_probe(capfd):
             if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
     with capfd.disabled():
         print("SEEN " + json.dumps(seen), flush=True)
+    import mmap
+    mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x2000).close()  # locked
     assert nightly_rate(100.0, "standard", 2) == 100.0
 '''
 
@@ -101,6 +107,12 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         # its temp dir is a tmpfs of its own (fresh inode numbers), not the folder the zygote made
         assert all(s["tmp_dev"] != s["runs_dev"] for s in seen)
         assert {s["sysv"] for s in seen} <= {0, None}  # its own IPC namespace: none of before
+        # The machine's counters as they were before the first run, whatever runs did since
+        # (red team 19: a locked page moved vmstat for the runs after it; each run's start
+        # moves /proc/stat's fork count).
+        assert all(s["counters"] == seen[0]["counters"] for s in seen)
+        assert all(s["pgfault"] for s in seen)  # a copy, not an empty file
+        assert {tuple(s["pressure"]) for s in seen} == {()}
     else:
         assert len({s["pid"] for s in seen}) == 3
     assert len({s["tmp"] for s in seen}) == 3
