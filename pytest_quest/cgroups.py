@@ -94,9 +94,13 @@ class ProcessLimits:
         return None
 
     def close(self) -> None:
-        """Kill whatever is left in the run's cgroups, then remove them."""
+        """Kill whatever is left in the run's cgroups, then remove them.
+
+        The runs cgroup is emptied of its page cache first: what the last wave
+        faulted in would otherwise stay cached, charged to a parent, and a
+        later submission's runs would read those marks."""
         for folder in self.made:
-            _empty_cgroup(folder)
+            _empty_cgroup(folder, reclaim=folder == self.runs)
 
 
 class _NoCgroup(Exception):
@@ -328,8 +332,9 @@ def _remove_stale_cgroups(base: str) -> None:
                     os.rmdir(os.path.join(base, entry))  # fails while anything is in it
 
 
-def _empty_cgroup(folder: str) -> None:
-    """SIGKILL every process in ``folder`` until none is left, then remove it."""
+def _empty_cgroup(folder: str, reclaim: bool = False) -> None:
+    """SIGKILL every process in ``folder`` until none is left, then remove it (``reclaim``:
+    empty its page cache before)."""
     with contextlib.suppress(OSError):
         _write(os.path.join(folder, "cgroup.kill"), "1")  # cgroup v2, Linux >= 5.14
     deadline = time.monotonic() + 5.0
@@ -345,6 +350,14 @@ def _empty_cgroup(folder: str) -> None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.01)
+    if reclaim:
+        for knob in _EMPTYING_KNOBS:
+            with contextlib.suppress(OSError):
+                fd = os.open(os.path.join(folder, knob), os.O_WRONLY | os.O_CLOEXEC)
+                try:
+                    evict(fd)
+                finally:
+                    os.close(fd)
     with contextlib.suppress(OSError):
         os.rmdir(folder)
 

@@ -52,11 +52,13 @@ from typing import Any, NoReturn
 from pytest_quest import cgroups
 
 __all__ = [
+    "COUNTERS",
     "ENV_CONFINED",
     "ENV_REQUEST",
     "Isolation",
     "Policy",
     "apply_deferred",
+    "copy_counters",
     "detect",
     "enter",
     "enter_requested",
@@ -76,6 +78,7 @@ __all__ = [
     "run_isolation",
     "run_module",
     "run_namespaces",
+    "store_counters",
     "system_paths",
     "wrap",
 ]
@@ -1059,7 +1062,8 @@ def _reap_until(child: int) -> NoReturn:
 #: Files of ``/proc`` that count, for the whole machine, what any process does (page faults,
 #: locked pages, forks, interrupts, reads, stalls): a run moved one of them by an amount its
 #: answers chose and later runs read it back, across waves (red team 19, ``vmstat``'s
-#: ``unevictable_pgs_mlocked``). Each run sees them as they were before the first run.
+#: ``unevictable_pgs_mlocked``). Each run sees them as they were at the project's first
+#: submission since the machine booted (:func:`copy_counters`).
 _FROZEN_FILES = ("buddyinfo", "cgroups", "diskstats", "interrupts", "key-users", "loadavg",
                  "locks", "meminfo", "pagetypeinfo", "slabinfo", "softirqs", "stat", "swaps",
                  "timer_list", "vmallocinfo", "vmstat", "zoneinfo", "sys/fs/aio-nr",
@@ -1068,30 +1072,79 @@ _FROZEN_FILES = ("buddyinfo", "cgroups", "diskstats", "interrupts", "key-users",
 #: Folders of ``/proc`` with more such counters (stall times, file systems' journals, per-IRQ
 #: counts, drivers'): empty in a run.
 _HIDDEN_FOLDERS = ("driver", "fs", "irq", "pressure", "sys/fs/quota")
-#: (path in ``/proc``, its copy) for :data:`_FROZEN_FILES`, made by :func:`freeze_counters`.
+#: The folder, in the harness's channel folder, where the gate puts the copies for the runs.
+COUNTERS = "counters"
+#: (path in ``/proc``, its copy) for :data:`_FROZEN_FILES`, found by :func:`freeze_counters`.
 _FROZEN: list[tuple[str, str]] = []
 
 
-def freeze_counters(folder: str) -> None:
-    """Copy the machine-wide counters of ``/proc`` into ``folder``, once, before the first run:
-    :func:`enter_run` lays the copies over them, so every run reads the same numbers.
+def store_counters(store: str) -> None:
+    """Keep the machine's counters in ``store`` (the project's ``.quest/runs/counters``) as
+    they are now, unless it holds them for this boot already.
 
-    Why: those files are the whole kernel's, and no namespace or cgroup has
-    its own. What a run cannot read here it cannot read in a run either (the
-    same user): such a file is left out."""
-    if _FROZEN:
-        return
-    os.makedirs(folder, mode=0o755, exist_ok=True)
+    Runs read these copies (:func:`copy_counters`). Why not a fresh copy
+    at each submission: a submission's runs move the counters, and a copy
+    taken at the next one's start would hand their marks to its runs (one
+    relay in two submissions). ``scan`` calls it; after a reboot the next
+    submission does. What this user cannot read is left out: a run cannot
+    read it either.
+    """
+    boot = _boot_id()
+    stamp = os.path.join(store, "boot_id")
+    try:
+        with open(stamp, encoding="ascii") as handle:
+            if handle.read() == boot:
+                return
+    except OSError:
+        pass
+    import shutil
+
+    shutil.rmtree(store, ignore_errors=True)
+    os.makedirs(store, mode=0o700)
     for name in _FROZEN_FILES:
         try:
             with open(f"/proc/{name}", "rb") as handle:
                 data = handle.read()
         except OSError:
             continue
-        copy = os.path.join(folder, name.replace("/", "-"))
-        with open(copy, "wb") as handle:
+        with open(os.path.join(store, name.replace("/", "-")), "wb") as handle:
             handle.write(data)
-        _FROZEN.append((name, copy))
+    with open(stamp, "w", encoding="ascii") as handle:
+        handle.write(boot)
+
+
+def copy_counters(store: str, into: str) -> None:
+    """Copy the counters ``store`` keeps for this boot (:func:`store_counters`) into ``into``,
+    the folder the runs of one submission take them from (:func:`freeze_counters`)."""
+    store_counters(store)
+    os.makedirs(into, mode=0o755, exist_ok=True)
+    for name in _FROZEN_FILES:
+        flat = name.replace("/", "-")
+        try:
+            with open(os.path.join(store, flat), "rb") as source:
+                data = source.read()
+        except FileNotFoundError:
+            continue
+        with open(os.path.join(into, flat), "wb") as target:
+            target.write(data)
+
+
+def _boot_id() -> str:
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as handle:
+            return handle.read().strip()
+    except OSError:
+        return ""
+
+
+def freeze_counters(folder: str) -> None:
+    """Take the copies :func:`copy_counters` put in ``folder``: :func:`enter_run` lays them
+    over the counters of each run's ``/proc``, so every run reads the same numbers.
+
+    Why: those files are the whole kernel's, and no namespace or cgroup has
+    its own. Call it in the process runs are forked from, before the first."""
+    _FROZEN[:] = [(name, os.path.join(folder, name.replace("/", "-"))) for name in _FROZEN_FILES
+                  if os.path.isfile(os.path.join(folder, name.replace("/", "-")))]
 
 
 def _freeze_proc() -> None:

@@ -321,11 +321,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             base_tmp: str, evict_fd: int | None = None) -> NoReturn:
     """The zygote's loop: fork a run child per request, reap, clean up, report the end."""
     active: dict[int, str] = {}
-    counters = ""
     try:
-        if confine.run_namespaces():  # each run lays these copies over its /proc's counters
-            counters = tempfile.mkdtemp(dir=base_tmp)
-            confine.freeze_counters(counters)
         gc.freeze()  # what every run inherits stays shared: no copy-on-write for the collector
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
@@ -372,10 +368,6 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
         for pid in list(active):
             _end(pid, active.pop(pid))
         _kill_orphans(set())
-        if counters:
-            import shutil
-
-            shutil.rmtree(counters, ignore_errors=True)
         os._exit(0)
 
 
@@ -831,6 +823,8 @@ class Judge:
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
         self.hidden = shipped_files(self.target.module, self.pristine.path)
+        if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
+            confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
                               self.spec.evict_fds)

@@ -453,6 +453,11 @@ def _return_self_coverage(channel: Path) -> None:
             shutil.move(data, target / data.name)
 
 
+#: Where the gate keeps the machine's ``/proc`` counters as they were at the first
+#: submission after a boot (:func:`pytest_quest.confine.copy_counters`); gitignored.
+COUNTERS_STORE = ".quest/runs/counters"
+
+
 def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
         grace: float = 0.0, observe: Callable[[bytes], None] | None = None) -> RunResult:
     """Run the harness on ``spec`` in ``box``; kill its whole process group at ``timeout``.
@@ -474,6 +479,8 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     spec = replace(spec, sandbox=str(box.path), private_dir=str(channel),
                    allowed_write=(str(box.path), str(box.base / "tmp"), str(box.base / "home")))
     spec_path = private / "spec.json"
+    if spec.mode == "submit" and confine.detect().namespaces:  # frozen /proc counters for runs
+        confine.copy_counters(str(settings.root / COUNTERS_STORE), str(channel / confine.COUNTERS))
     read_fd, write_fd = os.pipe()
     # The child's ends of the pipes: ours to close once it holds them (or the launch failed),
     # each exactly once. A second close of a number another thread of this process has opened

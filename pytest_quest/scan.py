@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_quest import ratchet
+from pytest_quest import confine, ratchet
 from pytest_quest.config import Settings
 from pytest_quest.errors import EnvironmentFault
 from pytest_quest.ledger import Ledger, now_iso, transaction
@@ -21,7 +21,7 @@ from pytest_quest.progress import watch
 from pytest_quest.protocol import EventKind
 from pytest_quest.quest import Quest
 from pytest_quest.records import Evidence
-from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, snapshot
+from pytest_quest.sandbox import COUNTERS_STORE, RunResult, Sandbox, harness_spec, snapshot
 from pytest_quest.sandbox import run as run_sandbox
 from pytest_quest.scanner import Found, ScanError, iter_source_files, scan_file, target_of
 from pytest_quest.schedule import project_key
@@ -240,4 +240,6 @@ def scan(
             "locked": len(report.locked),
         })
     project_key(settings.root)  # the schedule's secret (pytest_quest.schedule), before any submit
+    if confine.detect().namespaces:  # the /proc counters every run of every submission reads
+        confine.store_counters(str(settings.root / COUNTERS_STORE))
     return report, ledger

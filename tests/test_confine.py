@@ -1274,18 +1274,18 @@ def test_evict_empties_the_page_cache_the_runs_faulted_in(tmp_path: Path) -> Non
     os.fsync(fd)
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
 
-    def cached() -> bool:  # mincore: a look that reads nothing in (RWF_NOWAIT starts read-ahead)
+    def cached(page: int = 1) -> bool:  # mincore: reads nothing in (RWF_NOWAIT reads ahead)
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.mmap.restype = ctypes.c_void_p
-        address = libc.mmap(None, ctypes.c_size_t(8192), 1, 1, fd, ctypes.c_long(0))
-        pages = (ctypes.c_ubyte * 2)()
+        address = libc.mmap(None, ctypes.c_size_t(1 << 16), 1, 1, fd, ctypes.c_long(0))
+        pages = (ctypes.c_ubyte * 16)()
         try:
-            assert libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(8192), pages) == 0
+            assert libc.mincore(ctypes.c_void_p(address), ctypes.c_size_t(1 << 16), pages) == 0
         finally:
-            libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(8192))
-        return bool(pages[1] & 1)
+            libc.munmap(ctypes.c_void_p(address), ctypes.c_size_t(1 << 16))
+        return bool(pages[page] & 1)
 
     if cached():  # tmpfs (a tmpfs /tmp: Debian 13, Fedora): its pages never leave the cache
         os.close(fd)
@@ -1304,11 +1304,39 @@ def test_evict_empties_the_page_cache_the_runs_faulted_in(tmp_path: Path) -> Non
         # A page faulted in by a process outside the runs cgroup stays: only the runs' go.
         os.pread(fd, 1, 4096)
         assert cgroups.evict(fds[1]) and cached()
+        # The last wave's pages go when the runs cgroup is removed: none reaches the runs of
+        # the next submission.
+        child = os.fork()
+        if child == 0:
+            os._exit(0 if cgroups.join_runs_cgroup(fds[0]) and os.pread(fd, 1, 8 * 4096) else 1)
+        assert os.waitpid(child, 0)[1] == 0 and cached(8)
     finally:
-        os.close(fd)
         for each in fds:
             os.close(each)
         limits.close()
+    try:
+        assert not cached(8)
+    finally:
+        os.close(fd)
     assert not os.path.exists(limits.runs)
     assert cgroups.ProcessLimits("rlimit").evictor() is None
     assert not cgroups.evict(-1) and not cgroups.join_runs_cgroup(-1)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/vmstat"), reason="needs Linux's /proc/vmstat")
+def test_runs_read_the_counters_of_the_first_submission_until_the_next_boot(
+        tmp_path: Path) -> None:
+    """Red team 19: a copy taken at each submission's start would carry the marks the runs of
+    the one before left in the counters to the runs of the next."""
+    store, first, second = tmp_path / "store", tmp_path / "first", tmp_path / "second"
+    confine.copy_counters(str(store), str(first))
+    seen = (first / "vmstat").read_bytes()
+    assert b"pgfault" in seen and (first / "stat").exists()
+    for _ in range(50):  # the machine's counters move (page faults, forks) ...
+        subprocess.run(["true"], check=True)
+    assert Path("/proc/vmstat").read_bytes() != seen
+    confine.copy_counters(str(store), str(second))
+    assert (second / "vmstat").read_bytes() == seen  # ... the runs' copy does not
+    (store / "boot_id").write_text("another boot")  # after a reboot: taken again
+    confine.copy_counters(str(store), str(second))
+    assert (second / "vmstat").read_bytes() != seen
