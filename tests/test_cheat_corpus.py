@@ -62,9 +62,10 @@ PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
-#: cache, a machine-wide inode counter): such an attack wins nearly always, not always, so its
-#: test is an xfail that may pass without failing the suite.
-UNSTEADY: frozenset[str] = frozenset({"pagecache"})
+#: cache, a machine-wide inode counter, the kernel's table of TCP port offsets, which it
+#: reshuffles every 10 s): such an attack wins nearly always, not always, so its test is an
+#: xfail that may pass without failing the suite.
+UNSTEADY: frozenset[str] = frozenset({"pagecache", "ports"})
 
 
 @functools.cache
