@@ -1,7 +1,10 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected
 # pending: pagecache
+#   (mutation-machinery-detected: with waves every run finds the cache as cold as the first
+#   did, so the null mutant, which answers as the shipped function, fails where it stands
+#   after the first wave: seen once on 3.13, a schedule the earlier runs never drew)
 #
 # RED TEAM 15, finding 04: finding 01's page-cache relay with NO tell of the measured run at
 #   all: the page cache itself says which run came first. Each run first faults in 8 sentinel
