@@ -87,11 +87,11 @@ class ProcessLimits:
             procs = os.open(os.path.join(self.runs, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
         except OSError:
             return None
-        for knob in _EMPTYING_KNOBS:
-            with contextlib.suppress(OSError):
-                return procs, os.open(os.path.join(self.runs, knob), os.O_WRONLY | os.O_CLOEXEC)
-        os.close(procs)
-        return None
+        knob = _open_emptying_knob(self.runs)
+        if knob is None:
+            os.close(procs)
+            return None
+        return procs, knob
 
     def close(self) -> None:
         """Kill whatever is left in the run's cgroups, then remove them.
@@ -161,6 +161,14 @@ def evict(fd: int) -> bool:
         # cgroup v2 says EAGAIN when it reclaimed less than asked: all it could, which is all.
         return exc.errno == errno.EAGAIN
     return True
+
+
+def _open_emptying_knob(folder: str) -> int | None:
+    """A descriptor on the knob of :data:`_EMPTYING_KNOBS` that ``folder`` has; None if none."""
+    for knob in _EMPTYING_KNOBS:
+        with contextlib.suppress(OSError):
+            return os.open(os.path.join(folder, knob), os.O_WRONLY | os.O_CLOEXEC)
+    return None
 
 
 def _cgroup_mounts() -> dict[str, str]:
@@ -350,14 +358,12 @@ def _empty_cgroup(folder: str, reclaim: bool = False) -> None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.01)
-    if reclaim:
-        for knob in _EMPTYING_KNOBS:
-            with contextlib.suppress(OSError):
-                fd = os.open(os.path.join(folder, knob), os.O_WRONLY | os.O_CLOEXEC)
-                try:
-                    evict(fd)
-                finally:
-                    os.close(fd)
+    knob = _open_emptying_knob(folder) if reclaim else None
+    if knob is not None:
+        try:
+            evict(knob)
+        finally:
+            os.close(knob)
     with contextlib.suppress(OSError):
         os.rmdir(folder)
 

@@ -1062,8 +1062,8 @@ def _reap_until(child: int) -> NoReturn:
 #: Files of ``/proc`` that count, for the whole machine, what any process does (page faults,
 #: locked pages, forks, interrupts, reads, stalls): a run moved one of them by an amount its
 #: answers chose and later runs read it back, across waves (red team 19, ``vmstat``'s
-#: ``unevictable_pgs_mlocked``). Each run sees them as they were at the project's first
-#: submission since the machine booted (:func:`copy_counters`).
+#: ``unevictable_pgs_mlocked``). Each run sees them as they were at the scan, or at the first
+#: submission after a reboot (:func:`store_counters`).
 _FROZEN_FILES = ("buddyinfo", "cgroups", "diskstats", "interrupts", "key-users", "loadavg",
                  "locks", "meminfo", "pagetypeinfo", "slabinfo", "softirqs", "stat", "swaps",
                  "timer_list", "vmallocinfo", "vmstat", "zoneinfo", "sys/fs/aio-nr",
@@ -1102,13 +1102,7 @@ def store_counters(store: str) -> None:
     shutil.rmtree(store, ignore_errors=True)
     os.makedirs(store, mode=0o700)
     for name in _FROZEN_FILES:
-        try:
-            with open(f"/proc/{name}", "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        with open(os.path.join(store, name.replace("/", "-")), "wb") as handle:
-            handle.write(data)
+        _copy_readable(f"/proc/{name}", os.path.join(store, _copy_name(name)))
     with open(stamp, "w", encoding="ascii") as handle:
         handle.write(boot)
 
@@ -1119,14 +1113,23 @@ def copy_counters(store: str, into: str) -> None:
     store_counters(store)
     os.makedirs(into, mode=0o755, exist_ok=True)
     for name in _FROZEN_FILES:
-        flat = name.replace("/", "-")
-        try:
-            with open(os.path.join(store, flat), "rb") as source:
-                data = source.read()
-        except FileNotFoundError:
-            continue
-        with open(os.path.join(into, flat), "wb") as target:
-            target.write(data)
+        _copy_readable(os.path.join(store, _copy_name(name)), os.path.join(into, _copy_name(name)))
+
+
+def _copy_name(name: str) -> str:
+    """The file name of the copy of ``/proc/NAME`` (``sys/fs/file-nr`` -> ``sys-fs-file-nr``)."""
+    return name.replace("/", "-")
+
+
+def _copy_readable(source: str, target: str) -> None:
+    """Copy ``source`` to ``target``; nothing where ``source`` cannot be read."""
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return
+    with open(target, "wb") as handle:
+        handle.write(data)
 
 
 def _boot_id() -> str:
@@ -1143,8 +1146,8 @@ def freeze_counters(folder: str) -> None:
 
     Why: those files are the whole kernel's, and no namespace or cgroup has
     its own. Call it in the process runs are forked from, before the first."""
-    _FROZEN[:] = [(name, os.path.join(folder, name.replace("/", "-"))) for name in _FROZEN_FILES
-                  if os.path.isfile(os.path.join(folder, name.replace("/", "-")))]
+    copies = ((name, os.path.join(folder, _copy_name(name))) for name in _FROZEN_FILES)
+    _FROZEN[:] = [(name, copy) for name, copy in copies if os.path.isfile(copy)]
 
 
 def _freeze_proc() -> None:
