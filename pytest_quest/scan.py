@@ -8,6 +8,7 @@ a sandbox copy, and locks what it already covers fully (evidence "baseline").
 from __future__ import annotations
 
 import fnmatch
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -240,6 +241,6 @@ def scan(
             "locked": len(report.locked),
         })
     project_key(settings.root)  # the schedule's secret (pytest_quest.schedule), before any submit
-    if confine.detect().namespaces:  # the /proc counters every run of every submission reads
+    if sys.platform == "linux":  # the /proc counters every run of every submission reads
         confine.store_counters(str(settings.root / COUNTERS_STORE))
     return report, ledger
