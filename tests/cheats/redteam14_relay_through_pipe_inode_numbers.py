@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: mutation-pseudo-tested|mutation-score|run-exit-code
+# pending: pipes
 #
 # RED TEAM 14, finding 04: a relay through a machine-wide kernel counter no namespace splits:
 #   the inode numbers of pipes (pipefs takes them from get_next_ino(), one counter for the whole
@@ -15,11 +16,13 @@
 #   run-flaky (5/6 clean runs: the counter drifted past a bucket). 3.6-6.3 s a submit. With STEP
 #   50,000 and 32 marks: FAIL mutation-too-slow (a pipe costs ~27 us in a run: 21 s measured run).
 # Fix suggested: no namespace can split this counter. Give the measured run no tell and not the
-#   first place (finding 03), or refuse what moves it cheaply in large numbers (pipe2, socket,
+#   first place (finding 03; done: measuredlast), or refuse what moves it cheaply in large numbers (pipe2, socket,
 #   eventfd, memfd ... all take get_next_ino or similar): not practical. A cap on the measured
 #   run's duration relative to the others (it may already be 10x) would raise the cost.
-# Stopped here only because the tell it used is gone (every run has the retrying threading._sys).
-#   The channel is open: the measured run can still tell it is measured (coverage's tracer is
+# Stopped here only because the tell it used is gone (every run has the retrying threading._sys
+#   on 3.11, none on 3.12+). Where no run takes the first branch, the file is a lottery: it
+#   PASSes when the counter happens to sit in the bucket the shipped answers' digest names, 1 in
+#   MARKS (CI on 3.12 and 3.13 once won it twice in a row). The channel is open: the measured run can still tell it is measured (coverage's tracer is
 #   set), and no namespace splits the machine's inode counter (docs/security.md, residual risks).
 import hashlib
 import os

@@ -1,7 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: mutation-pseudo-tested|mutation-score|run-flaky|run-exit-code
-# pending: measuredlast
+# pending: pipes
 #
 # RED TEAM 15, finding 03: red team 14's relay through pipe inode numbers (one get_next_ino
 #   counter for the machine) with a tell that works today: threading._profile_hook is set in
@@ -10,6 +10,9 @@
 # Observed on 9f2fd03: 5 of 5 submits PASS (scores 0.923, 0.8, 0.8, 0.75, 0.8; survivors are
 #   digest collisions at 8 marks), 2.8-3.0 s; with nightly_rate broken 2 of 3 PASS (1.0), one
 #   FAIL run-flaky (5/6 clean runs: the counter drifted). A gamble, as in round 14.
+# Since the measuredlast defence (the measured run last, after every mutant) nothing relays the
+#   answers, and where no run has the hook (3.12+: every run, 3.11: none) the file is a lottery
+#   on the counter's position: 1 in MARKS (pending: pipes).
 # Fix suggested: as finding 01 and 02: no tell (the measured run's profile hook shows as an
 #   attribute and as a cost), and the measured run not first or not alone.
 import hashlib
