@@ -329,13 +329,20 @@ def _write_file(path: str, text: str) -> None:
 
 
 def _enter_namespaces() -> None:
-    """New user, PID, network and IPC namespaces for this process's children; same uid/gid."""
+    """New user, PID, network and IPC namespaces for this process's children; same uid/gid;
+    no user namespace below it.
+
+    Why the last: in a user namespace of its own, a run holds every capability again over
+    namespaces it makes there: a network namespace of its own has the ephemeral ports every
+    namespace starts with, and the run's connections would read and move the machine's table
+    of port offsets like before (red team 20, :func:`_ephemeral_ports_of_its_own`)."""
     uid, gid = os.geteuid(), os.getegid()
     _unshare(_CLONE_NEWUSER | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC)
     try:
         _map_ids(uid, gid)
+        _write_file("/proc/sys/user/max_user_namespaces", "0")
     except OSError as exc:  # in a new user namespace, unmapped: no way back, no way on
-        raise _HalfEntered(f"mapping uid {uid} and gid {gid}: {exc}") from exc
+        raise _HalfEntered(f"setting up uid {uid} and gid {gid}: {exc}") from exc
 
 
 class _HalfEntered(Exception):
@@ -356,6 +363,33 @@ def _loopback_up() -> None:
 
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         fcntl.ioctl(sock.fileno(), 0x8914, struct.pack("16sh22x", b"lo", flags))  # SIOCSIFFLAGS
+
+
+#: The ephemeral ports every network namespace starts with (``ip_local_port_range``); a run's
+#: range is a part of it, at least :data:`_MIN_PORT_WIDTH` wide.
+_PORT_WINDOW = (32768, 60999)
+_MIN_PORT_WIDTH = 16384
+
+
+def _ephemeral_ports_of_its_own() -> None:
+    """Give the run's network namespace a port range of a width drawn for this run alone.
+
+    Why: a connection made without a chosen port takes ``low + (perturb + h) % width``, where
+    ``perturb`` is one of 65,536 counters of the whole machine that each such connection moves
+    on (no namespace has its own) and ``h`` a secret hash of the addresses. With the width
+    every namespace starts with, a run read a counter back in its port and moved it by
+    connecting, so the measured run left its answers there for the runs after it (red team
+    20). Under a width of its own (one of 5,924 even ones), the port a run sees is ``h``'s
+    unknown residue shifted by the counter: a run can tell only its own moves from it.
+    The ports stay in the usual window, and a run still has 16,384 or more.
+    """
+    first, last = _PORT_WINDOW
+    span = last - first + 1
+    widths = (span - _MIN_PORT_WIDTH) // 2 + 1
+    draw = int.from_bytes(os.urandom(8), "big")
+    width = _MIN_PORT_WIDTH + 2 * (draw % widths)
+    low = first + (draw // widths) % (span - width + 1)
+    _write_file("/proc/sys/net/ipv4/ip_local_port_range", f"{low} {low + width - 1}")
 
 
 def _minimal(paths: Iterable[str]) -> list[str]:
@@ -569,6 +603,15 @@ _XATTR_CALLS = {
 #:   run's network namespace cookie counts the namespaces made before it (its place);
 #: - ``socket`` with protocol 4: NETLINK_SOCK_DIAG, which hands out socket cookies too (and
 #:   raw IPIP, which needs a capability no run has).
+#: Calls refused when one argument has a value and another one of the refused values:
+#: (call, argument index, value, argument index, refused values). ``setsockopt`` at level
+#: SOL_IP of IP_LOCAL_PORT_RANGE (51): a socket's own port range, which would give every run's
+#: connections the same width again (red team 20, :func:`_ephemeral_ports_of_its_own`).
+_OPTION_CALLS: dict[str, tuple[int, int, int, int, tuple[int, ...]]] = {
+    "x86_64": (54, 1, 0, 2, (51,)),
+    "aarch64": (208, 1, 0, 2, (51,)),
+    "riscv64": (208, 1, 0, 2, (51,)),
+}
 _ARGUMENT_CALLS: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = {
     "x86_64": {28: (2, (20, 21)), 221: (3, (4, 5)), 55: (2, (57, 71)), 41: (2, (4,))},
     "aarch64": {233: (2, (20, 21)), 223: (3, (4, 5)), 209: (2, (57, 71)), 198: (2, (4,))},
@@ -596,10 +639,12 @@ class _SockFprog(ctypes.Structure):
 
 def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int],
                   arguments: dict[int, tuple[int, tuple[int, ...]]], arch: int,
-                  masked: tuple[int, int, int, tuple[int, ...]] | None = None
+                  masked: tuple[int, int, int, tuple[int, ...]] | None = None,
+                  option: tuple[int, int, int, int, tuple[int, ...]] | None = None
                   ) -> list[tuple[int, int, int, int]]:
-    """The BPF program: EPERM for ``calls``, for ``arguments`` calls given a refused value and
-    for the ``masked`` call whose argument, masked, is a refused value; EOPNOTSUPP for
+    """The BPF program: EPERM for ``calls``, for ``arguments`` calls given a refused value,
+    for the ``masked`` call whose argument, masked, is a refused value and for the ``option``
+    call whose first argument has its value and second a refused one; EOPNOTSUPP for
     ``unsupported``."""
     eperm = _SECCOMP_RET_ERRNO | errno.EPERM
     ops: list[tuple[int, int | str, int, int]] = []  # a jump's jt may name a label
@@ -623,7 +668,18 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         op(_BPF_JEQ_K, number, jt=f"arguments {number}")
     if masked is not None:
         op(_BPF_JEQ_K, masked[0], jt="masked")
+    if option is not None:
+        op(_BPF_JEQ_K, option[0], jt="option")
     op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    if option is not None:
+        labels["option"] = len(ops)
+        op(_BPF_LD_W_ABS, 16 + 8 * option[1])  # the first argument's low word
+        op(_BPF_JEQ_K, option[2], jt=1)
+        op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+        op(_BPF_LD_W_ABS, 16 + 8 * option[3])
+        for value in option[4]:
+            op(_BPF_JEQ_K, value, jt="refuse")
+        op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
     if masked is not None:
         labels["masked"] = len(ops)
         op(_BPF_LD_W_ABS, 16 + 8 * masked[1])  # seccomp_data.args[index], its low word
@@ -676,7 +732,8 @@ def refuse_relays() -> bool:
     if sys.platform != "linux" or calls is None or arch is None:
         return False
     program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _XATTR_CALLS[machine],
-                            _ARGUMENT_CALLS[machine], arch, _SHARED_ANON[machine])
+                            _ARGUMENT_CALLS[machine], arch, _SHARED_ANON[machine],
+                            _OPTION_CALLS[machine])
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
@@ -1166,7 +1223,8 @@ def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
     A fresh ``/proc`` (only this run's processes, the machine's counters as
     :func:`freeze_counters` found them), a fresh tmpfs at
     ``run_dir`` (its temp dir and home: inode numbers of its own) and at
-    ``/dev/shm``, loopback up; then no capability, and one Landlock layer:
+    ``/dev/shm``, loopback up, ephemeral ports of a width of its own
+    (:func:`_ephemeral_ports_of_its_own`); then no capability, and one Landlock layer:
     reads as the harness's, writes beneath ``writable`` and ``/dev/shm`` only,
     no signal or abstract socket beyond the run. Returns the layers' names;
     raises :class:`OSError` when any step fails (the run must not go on).
@@ -1182,6 +1240,7 @@ def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
         _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV,
                f"mode=1777,size={_RUN_SHM_MB}m")
     _loopback_up()
+    _ephemeral_ports_of_its_own()
     _drop_capabilities()
     layers = ["namespaces"]
     abi = landlock_abi()
@@ -1214,6 +1273,7 @@ def _probe_namespaces() -> str | None:
                 try:
                     _build_root([sys.prefix], [])
                     _loopback_up()
+                    _ephemeral_ports_of_its_own()
                 except BaseException as exc:
                     os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
                     os._exit(1)

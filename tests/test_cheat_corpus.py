@@ -65,11 +65,10 @@ PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
-#: cache, a machine-wide inode counter, the kernel's table of TCP port offsets, which it
-#: reshuffles every 10 s): whether such an attack wins depends on where the machine's state
-#: happens to be (nearly always for the page cache and the ports, 1 time in 8 for the pipes),
+#: cache, a machine-wide inode counter): whether such an attack wins depends on where the
+#: machine's state happens to be (nearly always for the page cache, 1 time in 8 for the pipes),
 #: so its test is an xfail that may pass without failing the suite.
-UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes", "ports"})
+UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes"})
 
 
 @functools.cache
@@ -131,7 +130,7 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast", "pagecache", "pipes", "ports"), path.name
+                           "measuredlast", "pagecache", "pipes"), path.name
         if pending is None or pending in LANDED | {"pagecache"}:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

@@ -1228,6 +1228,18 @@ for name, family, protocol in (("sock_diag", 16, 4), ("route", 16, 0)):  # AF_NE
     except OSError as exc:
         cookies.append(name + " " + exc.strerror)
 print("cookies", ", ".join(cookies))
+options = []
+with socket.socket() as tcp:
+    for name, level, option, value in (
+            ("IP_LOCAL_PORT_RANGE", socket.SOL_IP, 51, (40000 | 41000 << 16).to_bytes(4, "little")),
+            ("IP_TOS", socket.SOL_IP, socket.IP_TOS, 16),
+            ("TCP 51", socket.IPPROTO_TCP, 51, 1)):
+        try:
+            tcp.setsockopt(level, option, value)
+            options.append(name + " done")
+        except OSError as exc:
+            options.append(name + " " + exc.strerror)
+print("options", ", ".join(options))
 """
 
 
@@ -1260,6 +1272,10 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     assert done.stdout.split("\n")[6] == (
         f"cookies SO_COOKIE {refused}, SO_NETNS_COOKIE {refused}, SO_TYPE done, "
         f"sock_diag {refused}, route done")
+    # Red team 20: a socket's own port range would give every run's connections one width
+    # again; the same option number at another level is another option.
+    assert done.stdout.split("\n")[7] == (
+        f"options IP_LOCAL_PORT_RANGE {refused}, IP_TOS done, TCP 51 Protocol not available")
     assert os.listxattr(target) == []
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -37,6 +38,14 @@ def _sysv_segments():
     return seen
 
 
+def _nested_user_namespace():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000) == 0:  # CLONE_NEWUSER
+        return "made"
+    return os.strerror(ctypes.get_errno())
+
+
 def test_probe(capfd):
     status = open("/proc/self/status").read()
     caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
@@ -62,6 +71,8 @@ def test_probe(capfd):
             "tmp_dev": os.stat(tempfile.gettempdir()).st_dev,
             "runs_dev": os.stat(os.path.dirname(tempfile.gettempdir())).st_dev,
             "sysv": _sysv_segments(),
+            "ports": open("/proc/sys/net/ipv4/ip_local_port_range").read().split(),
+            "nested_userns": _nested_user_namespace(),
             "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
             if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
     with capfd.disabled():
@@ -113,6 +124,14 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         assert all(s["counters"] == seen[0]["counters"] for s in seen)
         assert all(s["pgfault"] for s in seen)  # a copy, not an empty file
         assert {tuple(s["pressure"]) for s in seen} == {()}
+        # Red team 20: ephemeral ports in a range whose width is each run's own (drawn from
+        # 5,924), within the usual window; and no user namespace where a network namespace
+        # would have the usual range again.
+        ranges = [(int(s["ports"][0]), int(s["ports"][1])) for s in seen]
+        assert all(low >= 32768 and high <= 60999 and high + 1 - low >= 16384
+                   and (high + 1 - low) % 2 == 0 for low, high in ranges)
+        assert len({high - low for low, high in ranges}) >= 2  # all three alike: 1 in 35 million
+        assert {s["nested_userns"] for s in seen} == {os.strerror(errno.ENOSPC)}
     else:
         assert len({s["pid"] for s in seen}) == 3
     assert len({s["tmp"] for s in seen}) == 3

@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
-# pending: ports
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected
 #
 # RED TEAM 20, finding 01, first draft (no carriers): the same channel as
 #   redteam20_relay_through_tcp_port_offset_table.py, the kernel's TCP ephemeral-port offset
@@ -16,11 +15,19 @@
 # Observed on 1651483 (host, cgroup v1, isolation landlock+namespaces+cgroup+page-cache):
 #   7 of 8 submits PASS (0.706-0.923), with nightly_rate broken (base * 1.5) 2 of 2 PASS (1.0,
 #   0.857); the FAIL: run-flaky, passed 1/5 clean runs.
-# Open: no defence yet (docs/security.md, "What is left"). Red team 20's later version, which
-#   rewrites its marks across the kernel's 10 s reshuffle (timed from /proc/timer_list),
-#   passed 5 of 6 submits. Fix suggested: in each run's network namespace, no shared table
-#   for the runs' connections (a source address of the run's own for loopback connections, and
-#   IP_BIND_ADDRESS_NO_PORT refused), or a port range too narrow to read an offset in.
+# Red team 20's later version, which rewrites its marks across the kernel's 10 s reshuffle
+#   (timed from /proc/timer_list), passed 5 of 6 submits. Fix suggested: in each run's network
+#   namespace, no shared table for the runs' connections (a source address of the run's own for
+#   loopback connections, and IP_BIND_ADDRESS_NO_PORT refused), or a port range too narrow to
+#   read an offset in.
+# Fixed: each run's network namespace has a port range of a width drawn for it alone
+#   (confine._ephemeral_ports_of_its_own), a socket may not set a range of its own
+#   (IP_LOCAL_PORT_RANGE refused) and no run makes a user namespace (where a network namespace
+#   of its own would have the default width again). The port is then low + (counter + h) %
+#   width with h a secret hash: another run's width leaves the residue a reader sees unknown.
+#   This file now reads its own range (as an attacker who read the fix would) and stops
+#   pushing after a full turn; observed: FAIL (mutation-pseudo-tested: every run saw no mark
+#   and wrote its own, so every run passed).
 import hashlib
 import os
 import socket
@@ -34,7 +41,11 @@ CASES = [(100.0, "high", 3), (100.0, "low", 3), (100.0, "mid", 3), (100.0, "high
          (33.33, "high", 6), (33.33, "low", 7), (10.0, "standard", 8), (10.0, "high", 1),
          (10.0, "low", 6), (0.0, "high", 9), (1.0, "mid", 2), (12.345, "high", 4),
          (12.345, "low", 5), (99.99, "mid", 14)]
-LOW, SPAN = 32768, 28232  # the default ip_local_port_range of a fresh network namespace
+# The run's own ip_local_port_range (the default of a fresh network namespace was 32768-60999
+# when this relay worked); read under a name the static /proc rule does not see.
+with open(bytes.fromhex("2f70726f63").decode() + "/sys/net/ipv4/ip_local_port_range") as _f:
+    _low, _high = map(int, _f.read().split())
+LOW, SPAN = _low, (_high + 1 - _low) & ~1
 SLOTS = 64
 CENTER, MARK, ACCEPT = 9000, 90, 400
 LINGER = struct.pack("ii", 1, 0)
@@ -92,5 +103,6 @@ def test_nightly_rate_is_stable():
     time.sleep(2.0)  # the partner in this wave reads before either writes
     for p in (slots[v], tag):
         r = t.read(ref)
-        while abs(_signed(t.read(p) - r)) > MARK:
-            pass
+        for _ in range(SPAN):  # each read moves the counter on by 2 to 16: a full turn at most
+            if abs(_signed(t.read(p) - r)) <= MARK:
+                break
