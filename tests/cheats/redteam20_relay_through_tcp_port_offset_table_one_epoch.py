@@ -26,8 +26,10 @@
 #   of its own would have the default width again). The port is then low + (counter + h) %
 #   width with h a secret hash: another run's width leaves the residue a reader sees unknown.
 #   This file now reads its own range (as an attacker who read the fix would) and stops
-#   pushing after a full turn; observed: FAIL (mutation-pseudo-tested: every run saw no mark
-#   and wrote its own, so every run passed).
+#   pushing after a full turn. Observed on cc478cc: 4 of 4 submits FAIL, on three rules:
+#   mutation-machinery-detected and run-flaky (a run took noise for a mark and failed on the
+#   clean source), mutation-pseudo-tested (every run saw no mark, wrote its own and passed);
+#   45-60 s a submit, every run sleeping 2 s for a partner that never reads its marks.
 import hashlib
 import os
 import socket
