@@ -612,6 +612,17 @@ _OPTION_CALLS: dict[str, tuple[int, int, int, int, tuple[int, ...]]] = {
     "aarch64": (208, 1, 0, 2, (51,)),
     "riscv64": (208, 1, 0, 2, (51,)),
 }
+#: ``socket``, ``socketpair``: the address families a run may open (AF_UNIX, AF_INET, AF_INET6,
+#: AF_NETLINK);
+#: any other is answered EAFNOSUPPORT, as a kernel without it would. AF_VSOCK numbers the
+#: ports it binds from one counter of the whole kernel (no network namespace splits it):
+#: red team 21 kept a register there, read by ``getsockname`` and moved by binding; exotic
+#: families are where more such counters live, and no honest test of a function needs one.
+_SOCKET_FAMILIES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "x86_64": ((41, 53), (1, 2, 10, 16)),  # socket, socketpair
+    "aarch64": ((198, 199), (1, 2, 10, 16)),
+    "riscv64": ((198, 199), (1, 2, 10, 16)),
+}
 _ARGUMENT_CALLS: dict[str, dict[int, tuple[int, tuple[int, ...]]]] = {
     "x86_64": {28: (2, (20, 21)), 221: (3, (4, 5)), 55: (2, (57, 71)), 41: (2, (4,))},
     "aarch64": {233: (2, (20, 21)), 223: (3, (4, 5)), 209: (2, (57, 71)), 198: (2, (4,))},
@@ -640,13 +651,17 @@ class _SockFprog(ctypes.Structure):
 def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int],
                   arguments: dict[int, tuple[int, tuple[int, ...]]], arch: int,
                   masked: tuple[int, int, int, tuple[int, ...]] | None = None,
-                  option: tuple[int, int, int, int, tuple[int, ...]] | None = None
+                  option: tuple[int, int, int, int, tuple[int, ...]] | None = None,
+                  families: tuple[tuple[int, ...], tuple[int, ...]] | None = None
                   ) -> list[tuple[int, int, int, int]]:
     """The BPF program: EPERM for ``calls``, for ``arguments`` calls given a refused value,
     for the ``masked`` call whose argument, masked, is a refused value and for the ``option``
     call whose first argument has its value and second a refused one; EOPNOTSUPP for
-    ``unsupported``."""
+    ``unsupported``; EAFNOSUPPORT for the ``families`` calls (``socket``, ``socketpair``)
+    unless the first argument is a family allowed (then the ``arguments`` rule, if any,
+    decides)."""
     eperm = _SECCOMP_RET_ERRNO | errno.EPERM
+    family_calls, allowed_families = families or ((), ())
     ops: list[tuple[int, int | str, int, int]] = []  # a jump's jt may name a label
     labels: dict[str, int] = {}
 
@@ -664,6 +679,8 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         op(_BPF_JEQ_K, number, jt="refuse")
     for number in unsupported:
         op(_BPF_JEQ_K, number, jt="unsupported")
+    for number in family_calls:
+        op(_BPF_JEQ_K, number, jt=f"families {number}")
     for number in arguments:
         op(_BPF_JEQ_K, number, jt=f"arguments {number}")
     if masked is not None:
@@ -671,6 +688,13 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
     if option is not None:
         op(_BPF_JEQ_K, option[0], jt="option")
     op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    for number in family_calls:
+        labels[f"families {number}"] = len(ops)
+        then = f"arguments {number}" if number in arguments else "allow"
+        op(_BPF_LD_W_ABS, 16)  # seccomp_data.args[0], its low word: the family
+        for family in allowed_families:
+            op(_BPF_JEQ_K, family, jt=then)
+        op(_BPF_RET_K, _SECCOMP_RET_ERRNO | errno.EAFNOSUPPORT)
     if option is not None:
         labels["option"] = len(ops)
         op(_BPF_LD_W_ABS, 16 + 8 * option[1])  # the first argument's low word
@@ -692,6 +716,9 @@ def _relay_filter(machine: str, calls: Sequence[int], unsupported: Sequence[int]
         op(_BPF_LD_W_ABS, 16 + 8 * index)  # seccomp_data.args[index], its low word
         for value in values:
             op(_BPF_JEQ_K, value, jt="refuse")
+        op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
+    if not set(family_calls) <= arguments.keys():
+        labels["allow"] = len(ops)
         op(_BPF_RET_K, _SECCOMP_RET_ALLOW)
     labels["unsupported"] = len(ops)
     op(_BPF_RET_K, _SECCOMP_RET_ERRNO | errno.EOPNOTSUPP)
@@ -733,7 +760,7 @@ def refuse_relays() -> bool:
         return False
     program = _relay_filter(machine, (*calls, _PROCESS_MADVISE), _XATTR_CALLS[machine],
                             _ARGUMENT_CALLS[machine], arch, _SHARED_ANON[machine],
-                            _OPTION_CALLS[machine])
+                            _OPTION_CALLS[machine], _SOCKET_FAMILIES[machine])
     filters = (_SockFilter * len(program))(*(_SockFilter(*op) for op in program))
     fprog = _SockFprog(len(program), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
     _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")

@@ -9,6 +9,7 @@ Tests that need a kernel feature skip with the feature's name where it is absent
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -1240,6 +1241,24 @@ with socket.socket() as tcp:
         except OSError as exc:
             options.append(name + " " + exc.strerror)
 print("options", ", ".join(options))
+families = []
+for name, family, kind in (("AF_VSOCK", 40, socket.SOCK_STREAM),
+                           ("AF_PACKET", 17, socket.SOCK_DGRAM),
+                           ("AF_UNIX", socket.AF_UNIX, socket.SOCK_STREAM),
+                           ("AF_INET6", socket.AF_INET6, socket.SOCK_DGRAM)):
+    try:
+        socket.socket(family, kind).close()
+        families.append(name + " done")
+    except OSError as exc:
+        families.append(name + " " + exc.strerror)
+for name, family in (("pair AF_VSOCK", 40), ("pair AF_UNIX", socket.AF_UNIX)):
+    try:
+        for end in socket.socketpair(family):
+            end.close()
+        families.append(name + " done")
+    except OSError as exc:
+        families.append(name + " " + exc.strerror)
+print("families", ", ".join(families))
 """
 
 
@@ -1276,6 +1295,12 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     # again; the same option number at another level is another option.
     assert done.stdout.split("\n")[7] == (
         f"options IP_LOCAL_PORT_RANGE {refused}, IP_TOS done, TCP 51 Protocol not available")
+    # Red team 21: AF_VSOCK numbers its ports from one counter of the whole kernel; a run may
+    # open UNIX, IPv4, IPv6 and netlink sockets only (AF_PACKET would need a capability too).
+    unsupported = os.strerror(errno.EAFNOSUPPORT)
+    assert done.stdout.split("\n")[8] == (
+        f"families AF_VSOCK {unsupported}, AF_PACKET {unsupported}, AF_UNIX done, "
+        f"AF_INET6 done, pair AF_VSOCK {unsupported}, pair AF_UNIX done")
     assert os.listxattr(target) == []
 
 
