@@ -569,10 +569,13 @@ _RELAY_CALLS = {
     # add_key request_key keyctl io_uring_setup io_uring_enter io_uring_register (an io_uring
     # sets extended attributes without any of the calls below); memfd_create shmget (each
     # takes an inode number from shmem's per-CPU counters, which outlive every run: red team
-    # 17 kept a 10-bit register per CPU in them, see _SHARED_ANON)
-    "x86_64": (248, 249, 250, 425, 426, 427, 319, 29),
-    "aarch64": (217, 218, 219, 425, 426, 427, 279, 194),
-    "riscv64": (217, 218, 219, 425, 426, 427, 279, 194),
+    # 17 kept a 10-bit register per CPU in them, see _SHARED_ANON); perf_event_open bpf (a
+    # perf event's id comes from one counter of the whole kernel that each open moves on by
+    # one, read back with PERF_EVENT_IOC_ID: red team 22 stored the first wave's answers
+    # there; bpf objects are numbered from counters of the same kind)
+    "x86_64": (248, 249, 250, 425, 426, 427, 319, 29, 298, 321),
+    "aarch64": (217, 218, 219, 425, 426, 427, 279, 194, 241, 280),
+    "riscv64": (217, 218, 219, 425, 426, 427, 279, 194, 241, 280),
 }
 #: ``mmap`` with MAP_SHARED (or MAP_SHARED_VALIDATE) and MAP_ANONYMOUS: (call, argument index,
 #: mask, refused values). A shared anonymous mapping is a shmem file too, numbered from the

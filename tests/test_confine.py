@@ -1259,6 +1259,14 @@ for name, family in (("pair AF_VSOCK", 40), ("pair AF_UNIX", socket.AF_UNIX)):
     except OSError as exc:
         families.append(name + " " + exc.strerror)
 print("families", ", ".join(families))
+machine = __import__("platform").machine()
+kernel = []
+perf, bpf = (298, 321) if machine == "x86_64" else (241, 280)
+for name, number, args in (("perf_event_open", perf, (0, 0, -1, -1, 0)),
+                           ("bpf", bpf, (0, 0, 0))):
+    kernel.append(name + (" refused" if libc.syscall(number, *args) < 0
+                          and ctypes.get_errno() == 1 else " not refused"))
+print("kernel", ", ".join(kernel))
 """
 
 
@@ -1301,6 +1309,9 @@ def test_refuse_relays_refuses_extended_attributes_and_keys(tmp_path: Path) -> N
     assert done.stdout.split("\n")[8] == (
         f"families AF_VSOCK {unsupported}, AF_PACKET {unsupported}, AF_UNIX done, "
         f"AF_INET6 done, pair AF_VSOCK {unsupported}, pair AF_UNIX done")
+    # Red team 22: perf events are numbered from one counter of the whole kernel, bpf objects
+    # likewise; both calls are refused whatever their arguments (EPERM).
+    assert done.stdout.split("\n")[9] == "kernel perf_event_open refused, bpf refused"
     assert os.listxattr(target) == []
 
 
