@@ -615,12 +615,12 @@ _OPTION_CALLS: dict[str, tuple[int, int, int, int, tuple[int, ...]]] = {
     "aarch64": (208, 1, 0, 2, (51,)),
     "riscv64": (208, 1, 0, 2, (51,)),
 }
-#: ``socket``, ``socketpair``: the address families a run may open (AF_UNIX, AF_INET, AF_INET6,
-#: AF_NETLINK);
-#: any other is answered EAFNOSUPPORT, as a kernel without it would. AF_VSOCK numbers the
-#: ports it binds from one counter of the whole kernel (no network namespace splits it):
-#: red team 21 kept a register there, read by ``getsockname`` and moved by binding; exotic
-#: families are where more such counters live, and no honest test of a function needs one.
+#: ``socket``, ``socketpair``: the address families a run may open (AF_UNIX, AF_INET,
+#: AF_INET6, AF_NETLINK); any other is answered EAFNOSUPPORT, as a kernel without it would.
+#: AF_VSOCK numbers the ports it binds from one counter of the whole kernel (no network
+#: namespace splits it): red team 21 kept a register there, read by ``getsockname`` and moved
+#: by binding; exotic families are where more such counters live, and no honest test of a
+#: function needs one.
 _SOCKET_FAMILIES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     "x86_64": ((41, 53), (1, 2, 10, 16)),  # socket, socketpair
     "aarch64": ((198, 199), (1, 2, 10, 16)),
