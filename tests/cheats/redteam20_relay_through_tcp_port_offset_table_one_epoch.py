@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected|mutation-too-slow
 #
 # RED TEAM 20, finding 01, first draft (no carriers): the same channel as
 #   redteam20_relay_through_tcp_port_offset_table.py, the kernel's TCP ephemeral-port offset
@@ -29,7 +29,9 @@
 #   pushing after a full turn. Observed on cc478cc: 4 of 4 submits FAIL, on three rules:
 #   mutation-machinery-detected and run-flaky (a run took noise for a mark and failed on the
 #   clean source), mutation-pseudo-tested (every run saw no mark, wrote its own and passed);
-#   45-60 s a submit, every run sleeping 2 s for a partner that never reads its marks.
+#   45-60 s a submit, every run sleeping 2 s for a partner that never reads its marks. Under
+#   the suite's own coverage tracer on a slow machine (CI, Python 3.11) those sleeps pushed the
+#   mutation stage past its budget: mutation-too-slow, a FAIL that spends the try as well.
 import hashlib
 import os
 import socket
