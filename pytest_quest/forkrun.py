@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import cgroups, confine, mutate, safeio
+from pytest_quest import cgroups, confine, mutate, safeio, seccomp
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -139,12 +139,13 @@ def drop_capabilities() -> bool:
 
 
 def _seal_relays() -> bool:
-    """A fresh session keyring for this run alone, then no xattr or keyring call at all
-    (:func:`pytest_quest.confine.refuse_relays`): the measured run left answers there for
-    the runs after it (red team 11). False where the kernel refuses (nothing else changes)."""
+    """A fresh session keyring for this run alone, then the system calls a run may make and
+    no others (:func:`pytest_quest.seccomp.install`): the kernel's counters and tables for the
+    whole machine carried the measured run's answers to the runs after it (red teams 11-22).
+    False where the kernel refuses (nothing else changes)."""
     try:
         confine.fresh_session_keyring()
-        return confine.refuse_relays()
+        return seccomp.install()
     except OSError:
         return False
 

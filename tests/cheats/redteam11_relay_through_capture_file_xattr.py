@@ -19,7 +19,7 @@
 #   is inherited writable; or setxattr/fsetxattr/utime refused in runs (seccomp).
 # Fix: the sandbox guard judges a descriptor by the file it is open on (os.setxattr on fd 1:
 #   run-sandbox-violation), and a seccomp filter refuses every xattr call in runs (ctypes
-#   too): confine.refuse_relays.
+#   too): seccomp.install.
 import os
 
 from hotel.pricing import nightly_rate

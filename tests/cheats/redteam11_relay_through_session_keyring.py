@@ -20,7 +20,7 @@
 #   keyctl/add_key/request_key refused by seccomp in runs). Then every run is "the first",
 #   passes, and the test is pseudo-tested.
 # Fix: each run joins a fresh session keyring, then a seccomp filter refuses add_key, keyctl
-#   and request_key (confine.fresh_session_keyring, confine.refuse_relays): every run finds
+#   and request_key (confine.fresh_session_keyring, seccomp.install): every run finds
 #   no key, so the test compares nothing and the extreme mutants survive.
 from hotel.pricing import nightly_rate
 

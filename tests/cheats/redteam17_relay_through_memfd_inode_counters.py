@@ -35,7 +35,7 @@
 #   refusing only memfd_create is not enough: see redteam17_relay_through_shared_mmap_inodes.py),
 #   and get_next_ino's counters (pipes, sockets: red team 15) need the same scrambling.
 # Fixed: seccomp refuses memfd_create, shmget and shared anonymous mmap in every run, and the
-#   guard refuses mapping /dev/zero (confine.refuse_relays, runparts.Guard): the relay's first
+#   guard refuses mapping /dev/zero (seccomp.install, runparts.Guard): the relay's first
 #   allocation fails, so every run fails (run-exit-code).
 import hashlib
 import os

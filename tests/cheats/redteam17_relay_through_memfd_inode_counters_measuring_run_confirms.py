@@ -23,7 +23,7 @@
 #   (a timing tell no static rule sees): it should not be the only run with a tracer, or it
 #   should see no state any other run may have written (all the first-schedule runs have).
 # Fixed: seccomp refuses memfd_create, shmget and shared anonymous mmap in every run, and the
-#   guard refuses mapping /dev/zero (confine.refuse_relays, runparts.Guard): the relay's first
+#   guard refuses mapping /dev/zero (seccomp.install, runparts.Guard): the relay's first
 #   allocation fails, so every run fails (run-exit-code).
 import hashlib
 import os

@@ -21,7 +21,7 @@
 # Fix suggested: as finding 01 (scramble each CPU's shmem inode residue from the zygote before
 #   every wave, or refuse memfd_create, shmget and shared anonymous mmap in runs).
 # Fixed: seccomp refuses memfd_create, shmget and shared anonymous mmap in every run, and the
-#   guard refuses mapping /dev/zero (confine.refuse_relays, runparts.Guard): the relay's first
+#   guard refuses mapping /dev/zero (seccomp.install, runparts.Guard): the relay's first
 #   allocation fails, so every run fails (run-exit-code).
 import hashlib
 import mmap

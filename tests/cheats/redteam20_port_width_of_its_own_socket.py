@@ -11,7 +11,7 @@
 #   it), and then relays as
 #   redteam20_relay_through_tcp_port_offset_table_one_epoch.py does (one slot, one tag).
 # Stopped: seccomp refuses setsockopt(SOL_IP, IP_LOCAL_PORT_RANGE) in every run (EPERM), so
-#   the test fails on the clean source (confine._OPTION_CALLS).
+#   the test fails on the clean source (seccomp._REFUSALS).
 import hashlib
 import os
 import socket

@@ -28,7 +28,7 @@
 #   the bound-port table used for the handshake.
 # Fixed by: seccomp lets a run open UNIX, IPv4, IPv6 and netlink sockets only (socket and
 #   socketpair; any other family answers EAFNOSUPPORT, as a kernel without it would:
-#   confine._SOCKET_FAMILIES): the first vsock socket fails, so does the test (run-exit-code).
+#   seccomp._REFUSALS): the first vsock socket fails, so does the test (run-exit-code).
 import hashlib
 import os
 import socket

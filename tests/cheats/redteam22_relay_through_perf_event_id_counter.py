@@ -50,7 +50,7 @@ CASES = [(100.0, "high", 3), (100.0, "low", 3), (100.0, "mid", 3), (100.0, "high
          (12.345, "low", 5), (99.99, "mid", 14)]
 # a Sidon set mod 993 (Singer, q = 31): the sums of two (a <= b) are all distinct
 # Fixed by: seccomp refuses perf_event_open (and bpf, whose ids come from counters of the
-#   same kind) in every run, whatever the arguments (confine._RELAY_CALLS): the first read
+#   same kind) in every run, whatever the arguments (not in seccomp._CALLS): the first read
 #   fails, so does the test (run-exit-code).
 W = [0, 1, 20, 27, 66, 107, 208, 221, 232, 290, 299, 305, 313, 349, 457, 467, 485, 542, 587,
      630, 685, 733, 804, 809, 844, 856, 860, 881, 898, 930, 960, 991]
