@@ -124,7 +124,6 @@ _CALLS: dict[str, tuple[int | None, int | None]] = {
     "futex_wake": (454, 454), "futex_wait": (455, 455), "futex_requeue": (456, 456),
     "mseal": (462, 462), "setxattrat": (463, 463), "getxattrat": (464, 464),
     "listxattrat": (465, 465), "removexattrat": (466, 466),
-
 }
 #: Calls of one architecture alone: riscv64 asks the kernel about the CPU (glibc at start-up)
 #: and flushes the instruction cache (JITs, libffi's closures) with calls of its own.
