@@ -882,6 +882,12 @@ def test_doctor_names_the_isolation_interpreter_and_plugins(project: Path) -> No
     assert human.exit_code == 0
     assert f"isolation    {ISOLATION.name}" in human.stdout
     assert "pytest-quest 0.1.0" in human.stdout
+    allowed = data["system_calls"]["allowed"]
+    if sys.platform == "linux" and data["system_calls"]["machine"] in ("x86_64", "aarch64"):
+        assert allowed > 200
+        assert f"syscalls     {allowed} allowed in each run" in human.stdout
+    else:
+        assert allowed == 0 and "syscalls     no filter" in human.stdout
 
 
 @pytest.mark.slow

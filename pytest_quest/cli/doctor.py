@@ -65,6 +65,7 @@ def report(root: Path | None) -> dict[str, Any]:
         "kernel_release": isolation.details.get("kernel"),
         "setting": settings.isolation,
         **_process_limits(isolation.kernel),
+        "system_calls": _system_calls(),
         "ready": isolation.kernel or not strict,
         "interpreter": _interpreter(settings.python),
         "doctor_python": sys.executable,
@@ -86,6 +87,18 @@ def _process_limits(kernel: bool) -> dict[str, str]:
     if limits.runs:
         return {"process_limits": "cgroup+page-cache", "page_cache": ""}
     return {"process_limits": kind or "none", "page_cache": limits.why}
+
+
+def _system_calls() -> dict[str, Any]:
+    """The seccomp list a forked run gets here: its architecture and how many calls it allows
+    (none: no filter, not Linux or an architecture the list does not know)."""
+    import platform
+
+    from pytest_quest import seccomp
+
+    machine = platform.machine()
+    allowed = seccomp.allowed(machine) if sys.platform == "linux" else {}
+    return {"machine": machine, "allowed": len(allowed)}
 
 
 _LIMITS = {
@@ -135,6 +148,11 @@ def command(ctx: click.Context, root: Path | None, as_json: bool) -> None:
         term.data(f"limits       {data['process_limits']}: {_LIMITS[data['process_limits']]}")
         if data["page_cache"]:
             term.data(f"             page cache not emptied between waves: {data['page_cache']}")
+        calls = data["system_calls"]
+        term.data("syscalls     " + (
+            f"{calls['allowed']} allowed in each run ({calls['machine']}, seccomp); any other "
+            "answers ENOSYS" if calls["allowed"] else
+            f"no filter: no list of calls for {calls['machine']} on {data['system']}"))
         term.data(f"system       {data['system']} {data['kernel_release'] or ''}".rstrip())
         interp = data["interpreter"]
         if "error" in interp:
