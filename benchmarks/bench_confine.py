@@ -14,7 +14,11 @@ machine noise hits both alike:
   against one that only imports the module, and ``enter()`` timed from inside;
 * the generic launcher (:func:`confine.wrap`, used for arbitrary programs):
   ``python -c pass`` through ``python -m pytest_quest.confine`` against direct;
-* ``confine.detect()``, paid once per command (the namespace probe forks).
+* ``confine.detect()``, paid once per command (the namespace probe forks);
+* each run's seccomp filter (:func:`seccomp.install`): 50,000 ``stat`` calls (the
+  kernel caches the answer of a call judged by its number) and 50,000 anonymous
+  ``mmap`` calls (judged by their flags, the filter runs each time), filtered
+  against unfiltered, timed from inside.
 
 "Unconfined" is what a system without Landlock or namespaces gets: the audit
 hook only. The goal is next to no cost for confinement (docs/security.md).
@@ -86,6 +90,26 @@ print(time.perf_counter() - started)
 """
 
 
+CALLS = """
+import mmap, os, sys, time
+from pytest_quest import seccomp
+if sys.argv[1] == "on":
+    assert seccomp.install()
+started = time.perf_counter()
+for _ in range(50_000):
+    os.stat(".")
+    mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE).close()
+print(time.perf_counter() - started)
+"""
+
+
+def _calls(on: bool) -> float:
+    """Seconds the 100,000 calls of :data:`CALLS` took, filtered or not."""
+    done = subprocess.run([sys.executable, "-c", CALLS, "on" if on else "off"], check=True,
+                          capture_output=True, text=True)
+    return float(done.stdout)
+
+
 def _enter(box: Path, on: bool) -> tuple[float, float]:
     """Wall time of the whole process, and of ``enter()`` as the confined process saw it."""
     command = [sys.executable, "-c", ENTER, "on" if on else "off", str(box)]
@@ -134,7 +158,7 @@ def main() -> None:
         box = work / "box"
         box.mkdir()
         gate_on, gate_off, launch_on, launch_off = [], [], [], []
-        enter_on, enter_off, inside = [], [], []
+        enter_on, enter_off, inside, calls_on, calls_off = [], [], [], [], []
         print(f"isolation: {isolation.name}; {args.reps} reps, alternating")
         print(f"{'rep':>3} {'confined s':>11} {'unconfined s':>13}  verdicts")
         for rep in range(args.reps):
@@ -149,6 +173,8 @@ def main() -> None:
             enter_on.append(whole)
             inside.append(within)
             enter_off.append(_enter(box, False)[0])
+            calls_on.append(_calls(True))
+            calls_off.append(_calls(False))
             print(f"{rep:>3} {on:11.3f} {off:13.3f}  {verdict_on} ({judged}), "
                   f"{verdict_off} ({judged_off})")
         print(f"\n{'median of ' + str(args.reps):<28} {'confined':>9} {'unconfined':>11} "
@@ -158,6 +184,7 @@ def main() -> None:
         print(f"{'enter() itself, from inside':<28} {statistics.median(inside):9.4f}")
         _row("python -c pass via wrap()", launch_on, launch_off)
         print(f"{'detect() once per command':<28} {statistics.median(probe):9.4f}")
+        _row("100,000 calls, seccomp", calls_on, calls_off)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

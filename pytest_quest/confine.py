@@ -107,9 +107,12 @@ _READ = _READ_FILE | _READ_DIR | _EXECUTE
 #: Readable to a root caller though no test needs them: hidden behind empty mounts.
 _MASKED = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
            "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private")
-#: Devices a confined run may write; anything written there goes nowhere.
-NULL_DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
-_DEVICES = (*NULL_DEVICES, "/dev/random", "/dev/urandom", "/dev/tty")
+#: Devices a confined run may write; anything written there goes nowhere. Not ``/dev/zero``:
+#: a shared mapping of it opened for writing is a shmem file, numbered from the kernel's
+#: per-CPU counters (red team 23 kept a register there through ctypes); opened read-only,
+#: the kernel maps it private.
+NULL_DEVICES = ("/dev/null", "/dev/full")
+_DEVICES = (*NULL_DEVICES, "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty")
 
 
 class _RulesetAttr(ctypes.Structure):

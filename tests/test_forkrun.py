@@ -55,6 +55,16 @@ def _nested_user_namespace():
     return tried + [os.strerror(ctypes.get_errno())]
 
 
+def _open_for_writing(path):  # through libc: the kernel's answer, not the guard's
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.open(path.encode(), os.O_RDWR)
+    if fd >= 0:
+        os.close(fd)
+        return "opened"
+    return os.strerror(ctypes.get_errno())
+
+
 def test_probe(capfd):
     status = open("/proc/self/status").read()
     caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
@@ -82,6 +92,7 @@ def test_probe(capfd):
             "sysv": _sysv_segments(),
             "ports": open("/proc/sys/net/ipv4/ip_local_port_range").read().split(),
             "nested_userns": _nested_user_namespace(),
+            "devices": [_open_for_writing("/dev/zero"), _open_for_writing("/dev/null")],
             "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
             if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
     with capfd.disabled():
@@ -152,6 +163,8 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
     assert [r["round"] for r in result.of(EventKind.ROUND_DONE)] == [1, 2, 3]
     if os.geteuid() == 0:  # a root run gives up every capability
         assert {s["caps"] for s in seen} == {"0000000000000000"}
+    if confine.landlock_abi():  # red team 23: a shared mapping of a writable /dev/zero is shmem
+        assert all(s["devices"] == [os.strerror(errno.EACCES), "opened"] for s in seen)
     assert {s["parent_mem"] for s in seen} <= {"PermissionError", "FileNotFoundError"}
 
 

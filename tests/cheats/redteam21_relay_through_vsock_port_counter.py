@@ -32,7 +32,7 @@
 #   family but AF_UNIX, AF_INET, AF_INET6 (and AF_NETLINK for NETLINK_ROUTE if needed): AF_VSOCK
 #   (40) has no network namespace at all (one port counter, one bound-port table for the
 #   kernel), and any other family the kernel may autoload is a shared table of the same kind.
-# Fixed by: seccomp lets a run open UNIX, IPv4, IPv6 and netlink sockets only (socket and
+# Fixed by: seccomp lets a run open UNIX, IPv4, IPv6 (and until red team 23 netlink) sockets only (socket and
 #   socketpair; any other family answers EAFNOSUPPORT, as a kernel without it would:
 #   seccomp._REFUSALS): the first vsock socket fails, so does the test (run-exit-code).
 import hashlib

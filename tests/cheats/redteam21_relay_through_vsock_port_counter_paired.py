@@ -26,7 +26,7 @@
 # Fix suggested: as in redteam21_relay_through_vsock_port_counter.py: seccomp allows socket()
 #   only for AF_UNIX, AF_INET, AF_INET6 (AF_VSOCK = 40 refused); that closes the counter and
 #   the bound-port table used for the handshake.
-# Fixed by: seccomp lets a run open UNIX, IPv4, IPv6 and netlink sockets only (socket and
+# Fixed by: seccomp lets a run open UNIX, IPv4, IPv6 (and until red team 23 netlink) sockets only (socket and
 #   socketpair; any other family answers EAFNOSUPPORT, as a kernel without it would:
 #   seccomp._REFUSALS): the first vsock socket fails, so does the test (run-exit-code).
 import hashlib
