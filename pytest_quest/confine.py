@@ -55,6 +55,7 @@ __all__ = [
     "COUNTERS",
     "ENV_CONFINED",
     "ENV_REQUEST",
+    "RUN_TMP",
     "Isolation",
     "Policy",
     "apply_deferred",
@@ -107,6 +108,11 @@ _READ = _READ_FILE | _READ_DIR | _EXECUTE
 #: Readable to a root caller though no test needs them: hidden behind empty mounts.
 _MASKED = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
            "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private")
+#: Where each run's temp dir and home is, in its own mount namespace: a short path, so the
+#: paths a test makes in pytest's ``tmp_path`` are about as long as under ``/tmp`` (an AF_UNIX
+#: socket's path may not exceed 107 bytes; beneath the sandbox's scratch folder a socket in
+#: ``tmp_path`` of a test with a long name did not fit, and an honest test failed).
+RUN_TMP = "/quest-tmp"
 #: Devices a confined run may write; anything written there goes nowhere. Not ``/dev/zero``:
 #: a shared mapping of it opened for writing is a shmem file, numbered from the kernel's
 #: per-CPU counters (red team 23 kept a register there through ctypes); opened read-only,
@@ -499,6 +505,7 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
     os.makedirs(stage + "/proc", exist_ok=True)
     _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     os.makedirs(stage + "/tmp", exist_ok=True)
+    os.makedirs(stage + RUN_TMP, exist_ok=True)  # a mount point for each run's temp dir
     for fd in (*handles.values(), *devices.values()):
         os.close(fd)
     os.chdir(stage)
@@ -822,7 +829,7 @@ _CAP_NET_ADMIN, _CAP_SYS_ADMIN = 12, 21
 _RUN_SHM_MB = 64
 
 
-def _read_only_but(run_dir: str, writable: Sequence[str], mounts: Sequence[str]) -> None:
+def _read_only_but(writable: Sequence[str], mounts: Sequence[str]) -> None:
     """Make the harness's writable mounts read-only in this run's mount namespace.
 
     Landlock has no right for a file's times, mode or owner: a process the
@@ -832,10 +839,9 @@ def _read_only_but(run_dir: str, writable: Sequence[str], mounts: Sequence[str])
     its answers in both for the runs after it (red team 14, findings 01 and
     02). A read-only mount refuses all three (a device on it is still
     written). Kept as they are: mounts that hold a path the run writes other
-    than its temp dir (our own suite's coverage folder), which gets a tmpfs.
+    than its temp dir (our own suite's coverage folder); the temp dir gets a tmpfs.
     """
-    own = os.path.realpath(run_dir)
-    keep = [real for real in (os.path.realpath(p) for p in writable) if real != own]
+    keep = [real for real in (os.path.realpath(p) for p in writable) if real != RUN_TMP]
     for path in mounts:
         real = os.path.realpath(path)
         if os.path.exists(real) and not any(_beneath(k, real) for k in keep):
@@ -1037,24 +1043,24 @@ def _freeze_proc() -> None:
                    _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, "mode=0555,size=4k")
 
 
-def enter_run(run_dir: str, writable: Sequence[str]) -> list[str]:
+def enter_run(writable: Sequence[str]) -> list[str]:
     """In a run :func:`into_run_namespaces` started: its own mounts, then its Landlock layer.
 
     A fresh ``/proc`` (only this run's processes, the machine's counters as
-    :func:`freeze_counters` found them), a fresh tmpfs at
-    ``run_dir`` (its temp dir and home: inode numbers of its own) and at
-    ``/dev/shm``, loopback up, ephemeral ports of a width of its own
-    (:func:`_ephemeral_ports_of_its_own`); then no capability, and one Landlock layer:
-    reads as the harness's, writes beneath ``writable`` and ``/dev/shm`` only,
-    no signal or abstract socket beyond the run. Returns the layers' names;
+    :func:`freeze_counters` found them), a fresh tmpfs at :data:`RUN_TMP` (its
+    temp dir and home: inode numbers of its own) and at ``/dev/shm``, loopback up,
+    ephemeral ports of a width of its own (:func:`_ephemeral_ports_of_its_own`);
+    then no capability, and one Landlock layer: reads as the harness's, writes
+    beneath ``writable`` and ``/dev/shm`` only, no signal or abstract socket
+    beyond the run. Returns the layers' names;
     raises :class:`OSError` when any step fails (the run must not go on).
     """
     (base,) = _DEFERRED
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-    _read_only_but(run_dir, writable, [*base.writable, "/dev", *_DEVICES])
+    _read_only_but(writable, [*base.writable, "/dev", *_DEVICES])
     _freeze_proc()
-    _mount("tmpfs", run_dir, "tmpfs", _MS_NOSUID | _MS_NODEV,
+    _mount("tmpfs", RUN_TMP, "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"mode=0700,size={max(base.scratch_mb, 1)}m")
     if os.path.isdir("/dev/shm"):
         _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV,

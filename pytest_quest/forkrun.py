@@ -1025,7 +1025,10 @@ class Judge:
             output = open_run_output(run_dir)
             if confine.run_namespaces():
                 confine.into_run_namespaces()  # only the run returns, PID 2 of its own
-            run = self._new_run(session, request_fd, start_fd, run_dir, output)
+            # With namespaces of its own, its temp dir is a tmpfs at a short path; the folder the
+            # zygote made holds its output only.
+            temp = confine.RUN_TMP if confine.run_namespaces() else run_dir
+            run = self._new_run(session, request_fd, start_fd, temp, output)
             self.run = run
             answer = run.execute()
         except BaseException as exc:
@@ -1218,7 +1221,7 @@ class _ChildRun:
             writable.append(self.judge.own_coverage)  # our own suite measures the child
         apart = confine.run_namespaces()
         if apart:  # its own /proc, temp dir and loopback, no capability, its own Landlock layer
-            confine.enter_run(self.run_dir, writable)
+            confine.enter_run(writable)
         self._own_output()  # pytest's new capture files are in the run's own temp dir
         if not apart:
             drop_capabilities()

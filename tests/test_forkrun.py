@@ -65,6 +65,13 @@ def _open_for_writing(path):  # through libc: the kernel's answer, not the guard
     return os.strerror(ctypes.get_errno())
 
 
+def _listing(folder):
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return "unlisted"
+
+
 def test_probe(capfd):
     status = open("/proc/self/status").read()
     caps = [line.split()[1] for line in status.splitlines() if line.startswith("CapEff")]
@@ -93,8 +100,9 @@ def test_probe(capfd):
             "ports": open("/proc/sys/net/ipv4/ip_local_port_range").read().split(),
             "nested_userns": _nested_user_namespace(),
             "devices": [_open_for_writing("/dev/zero"), _open_for_writing("/dev/null")],
-            "runs_dir": sorted(os.listdir(os.path.dirname(tempfile.gettempdir())))
-            if os.access(os.path.dirname(tempfile.gettempdir()), os.R_OK) else "unlisted"}
+            "runs_dir": _listing(os.path.dirname(tempfile.gettempdir())),
+            "marks": [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("mark-")]}
+    open(os.path.join(tempfile.gettempdir(), f"mark-{os.getpid()}-{id(seen)}"), "w").close()
     with capfd.disabled():
         print("SEEN " + json.dumps(seen), flush=True)
     import mmap
@@ -129,14 +137,16 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         leaked = (box.path / "leak.txt").exists()
     finally:
         box.cleanup()
-    assert len(seen) == 3  # the measured run and two clean controls
+    assert len(seen) == 3, result.output[-3000:]  # the measured run and two clean controls
     assert not leaked and {s["sandbox_write"] for s in seen} == {"PermissionError"}
-    assert {str(s["runs_dir"]) for s in seen} == {"unlisted"}  # no run finds a sibling's dir
+    assert all(s["marks"] == [] for s in seen)  # no run finds what an earlier one left in its tmp
     if confine.detect().namespaces:  # each run is PID 2 of a PID namespace of its own
         assert {s["pid"] for s in seen} == {2}
         assert all(s["procs"] == [1, 2] for s in seen)  # its own /proc: its init and itself
-        # its temp dir is a tmpfs of its own (fresh inode numbers), not the folder the zygote made
+        # its temp dir is a tmpfs of its own (fresh inode numbers) at a short path (a socket in
+        # tmp_path fits), not the folder the zygote made
         assert all(s["tmp_dev"] != s["runs_dev"] for s in seen)
+        assert {s["tmp"] for s in seen} == {confine.RUN_TMP}
         assert {s["sysv"] for s in seen} <= {0, None}  # its own IPC namespace: none of before
         # The machine's counters as they were before the first run, whatever runs did since
         # (red team 19: a locked page moved vmstat for the runs after it; each run's start
@@ -156,9 +166,10 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
                    for s in seen)
     else:
         assert len({s["pid"] for s in seen}) == 3
-    assert len({s["tmp"] for s in seen}) == 3
-    assert all(s["tmp"] == s["home"] and s["tmp"].startswith(str(box.base / "tmp"))
-               for s in seen)
+        assert {str(s["runs_dir"]) for s in seen} == {"unlisted"}  # no run finds a sibling's dir
+        assert len({s["tmp"] for s in seen}) == 3
+        assert all(s["tmp"].startswith(str(box.base / "tmp")) for s in seen)
+    assert all(s["tmp"] == s["home"] for s in seen)
     assert leftovers == []  # every run's temp dir is gone once it ended
     assert [r["round"] for r in result.of(EventKind.ROUND_DONE)] == [1, 2, 3]
     if os.geteuid() == 0:  # a root run gives up every capability
