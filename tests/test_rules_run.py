@@ -98,6 +98,21 @@ def test_failure_is_quoted_with_its_place() -> None:
     assert fact.actual == f"failed: assert 1 == 2 at {TEST}:7"
 
 
+@pytest.mark.parametrize(("message", "noted"), [
+    ("OSError: [Errno 38] Function not implemented", True),  # a call the seccomp list leaves out
+    ("OSError: [Errno 97] Address family not supported by protocol", True),  # netlink, vsock
+    ("OSError: [Errno 2] No such file or directory: 'x'", False),
+    ("assert 38 == 97", False),
+])
+def test_a_failure_on_what_the_sandbox_refuses_says_so(message: str, noted: bool) -> None:
+    events = clean()
+    events[3] = report("failed", message=message, file=TEST, line=7)
+    (fact,) = run.check(sub(events))
+    assert fact.actual.startswith(f"failed: {message} at {TEST}:7")
+    assert ("list of system calls" in fact.actual) is noted
+    assert fact.actual.endswith("docs/security.md)") is noted
+
+
 def test_error_in_setup_says_so() -> None:
     events = clean()
     events[2] = report("failed", "setup", message="fixture 'x' not found")

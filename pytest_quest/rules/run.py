@@ -7,6 +7,7 @@ pytest reports has hidden its outcome.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 
 from pytest_quest.facts import FAIL, REVIEW, Fact
@@ -157,12 +158,22 @@ def _collection(sub: Submission, run: RunResult) -> Iterator[Fact]:
         yield COLLECTION.fact(sub.test_rel, "at least one test", "no test collected")
 
 
+#: What a run's seccomp list answers a call or socket family it leaves out (ENOSYS,
+#: EAFNOSUPPORT), as Python words it: an honest test failing on one is told why.
+_REFUSED = tuple(f"[Errno {code}]" for code in (errno.ENOSYS, errno.EAFNOSUPPORT))
+_REFUSED_NOTE = (" (the sandbox lets a run make a list of system calls and open UNIX, IPv4 and "
+                 "IPv6 sockets only: docs/security.md)")
+
+
 def _outcomes(sub: Submission, run: RunResult) -> Iterator[Fact]:
     reports = run.of(EventKind.REPORT)
     for event in reports:
         if event["outcome"] == "failed":
             phase = "" if event["when"] == "call" else f" (in {event['when']})"
-            yield EXIT_CODE.fact(event["nodeid"], "passed", f"failed{phase}: {_message(event)}")
+            actual = f"failed{phase}: {_message(event)}"
+            if any(code in actual for code in _REFUSED):
+                actual += _REFUSED_NOTE
+            yield EXIT_CODE.fact(event["nodeid"], "passed", actual)
         elif event["outcome"] == "skipped" or event.get("xfail"):
             kind = "xfailed" if event.get("xfail") else "skipped"
             yield SKIPPED.fact(event["nodeid"], "run and passed", f"{kind}: {_message(event)}")
