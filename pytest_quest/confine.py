@@ -914,6 +914,8 @@ def into_run_namespaces() -> None:
     """
     if os.getpid() != 1:
         raise OSError(errno.EPERM, "the run's PID namespace could not be made")
+    while _OWN_PID_NS:  # the harness's namespace: its pids are a counter every run moves
+        os.close(_OWN_PID_NS.pop())
     _unshare(_CLONE_NEWNS | _CLONE_NEWIPC | _CLONE_NEWNET)
     run = _fork()
     if run:

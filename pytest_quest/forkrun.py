@@ -441,8 +441,10 @@ def own_descriptors(output: int) -> None:
     after it read the shipped function's answers back (red team 12). So
     stdout and stderr become ``output`` (:func:`open_run_output`; the zygote
     passes its end on to the log, :func:`_pass_on_output`), a folder is opened
-    again, and every other file (the spec, ``/dev/null``) becomes a fresh
-    ``/dev/null``. Pipes and sockets (the run's own answer pipe) stay. Call
+    again, and everything else (the spec, ``/dev/null``, a namespace's descriptor, which
+    translated a run's pids into the harness's namespace, whose counter every run moves:
+    red team 24) becomes a fresh ``/dev/null``. Pipes and sockets (the run's own answer
+    pipe) stay. Call
     it with pytest's global capture stopped: its saved descriptors are the
     log's too.
     """
@@ -459,9 +461,9 @@ def own_descriptors(output: int) -> None:
                 continue  # the listing's own descriptor, closed by now
             if fd in (1, 2):
                 os.dup2(output, fd, inheritable=inheritable)
-            elif not target.startswith("/"):
-                continue  # a pipe, a socket, an event fd: no file behind it
-            elif os.path.isdir(target):
+            elif target.startswith(("pipe:[", "socket:[")):
+                continue
+            elif target.startswith("/") and os.path.isdir(target):
                 fresh = os.open(target, os.O_RDONLY | os.O_DIRECTORY)
                 os.dup2(fresh, fd, inheritable=inheritable)
                 os.close(fresh)

@@ -406,17 +406,23 @@ def test_shipped_files_are_the_target_and_every_copy_a_run_could_import(
 def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path) -> None:
     """Red team 12: descriptors inherited from the judge share one open file description
     with every run (its locks, its offset; the log's size), so the measured run left its
-    answers there for the runs after it."""
+    answers there for the runs after it. Red team 24: a descriptor of the harness's PID
+    namespace translated a run's pids into it (a counter every run moves); an event fd is
+    one counter for every run that holds it."""
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     shared = os.open(tmp_path / "shared.txt", os.O_RDWR | os.O_CREAT)
     folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    namespace = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    counter = os.eventfd(0)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         try:
             forkrun.own_descriptors(forkrun.open_run_output(str(run_dir)))
-            seen = {n: os.readlink(f"/proc/self/fd/{n}") for n in (1, 2, shared, folder)}
+            seen = {n: os.readlink(f"/proc/self/fd/{n}")
+                    for n in (1, 2, shared, folder, namespace, counter)}
+            seen["pipe"] = os.readlink(f"/proc/self/fd/{write}")[:6]
             os.write(1, b"to the run's own output\n")
             os.write(write, json.dumps(seen).encode())
         finally:
@@ -425,10 +431,11 @@ def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path)
     with os.fdopen(read, "rb") as handle:
         seen = json.loads(handle.read())
     os.waitpid(pid, 0)
-    os.close(shared)
-    os.close(folder)
+    for fd in (shared, folder, namespace, counter):
+        os.close(fd)
     own = str(run_dir / forkrun.RUN_OUTPUT)
-    assert seen == {"1": own, "2": own, str(shared): os.devnull, str(folder): str(tmp_path)}
+    assert seen == {"1": own, "2": own, str(shared): os.devnull, str(folder): str(tmp_path),
+                    str(namespace): os.devnull, str(counter): os.devnull, "pipe": "pipe:["}
     assert (run_dir / forkrun.RUN_OUTPUT).read_text() == "to the run's own output\n"
 
 
