@@ -184,6 +184,15 @@ def test_socket_families_are_a_list_of_three(machine: str) -> None:
 
 
 @pytest.mark.parametrize("machine", MACHINES)
+def test_namespace_requests_are_refused_other_ioctls_are_not(machine: str) -> None:
+    """Red team 24: NS_GET_PID_IN_PIDNS on a descriptor of the harness's PID namespace."""
+    for request in (0x8004B708, 0xB701, 0xB702, 0x8008B705):  # PID_IN_PIDNS, USERNS, PARENT, ID
+        assert answer(machine, "ioctl", 3, request) == errno.EPERM, hex(request)
+    for request in (0x5401, 0x541B, 0x8004B608, 0xC0189436):  # TCGETS, FIONREAD, others
+        assert answer(machine, "ioctl", 3, request) == ALLOW, hex(request)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
 def test_clone_may_not_hand_out_a_pidfd(machine: str) -> None:
     assert answer(machine, "clone", 0x01200011) == ALLOW  # what glibc's fork passes
     assert answer(machine, "clone", 0x01201011) == errno.EPERM  # with CLONE_PIDFD
@@ -226,6 +235,9 @@ print("pidfd", outcome(lambda: os.pidfd_open(os.getpid())))
 print("setxattr", outcome(lambda: os.setxattr(target, "user.note", b"answers")))
 print("vsock", outcome(lambda: socket.socket(40, socket.SOCK_STREAM)))
 print("netlink", outcome(lambda: socket.socket(16, socket.SOCK_RAW, 0)))
+import fcntl
+namespace = os.open("/proc/self/ns/pid", os.O_RDONLY)
+print("nsfs", outcome(lambda: fcntl.ioctl(namespace, 0x8004B708, os.getpid())))
 print("shared anonymous", outcome(lambda: mmap.mmap(-1, 4096)))
 fd = os.open(target, os.O_RDONLY)
 print("fadvise", outcome(lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)))
@@ -274,7 +286,8 @@ def test_a_filtered_process_refuses_relays_and_runs_honest_code(tmp_path: Path) 
     assert done.stdout.splitlines() == [
         "installed True", "keyctl ENOSYS", "memfd ENOSYS", "pidfd ENOSYS",
         f"setxattr {errno.errorcode[errno.EOPNOTSUPP]}",
-        "vsock EAFNOSUPPORT", "netlink EAFNOSUPPORT", "shared anonymous EPERM", "fadvise EPERM",
+        "vsock EAFNOSUPPORT", "netlink EAFNOSUPPORT", "nsfs EPERM",
+        "shared anonymous EPERM", "fadvise EPERM",
         "file 0o640 done", "private done", "shared file done", "thread done", "db 42",
         "getaddrinfo True", "tcp ping", "shell done", "python True ", "asyncio 0"]
     assert os.listxattr(target) == []
