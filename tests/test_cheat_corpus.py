@@ -65,10 +65,11 @@ PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
-#: cache, a machine-wide inode counter): whether such an attack wins depends on where the
-#: machine's state happens to be (nearly always for the page cache, 1 time in 8 for the pipes),
+#: cache, a machine-wide inode counter, the wall clock): whether such an attack wins depends on
+#: where the machine's state happens to be (nearly always for the page cache, 1 time in 8 for
+#: the pipes, about half the schedules for the clock),
 #: so its test is an xfail that may pass without failing the suite.
-UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes"})
+UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes", "clock"})
 
 
 @functools.cache
@@ -130,7 +131,7 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast", "pagecache", "pipes"), path.name
+                           "measuredlast", "pagecache", "pipes", "clock"), path.name
         if pending is None or pending in LANDED | {"pagecache"}:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already
