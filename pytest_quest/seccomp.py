@@ -26,7 +26,10 @@ import functools
 import platform
 import sys
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+# The C library's calls as confinement makes them (one copy of the ctypes plumbing).
+from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _check, _prctl
 
 __all__ = ["Condition", "Refusal", "allowed", "install", "program"]
 
@@ -264,12 +267,15 @@ def program(machine: str) -> list[tuple[int, int, int, int]]:
                 op(_LD_W_ABS, _ARGS + 8 * condition.argument)  # the argument's low word
                 if condition.mask != 0xFFFFFFFF:
                     op(_AND, condition.mask)
-                met = f"{name} {at} {nth} met"
-                for value in condition.values:
-                    op(_JEQ, value, jt=met if condition.among else following)
-                if condition.among:
+                if condition.among:  # one of the values, or on to the next refusal
+                    met = f"{name} {at} {nth} met"
+                    for value in condition.values:
+                        op(_JEQ, value, jt=met)
                     op(_JA, following)
-                label(met)
+                    label(met)
+                else:  # none of the values
+                    for value in condition.values:
+                        op(_JEQ, value, jt=following)
             op(_RET, _ERRNO | refusal.error)
             label(following)
         op(_RET, _ALLOW)
@@ -293,19 +299,7 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
 
 
-_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
-
-
-@functools.cache
-def _libc() -> Any:
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _prctl(option: int, *args: Any) -> None:
-    padded = [*args, *[ctypes.c_ulong(0)] * (4 - len(args))]
-    if _libc().prctl(ctypes.c_int(option), *padded) < 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"prctl({option}): {errno.errorcode.get(code, code)}")
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 
 
 def install() -> bool:
@@ -319,6 +313,7 @@ def install() -> bool:
     ops = program(machine)
     filters = (_SockFilter * len(ops))(*(_SockFilter(*op) for op in ops))
     fprog = _SockFprog(len(ops), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
-    _prctl(_PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1))
-    _prctl(_PR_SET_SECCOMP, ctypes.c_ulong(_SECCOMP_MODE_FILTER), ctypes.byref(fprog))
+    _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _check(_prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog)),
+           "prctl(PR_SET_SECCOMP)")
     return True
