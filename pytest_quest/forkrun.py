@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from pytest_quest import cgroups, confine, mutate, safeio, seccomp
+from pytest_quest.gaps import Gaps
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -214,6 +215,11 @@ def shipped_files(module: str, path: str) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------- zygote
+#: What the zygote tells the judge: a tag (``J`` joined the runs cgroup, ``P`` the pid of a
+#: run it started, ``E`` a run it reaped), a number and, for ``E``, when (``time.monotonic()``).
+_MESSAGE = struct.Struct("!cid")
+
+
 class Zygote:
     """The judge's handle on the zygote process: ask for a run child, learn when it ended."""
 
@@ -221,7 +227,8 @@ class Zygote:
         self.pid = pid
         self.sock = sock
         self._buffer = b""
-        self._ended: set[int] = set()
+        #: Run children the zygote reaped and cleaned up after, with when it did (monotonic).
+        self._ended: dict[int, float] = {}
         #: The zygote joined the runs cgroup and can empty its page cache (:meth:`start`).
         self.evicts = False
 
@@ -246,11 +253,11 @@ class Zygote:
             evict_fd = None
             if evict is not None and cgroups.join_runs_cgroup(evict[0]):
                 evict_fd = evict[1]
-            theirs.sendall(b"J" + struct.pack("!i", int(evict_fd is not None)))
+            theirs.sendall(_MESSAGE.pack(b"J", int(evict_fd is not None), 0.0))
             _zygote(theirs, child, base_tmp, evict_fd)
         theirs.close()
         zygote = cls(pid, ours)
-        tag, joined = zygote._message(10.0)
+        tag, joined, _ = zygote._message(10.0)
         zygote.evicts = tag == b"J" and joined == 1
         return zygote
 
@@ -261,36 +268,36 @@ class Zygote:
         (:func:`pytest_quest.cgroups.evict`); every earlier run must have ended."""
         socket.send_fds(self.sock, [b"W" if evict else b"F"], [request_fd, answer_fd, start_fd])
         while True:
-            tag, pid = self._message(None)
+            tag, pid, clock = self._message(None)
             if tag == b"P":
                 return pid
-            self._ended.add(pid)
+            self._ended[pid] = clock
 
-    def wait_ended(self, pid: int, timeout: float = 10.0) -> bool:
-        """Wait until the zygote reaped ``pid`` and cleaned up after it."""
+    def wait_ended(self, pid: int, timeout: float = 10.0) -> float | None:
+        """Wait until the zygote reaped ``pid`` and cleaned up after it; when it had
+        (``time.monotonic()``), or None if it had not within ``timeout``."""
         deadline = time.monotonic() + timeout
         while pid not in self._ended:
             left = deadline - time.monotonic()
             if left <= 0:
-                return False
-            tag, other = self._message(left)
+                return None
+            tag, other, clock = self._message(left)
             if tag == b"E":
-                self._ended.add(other)
-        self._ended.discard(pid)
-        return True
+                self._ended[other] = clock
+        return self._ended.pop(pid)
 
-    def _message(self, timeout: float | None) -> tuple[bytes, int]:
-        while len(self._buffer) < 5:
+    def _message(self, timeout: float | None) -> tuple[bytes, int, float]:
+        while len(self._buffer) < _MESSAGE.size:
             ready, _, _ = select.select([self.sock], [], [], timeout)
             if not ready:
-                return b"", 0
+                return b"", 0, 0.0
             chunk = self.sock.recv(4096)
             if not chunk:
                 raise ConnectionError("the zygote is gone")
             self._buffer += chunk
-        tag, pid = self._buffer[:1], struct.unpack("!i", self._buffer[1:5])[0]
-        self._buffer = self._buffer[5:]
-        return tag, pid
+        tag, pid, clock = _MESSAGE.unpack(self._buffer[:_MESSAGE.size])
+        self._buffer = self._buffer[_MESSAGE.size:]
+        return tag, pid, clock
 
     def stop(self) -> None:
         self.sock.close()
@@ -364,7 +371,7 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             for fd in fds:
                 os.close(fd)
             active[pid] = run_dir
-            sock.sendall(b"P" + struct.pack("!i", pid))
+            sock.sendall(_MESSAGE.pack(b"P", pid, 0.0))
     finally:
         for pid in list(active):
             _end(pid, active.pop(pid))
@@ -387,7 +394,7 @@ def _reap(active: dict[int, str], sock: socket.socket) -> None:
         _end(pid, run_dir)
         _kill_orphans(set(active))
         with contextlib.suppress(OSError):
-            sock.sendall(b"E" + struct.pack("!i", pid))
+            sock.sendall(_MESSAGE.pack(b"E", pid, time.monotonic()))
 
 
 def _end(pid: int, run_dir: str) -> None:
@@ -534,6 +541,10 @@ class ForkRuns:
         #: Every run's own limit (CPU and wall clock) should the judge's kill never come: the
         #: same for all, so no run learns from it whether the measured one has ended.
         self.backstop = backstop
+        #: The pause before each wave (waves only): as wide as the test code so far ran.
+        self.gaps = Gaps()
+        #: Ended runs not yet reaped: is it clean, and since when did its end count as its own.
+        self._began: dict[int, tuple[bool, float]] = {}
 
     def run(self, requests: Sequence[mutate.RunRequest], deadline: float,
             skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
@@ -552,7 +563,7 @@ class ForkRuns:
             self._schedule(requests, deadline, schedule, results, pending, flying, ending)
         finally:
             for pid in ending:
-                self.zygote.wait_ended(pid)
+                self._reaped(pid)
         return results
 
     def _schedule(self, requests: Sequence[mutate.RunRequest], deadline: float,
@@ -575,7 +586,9 @@ class ForkRuns:
                     continue
                 evict = self.waves and not flying  # the wave's first run: evict first
                 while ending and (evict or len(ending) >= self.parallel):
-                    self.zygote.wait_ended(ending.pop(0))  # what a run left behind is gone
+                    self._reaped(ending.pop(0))  # what a run left behind is gone
+                if evict:
+                    self.gaps.pause()  # the start must not tell when the last wave ended
                 flight = self._launch(index, request, timeout, evict)
                 flying[flight.fd] = flight
             if not flying:
@@ -606,11 +619,19 @@ class ForkRuns:
         held = sum(1 for f in flying if f.open and now - f.started > HOLD)
         return self.parallel + min(held, self.parallel)
 
-    @staticmethod
-    def _done(flight: _Flight, ran: mutate.Ran, results: list[mutate.Ran | None],
+    def _reaped(self, pid: int) -> None:
+        """Wait until the zygote reaped ``pid``; count its test code's time towards the pause."""
+        ended = self.zygote.wait_ended(pid)
+        clean, began = self._began.pop(pid, (False, math.inf))
+        self.gaps.ended(clean, (time.monotonic() if ended is None else ended) - began)
+
+    def _done(self, flight: _Flight, ran: mutate.Ran, results: list[mutate.Ran | None],
               ending: list[int], schedule: _Schedule) -> None:
         results[flight.index] = ran
         ending.append(flight.pid)
+        # A run the judge cut short ended when the judge chose: it timed nothing.
+        self._began[flight.pid] = (flight.clean, math.inf if ran.status == mutate.TIMED_OUT
+                                   else flight.began)
         if schedule.finished is not None:
             schedule.finished(flight.index, ran)
 
@@ -636,7 +657,7 @@ class ForkRuns:
         started = time.monotonic()
         return _Flight(index, pid, answer_r, start_r, started,
                        math.inf if timeout is None else started + timeout,
-                       measure=request.measure, open=timeout is None)
+                       measure=request.measure, open=timeout is None, clean=request.clean)
 
     def _finish(self, flight: _Flight, timed_out: bool = False) -> mutate.Ran:
         if timed_out or flight.oversized:
@@ -644,8 +665,14 @@ class ForkRuns:
                 os.kill(flight.pid, signal.SIGKILL)
         os.close(flight.fd)
         seconds = time.monotonic() - flight.started
-        start = _read_start(flight.start_fd)
         where = f"the report of run {flight.index + 1}"
+        try:
+            begun = parse_run_start(_read_start(flight.start_fd), where)
+            start_error = None
+        except ProtocolError as exc:
+            begun, start_error = None, exc
+        if begun is not None and begun.clock is not None:  # test code began then, not before
+            flight.began = min(max(flight.began, begun.clock), time.monotonic())
         if flight.oversized:
             return mutate.Ran(mutate.TAMPERED, seconds, tampered=Tampering(
                 where, f"at most {MAX_REPORT_BYTES} bytes", "more than that"))
@@ -655,7 +682,8 @@ class ForkRuns:
             return mutate.Ran(mutate.DIED, seconds)
         try:
             report = parse_run_report(bytes(flight.data), where)
-            begun = parse_run_start(start, where)
+            if start_error is not None:
+                raise start_error
             if flight.measure and report.executed is not None and self.read_coverage:
                 files, error = self.read_coverage(report.executed)
                 report = replace(report, coverage=files, coverage_error=error)
@@ -692,13 +720,18 @@ class _Flight:
     """One run in progress, seen from the judge."""
 
     def __init__(self, index: int, pid: int, fd: int, start_fd: int, started: float,
-                 deadline: float, measure: bool = False, open: bool = False) -> None:
+                 deadline: float, measure: bool = False, open: bool = False,
+                 clean: bool = False) -> None:
         self.index = index
         self.pid = pid
         self.fd = fd
         #: The run's "test code starts now" pipe, read once the run ended.
         self.start_fd = start_fd
         self.started = started
+        #: When its test code began, as its start record says (until read: its start).
+        self.began = started
+        #: It installs the shipped code (``M`` or a control).
+        self.clean = clean
         self.deadline = deadline
         #: The judge reads this run's coverage.
         self.measure = measure
@@ -932,7 +965,7 @@ class Judge:
         for number, control in enumerate(stage.controls, start=2):
             emit(EventKind.ROUND_DONE, round=number, **control)
         if stage.mutation is not None:
-            emit(EventKind.MUTATION, **stage.mutation)
+            emit(EventKind.MUTATION, **stage.mutation, paused=round(runs.gaps.total, 3))
         self.exitstatus = report.exitstatus
 
     def _first_round(self) -> None:
@@ -1350,6 +1383,7 @@ class _ChildRun:
         does can add to it. Clipped to stay far below a pipe's buffer.
         """
         record: dict[str, Any] = {
+            "clock": time.monotonic(),
             "import_error": None if import_error is None else import_error[:2000],
             "denied_early": [what[:500] for what in self.guard.early[:20]],
             "missing": self.original is None}

@@ -78,6 +78,9 @@ class RunRequest:
     #: The measuring run: coverage and the recorder on, every test run with pytest's full
     #: failure reports. It comes after the first schedule (see the module's docstring).
     measure: bool = False
+    #: It installs the shipped module (``M``, a control, the measuring run): the runs whose
+    #: answers a relay would pass on (:mod:`pytest_quest.gaps`).
+    clean: bool = False
 
 
 @dataclass(frozen=True)
@@ -332,7 +335,7 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     # (a counter file, the clock) must guess which runs are clean, and fails one. With
     # mutants, M is one of them: the measuring run makes up the clean runs ``reruns`` asks.
     controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
-    measuring = RunRequest(given.module, math.inf, measure=True)
+    measuring = RunRequest(given.module, math.inf, measure=True, clean=True)
     if mutants:
         labels = _order(["M", *["C"] * (controls - 1), *(label for label, _ in mutants)], rng,
                         given.wave)
@@ -349,7 +352,8 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     if report is None or killed_by(report):
         return [], []
     labels = ["C"] * controls
-    return labels, runs.run([RunRequest(given.module, _timeout(stage.measured_seconds))] *
+    return labels, runs.run([RunRequest(given.module, _timeout(stage.measured_seconds),
+                                        clean=True)] *
                             len(labels), time.monotonic() + given.budget) if labels else []
 
 
@@ -449,7 +453,7 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
         cut = decided_at(labels, results, by_label, threshold)
         return cut is not None and index > cut
 
-    pristine = RunRequest(given.module, None)
+    pristine = RunRequest(given.module, None, clean=True)
     requests = [pristine if label in ("M", "C") else RunRequest(by_label[label].code, None)
                 for label in labels]
     return runs.run(requests, deadline, skip, finished, lambda: _timeout(
@@ -479,7 +483,7 @@ def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str,
                 given: StageInput, timeout: float, deadline: float,
                 order: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Run one more shuffled schedule (each label once); appended to ``order`` when given."""
-    pristine = RunRequest(given.module, timeout)
+    pristine = RunRequest(given.module, timeout, clean=True)
     requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
                 for label in labels]
     results = runs.run(requests, deadline) if requests else []

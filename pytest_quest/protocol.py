@@ -306,7 +306,8 @@ _MUTANT = _shape(
     {"by": _str, "error": _str},
 )
 _MUTATION_FIELDS: dict[str, Check] = {
-    "skipped": _str, "error": _str, "seconds": _number, "mode": _str, "budget": _number,
+    "skipped": _str, "error": _str, "seconds": _number, "paused": _number, "mode": _str,
+    "budget": _number,
     "null": _MUTANT, "zero_types": _list(_str, 16), "calls": _optional(_int),
     "candidates": _int, "equivalent": _int, "extreme_equivalent": _int, "incompatible": _int,
     "clean_seconds": _number, "timeout": _number, "import_time_only": _bool,
@@ -516,6 +517,10 @@ class RunStart:
     #: answer must list too, executed or missing (red team 5, finding 03: an answer that left
     #: a missing arc out was full branch coverage).
     branches: tuple[tuple[int, int], ...] = ()
+    #: ``time.monotonic()`` as test code began (one clock for the whole machine, so the judge
+    #: can read it): how long a run's test code ran sets the pause before the next wave
+    #: (:mod:`pytest_quest.gaps`). None from a run that never got to test code.
+    clock: float | None = None
 
 
 #: Statements of the body sent in the start record at most (a subset still proves the point;
@@ -527,9 +532,10 @@ MAX_START_BRANCHES: Final = 600
 
 _START = _shape({"import_error": _optional(_str), "denied_early": _list(_str, 20),
                  "missing": _bool},
-                {"coverage": _optional(_shape({"file": _str, "statements": _list(
-                    _int, MAX_START_STATEMENTS)}, {"branches": _list(
-                        _pair, MAX_START_BRANCHES)}))})
+                {"clock": _number,
+                 "coverage": _optional(_shape({"file": _str, "statements": _list(
+                     _int, MAX_START_STATEMENTS)}, {"branches": _list(
+                         _pair, MAX_START_BRANCHES)}))})
 
 
 def parse_run_start(data: bytes, where: str) -> RunStart | None:
@@ -543,4 +549,4 @@ def parse_run_start(data: bytes, where: str) -> RunStart | None:
     branches = () if seen is None else tuple(
         (int(a), int(b)) for a, b in seen.get("branches", ()))
     return RunStart(value["import_error"], tuple(value["denied_early"]), value["missing"],
-                    coverage, branches)
+                    coverage, branches, value.get("clock"))

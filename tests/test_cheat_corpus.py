@@ -67,9 +67,12 @@ LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "me
 #: Defences whose open attacks read what other processes of the machine move too (the page
 #: cache, a machine-wide inode counter, the wall clock): whether such an attack wins depends on
 #: where the machine's state happens to be (nearly always for the page cache, 1 time in 8 for
-#: the pipes, about half the schedules for the clock),
+#: the pipes, about half the schedules for the clock across runs not in waves),
 #: so its test is an xfail that may pass without failing the suite.
-UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes", "clock"})
+UNSTEADY: frozenset[str] = frozenset({"pagecache", "pipes", "waves"})
+#: Defences that come with runs in waves (a runs cgroup whose page cache the zygote empties):
+#: the emptying itself and the random pause before each wave (``pytest_quest.gaps``).
+WAVES: frozenset[str] = frozenset({"pagecache", "waves"})
 
 
 @functools.cache
@@ -106,7 +109,7 @@ def _case(path: Path) -> Any:
         return pytest.param(path, id=path.stem, marks=pytest.mark.skip(
             reason="needs namespaces for each run (a PID, mount and network namespace of "
                    f"its own), unavailable here: {confine.detect().namespaces_error}"))
-    landed = LANDED | ({"pagecache"} if _evicts() else set())
+    landed = LANDED | (WAVES if _evicts() else set())
     if pending is None or {pending, header.get("also-stopped-by")} & landed:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
@@ -131,8 +134,8 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast", "pagecache", "pipes", "clock"), path.name
-        if pending is None or pending in LANDED | {"pagecache"}:
+                           "measuredlast", "pagecache", "pipes", "waves"), path.name
+        if pending is None or pending in LANDED | WAVES:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already
             assert expected & known, path.name

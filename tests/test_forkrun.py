@@ -481,3 +481,31 @@ def test_thread_start_retries_a_refused_settrace() -> None:
     assert proxy.maxsize == sys.maxsize  # everything else is the real module's
     proxy.setprofile(None)
     proxy.settrace(sys.gettrace())  # puts back what was there (our own suite's tracer, maybe)
+
+
+def _runs_go_in_waves() -> bool:
+    from pytest_quest import cgroups
+
+    limits = cgroups.process_limits(64, 256) if confine.detect().kernel else None
+    if limits is None:
+        return False
+    limits.close()
+    return bool(limits.runs)
+
+
+def test_each_wave_waits_a_random_pause_as_wide_as_the_test_code(project: Path) -> None:
+    if not _runs_go_in_waves():
+        pytest.skip("needs a runs cgroup whose page cache can be emptied (runs in waves)")
+    source = ("import time\nimport pytest\nfrom hotel.pricing import nightly_rate\n\n"
+              "def test_rate():\n    time.sleep(0.2)\n"
+              "    assert nightly_rate(100.0, 'standard', 2) == 100.0\n"
+              "    assert nightly_rate(100.0, 'high', 2) == 125.0\n"
+              "    assert nightly_rate(100.0, 'low', 7) == 72.0\n"
+              "    with pytest.raises(ValueError):\n        nightly_rate(100.0, 'low', 0)\n")
+    result = _judged(project, "test_slow.py", source)
+    (mutation,) = result.of(EventKind.MUTATION)
+    runs = len(mutation["order"]) + len(mutation.get("extreme", []))
+    # Every pause after the first wave is uniform up to at least the 0.2 s every run slept
+    # (about 10 of them here: their sum is below 0.3 s about once in 10,000), and at most as
+    # wide as the slowest run's test code.
+    assert 0.3 < mutation["paused"] < runs * 2.0, mutation

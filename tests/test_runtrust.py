@@ -44,6 +44,14 @@ def test_the_start_record_is_checked_like_an_answer() -> None:
             parse_run_start(bad, "run 1")
 
 
+def test_the_start_record_says_when_test_code_began() -> None:
+    record = b'{"clock": 12.5, "import_error": null, "denied_early": [], "missing": false}'
+    assert parse_run_start(record, "run 1") == RunStart(clock=12.5)
+    for bad in (b'"late"', b"NaN", b"true"):
+        with pytest.raises(ProtocolError):
+            parse_run_start(record.replace(b"12.5", bad), "run 1")
+
+
 BEFORE = RunStart(coverage=("hotel/pricing.py", (6, 7, 8)))
 
 

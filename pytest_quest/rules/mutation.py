@@ -102,6 +102,8 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "survivors": [_survivor(e) for e in _by_line(classic) if e.get("outcome") not in _DEAD],
         "mode": event.get("mode"),
         "seconds": event.get("seconds"),
+        # Of those, the pauses before the waves of runs (pytest_quest.gaps).
+        "paused": event.get("paused"),
         # The schedule: the same submission on the same sources runs the same order.
         "seed": event.get("seed"),
         "order": event.get("order"),

@@ -1,7 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-exit-code|run-flaky|mutation-score|mutation-pseudo-tested|mutation-too-slow
-# pending: clock
+# pending: waves
 #
 # RED TEAM 25: a relay through the wall clock: the phase (mod Q) at which the zygote spawns
 #   each wave is set by when the previous wave's runs end, and every run can read it.
@@ -44,9 +44,14 @@
 #   itself cannot be hidden (vDSO), so the slot is the real fix; the re-roll needs its own fix:
 #   a schedule seed that changes with every submission (dry runs included) instead of a pure
 #   function of the files.
-# Open (pending: clock, a non-strict xfail): the wall clock carries what the previous wave
-#   chose into the next; docs/security.md, "What is left", weighs the fixes (slots cost the
-#   speed target, a random delay must outgrow any phase the budget affords).
+# Fixed by: pytest_quest/gaps.py: before each wave the judge pauses a time drawn from the
+#   system's random source (not the schedule's seed, which an agent can compute), uniform up to
+#   the longest test code of any clean run so far or of any run of the wave just ended. To set
+#   a phase a run must wait up to a period in its test code, so the pause after it spans the
+#   period: the digit is lost within a hop, and the pauses of later waves add up. On waves
+#   only (pending: waves, a non-strict xfail where there are none, as for the page cache).
+#   Measured on the fix (2 CPUs, idle): FAIL 8 of 8 dry runs, each re-rolled by a comment line
+#   (run-exit-code 6, run-flaky 2), where it was PASS 7 of 11 before.
 import hashlib
 import os
 import time

@@ -1,0 +1,126 @@
+"""The random pause before each wave of runs (pytest_quest.gaps)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_quest.gaps import Gaps
+
+
+def _gaps(scale: float = 1.0) -> tuple[Gaps, list[float], list[tuple[float, float]]]:
+    slept: list[float] = []
+    asked: list[tuple[float, float]] = []
+
+    def draw(low: float, high: float) -> float:
+        asked.append((low, high))
+        return high / 2
+
+    return Gaps(scale, sleep=slept.append, draw=draw), slept, asked
+
+
+def test_no_pause_before_anything_ran() -> None:
+    gaps, slept, asked = _gaps()
+    assert gaps.pause() == 0.0
+    assert slept == [] and asked == [] and gaps.total == 0.0
+
+
+def test_the_pause_spans_the_longest_test_code_of_the_wave_just_ended() -> None:
+    gaps, slept, asked = _gaps()
+    gaps.ended(False, 0.2)
+    gaps.ended(False, 0.5)
+    assert gaps.width() == 0.5
+    assert gaps.pause() == 0.25
+    assert asked == [(0.0, 0.5)] and slept == [0.25]
+    # A mutant's wait widens only the pause right after its wave.
+    assert gaps.width() == 0.0 and gaps.pause() == 0.0
+
+
+def test_a_clean_runs_test_code_widens_every_later_pause() -> None:
+    gaps, _, asked = _gaps()
+    gaps.ended(True, 0.4)
+    gaps.ended(False, 0.1)
+    gaps.pause()
+    gaps.ended(False, 0.1)  # a quick wave after it: the clean run's wait still counts
+    gaps.pause()
+    assert asked == [(0.0, 0.4), (0.0, 0.4)]
+    assert gaps.total == pytest.approx(0.4)
+
+
+def test_the_wider_of_the_clean_and_the_wave_decides() -> None:
+    gaps, _, asked = _gaps()
+    gaps.ended(True, 0.1)
+    gaps.ended(False, 0.3)
+    gaps.pause()
+    assert asked == [(0.0, 0.3)]
+
+
+def test_scale_and_a_clock_gone_backwards() -> None:
+    gaps, _, asked = _gaps(scale=2.0)
+    gaps.ended(True, -5.0)  # clamped: never a negative width
+    assert gaps.width() == 0.0
+    gaps.ended(False, 0.25)
+    gaps.pause()
+    assert asked == [(0.0, 0.5)]
+
+
+def test_the_default_draw_is_the_systems_random_source_not_a_seed() -> None:
+    """Seeding Python's generator (as the schedule does from the files) must not fix the
+    pauses: an agent who can compute the seed could subtract them."""
+    import random
+
+    slept: list[float] = []
+    first = Gaps(sleep=slept.append)
+    second = Gaps(sleep=slept.append)
+    for gaps in (first, second):
+        random.seed(7)
+        for _ in range(20):
+            gaps.ended(True, 1.0)
+            gaps.pause()
+    assert all(0.0 <= s <= 1.0 for s in slept)
+    assert slept[:20] != slept[20:]
+
+
+class _Zygote:
+    """Says when each run was reaped, as the real zygote does."""
+
+    def __init__(self, reaped: dict[int, float]) -> None:
+        self.reaped = reaped
+
+    def wait_ended(self, pid: int, timeout: float = 10.0) -> float | None:
+        return self.reaped.get(pid)
+
+
+@pytest.mark.parametrize(("status", "clean", "wave", "widest_clean"), [
+    ("answered", True, 3.0, 3.0),
+    ("answered", False, 3.0, 0.0),
+    ("crashed", False, 3.0, 0.0),  # a run that ended itself at a moment it chose counts
+    ("timeout", True, 0.0, 0.0),  # the judge cut it short: the moment was the judge's
+])
+def test_a_run_counts_from_its_test_code_to_its_reaping(status: str, clean: bool, wave: float,
+                                                        widest_clean: float) -> None:
+    from pytest_quest import forkrun, mutate
+
+    runs = forkrun.ForkRuns(_Zygote({7: 13.0}), waves=True)  # type: ignore[arg-type]
+    flight = forkrun._Flight(0, 7, -1, -1, started=9.0, deadline=100.0, clean=clean)
+    flight.began = 10.0  # its start record: test code began a second after the launch
+    ending: list[int] = []
+    results: list[mutate.Ran | None] = [None]
+    runs._done(flight, mutate.Ran(status, 4.0), results, ending,
+               forkrun._Schedule(None, None, None))
+    assert ending == [7] and results[0] is not None
+    runs._reaped(ending.pop())
+    assert (runs.gaps.wave, runs.gaps.clean) == (wave, widest_clean)
+
+
+def test_a_run_whose_reaping_never_came_counts_until_now() -> None:
+    import time
+
+    from pytest_quest import forkrun, mutate
+
+    runs = forkrun.ForkRuns(_Zygote({}), waves=True)  # type: ignore[arg-type]
+    flight = forkrun._Flight(0, 8, -1, -1, started=0.0, deadline=100.0)
+    flight.began = time.monotonic() - 2.0
+    runs._done(flight, mutate.Ran("answered", 2.0), [None], [], forkrun._Schedule(
+        None, None, None))
+    runs._reaped(8)
+    assert 2.0 <= runs.gaps.wave < 60.0
