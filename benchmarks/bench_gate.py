@@ -157,7 +157,8 @@ def main() -> None:
             plains.append(plain)
             ran = (f"{mutation.get('extreme_total')}+{mutation.get('classic_total')} "
                    f"(+{mutation.get('classic_stopped', 0)} stopped) "
-                   f"in {mutation.get('seconds')} s") if mutation else "-"
+                   f"in {mutation.get('seconds')} s, {mutation.get('paused')} s of it "
+                   "paused between waves") if mutation else "-"
             print(f"{rep:>3} {gate:8.3f} {plain:8.3f} {gate / plain:6.2f} "
                   f"{gate_cpu / plain_cpu:9.2f}  {verdict:7}  {ran}")
         gate_s, plain_s = statistics.median(gates), statistics.median(plains)
