@@ -27,9 +27,9 @@ LAYERS: dict[str, frozenset[str]] = {
     }),
     # What reads the sources and runs or measures code: the scanner, the sandbox, the judge.
     "run": frozenset({
-        "cgroups", "confine", "forkrun", "harness", "mutate", "recorder", "runparts", "runstate",
-        "runtrust", "sandbox", "scanner", "schedule", "scrub", "seccomp", "submission",
-        "targetfacts", "workers",
+        "cgroups", "confine", "forkrun", "gaps", "harness", "mutate", "recorder", "runparts",
+        "runstate", "runtrust", "sandbox", "scanner", "schedule", "scrub", "seccomp",
+        "submission", "targetfacts", "workers",
     }),
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({
