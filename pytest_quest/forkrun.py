@@ -93,22 +93,13 @@ _PR_SET_NO_NEW_PRIVS = 38
 _CAP_VERSION_3 = 0x20080522
 
 
-_LIBC: list[ctypes.CDLL] = []
-
-
-def _libc() -> ctypes.CDLL:
-    """The C library, loaded once (each run child calls it some 70 times)."""
-    if not _LIBC:
-        _LIBC.append(ctypes.CDLL(None, use_errno=True))
-    return _LIBC[0]
-
-
 def _prctl(option: int, value: int) -> bool:
-    """``prctl(option, value)`` on Linux; False where there is no such call."""
+    """``prctl(option, value)`` on Linux (through confine's C library); False where there is
+    no such call."""
     if not sys.platform.startswith("linux"):
         return False
     try:
-        return int(_libc().prctl(option, value, 0, 0, 0)) == 0
+        return confine._prctl(option, value) == 0
     except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
         return False
 
@@ -134,7 +125,7 @@ def drop_capabilities() -> bool:
     try:
         header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
         data = (ctypes.c_uint32 * 6)()
-        return int(_libc().capset(ctypes.byref(header), ctypes.byref(data))) == 0
+        return int(confine._libc().capset(ctypes.byref(header), ctypes.byref(data))) == 0
     except (OSError, AttributeError):  # pragma: no cover - a libc without capset
         return False
 
