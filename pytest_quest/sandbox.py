@@ -459,7 +459,8 @@ COUNTERS_STORE = ".quest/runs/counters"
 
 
 def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
-        grace: float = 0.0, observe: Callable[[bytes], None] | None = None) -> RunResult:
+        grace: float = 0.0, observe: Callable[[bytes], None] | None = None,
+        preview: bool = False) -> RunResult:
     """Run the harness on ``spec`` in ``box``; kill its whole process group at ``timeout``.
 
     ``timeout`` bounds the measured first round. When that round finished in
@@ -470,6 +471,8 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     process runs (a full pipe never blocks the harness) and stops keeping
     bytes at :data:`MAX_EVENT_BYTES`; the bytes are then validated as a whole.
     ``observe`` sees each kept chunk as it arrives (progress display only).
+    ``preview``: a dry run, whose schedule is drawn apart from the recorded submission's
+    (:mod:`pytest_quest.schedule`).
     """
     # Fresh per run, never reused: ``private`` (spec, output log) is invisible to the run;
     # ``channel`` (the harness's scratch coverage report) is the one folder it writes
@@ -486,7 +489,7 @@ def run(box: Sandbox, settings: Settings, spec: HarnessSpec, timeout: float,
     # each exactly once. A second close of a number another thread of this process has opened
     # since (the loop runs submissions in threads) would close that thread's file.
     theirs = [write_fd]
-    seed_fd = _seed_pipe(box, settings) if spec.mode == "submit" else None
+    seed_fd = _seed_pipe(box, settings, preview) if spec.mode == "submit" else None
     if seed_fd is not None:
         theirs.append(seed_fd)
     reader = _Reader(read_fd, observe)
@@ -658,13 +661,13 @@ def _close_once(fds: list[int]) -> None:
         os.close(fds.pop())
 
 
-def _seed_pipe(box: Sandbox, settings: Settings) -> int:
+def _seed_pipe(box: Sandbox, settings: Settings, preview: bool = False) -> int:
     """A pipe holding the schedule's seed, for the judge to read after its zygote is forked.
 
     Never a file or part of the spec: the spec is in every run's memory
     (docs/security.md, "the schedule").
     """
-    seed = schedule_seed(project_key(settings.root), box.digest)
+    seed = schedule_seed(project_key(settings.root), box.digest, preview)
     read, write = os.pipe()
     try:
         os.write(write, seed.encode("ascii"))  # 64 bytes: far below a pipe's buffer

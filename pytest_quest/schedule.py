@@ -16,6 +16,14 @@ seed is ``HMAC(key, digest of the sandbox copy)``:
 - the seed is computed in the gate and reaches the judge through a pipe the
   judge reads only after its zygote was forked: no run child ever holds it.
 
+A dry run (``submit --dry-run``) draws its schedule with a seed of its own
+(:func:`schedule_seed` with ``preview``): the same for the same files, but not
+the recorded submission's. A relay that wins only on some schedules (red team
+25: when ``M`` happened to be the second run of the first wave) could
+otherwise shop for one with free dry runs, re-rolling by a comment line, and
+then submit the file whose preview passed. An honest test's verdict does not
+depend on the schedule, so its preview says what its submission will.
+
 Limits: an agent that can read ``.quest/runs/`` (a shell in the project as
 the same user) can read the key and compute the seed; keep agents to
 ``submit`` (MCP, ``loop``) or give them no read access to ``.quest`` where
@@ -64,6 +72,8 @@ def project_key(root: Path) -> bytes:
     return fresh
 
 
-def schedule_seed(key: bytes, digest: str) -> str:
-    """64 hex digits: the seed of one submission's schedule on one sandbox copy."""
-    return hmac.new(key, digest.encode("ascii"), hashlib.sha256).hexdigest()
+def schedule_seed(key: bytes, digest: str, preview: bool = False) -> str:
+    """64 hex digits: the seed of one submission's schedule on one sandbox copy
+    (``preview``: of a dry run's, which is another)."""
+    message = ("preview:" if preview else "") + digest
+    return hmac.new(key, message.encode("ascii"), hashlib.sha256).hexdigest()

@@ -63,6 +63,8 @@ class Submission:
     #: Test files locked by other PASS quests -> sha256.
     locked_tests: Mapping[str, str] = field(default_factory=dict)
     claims: tuple[Claim, ...] = ()
+    #: A dry run: nothing is recorded, and its schedule is not the recorded submission's.
+    preview: bool = False
     #: What the harness is asked to do in the sandbox (built by the submit service).
     spec: HarnessSpec | None = None
     #: Closes what the preparations opened (the sandbox); owned by the caller.
@@ -161,7 +163,8 @@ def run_tests(sub: Submission) -> Submission:
         return sub
     settings = sub.settings
     result = run_sandbox(
-        sub.sandbox, settings, sub.spec, settings.timeout, grace=settings.timeout * 2
+        sub.sandbox, settings, sub.spec, settings.timeout, grace=settings.timeout * 2,
+        preview=sub.preview,
     )
     _raise_env_fault(sub.quest, result)
     return replace(sub, run=result)

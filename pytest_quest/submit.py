@@ -90,11 +90,12 @@ def locked_tests(ledger: Ledger, but: str | None = None) -> dict[str, str]:
 
 
 def judge(settings: Settings, quest: Quest, test_rel: str, data: bytes, ledger: Ledger,
-          claims: tuple[Claim, ...] = (), keep_sandbox: bool = False
+          claims: tuple[Claim, ...] = (), keep_sandbox: bool = False, preview: bool = False
           ) -> tuple[Verdict, Submission]:
     """The gate's verdict on ``data`` as the test of ``quest``; nothing is recorded.
 
-    ``submit`` records it; ``recheck`` judges a locked test that changed.
+    ``submit`` records it; ``recheck`` judges a locked test that changed. ``preview``:
+    for a dry run, on a schedule of its own (:mod:`pytest_quest.schedule`).
     """
     sub = Submission(
         settings=settings,
@@ -107,6 +108,7 @@ def judge(settings: Settings, quest: Quest, test_rel: str, data: bytes, ledger: 
         # left out too, so a submission overwrote another quest's locked test).
         locked_tests=locked_tests(ledger, but=quest.id),
         claims=claims,
+        preview=preview,
     )
     sub = replace(sub, spec=_spec(sub))
     with ExitStack() as resources:
@@ -167,7 +169,8 @@ def submit(
     if repeated is not None:
         return Result(quest, repeated, test_rel, 0.0)
     started = now_iso()
-    verdict, sub = judge(settings, quest, test_rel, data, ledger, claims, keep_sandbox)
+    verdict, sub = judge(settings, quest, test_rel, data, ledger, claims, keep_sandbox,
+                         preview=dry_run)
     seconds = sub.run.seconds if sub.run else 0.0
     evidence = _evidence(sub, agent) if verdict.outcome is Outcome.PASS else None
     # Run-provided text is made printable before anything writes or shows it: a lone

@@ -47,6 +47,9 @@ def test_the_seed_needs_the_key_and_follows_every_copied_file(settings: Settings
         seed = schedule_seed(key, first.digest)
         assert len(seed) == 64 and seed == schedule_seed(key, again.digest)
         assert seed != schedule_seed(bytes(KEY_BYTES), first.digest)
+        # A dry run's schedule is its own: stable, but not the recorded submission's.
+        preview = schedule_seed(key, first.digest, preview=True)
+        assert preview == schedule_seed(key, again.digest, preview=True) != seed
     finally:
         for box in (first, again, other):
             box.cleanup()
@@ -55,7 +58,8 @@ def test_the_seed_needs_the_key_and_follows_every_copied_file(settings: Settings
 @pytest.mark.slow
 def test_the_gate_hands_the_seed_to_the_judge(project: Path,
                                               submit_test: Callable[..., Result]) -> None:
-    # The same submission on the same files: the same schedule; another key: another one.
+    # The same submission on the same files: the same schedule; another key: another one; a
+    # dry run one of its own.
     first = submit_test(QUEST, COMPLETE, dry_run=True)
     again = submit_test(QUEST, COMPLETE, dry_run=True)
     (project / KEY_PATH).write_bytes(bytes(KEY_BYTES))
@@ -67,4 +71,7 @@ def test_the_gate_hands_the_seed_to_the_judge(project: Path,
     rel = default_test_path(ledger.get(QUEST), settings, ledger.quests)
     box = Sandbox.create(settings, {rel: COMPLETE.encode()})
     box.cleanup()
-    assert schedule_seed(bytes(KEY_BYTES), box.digest)[:16] == seeds[2]
+    assert schedule_seed(bytes(KEY_BYTES), box.digest, preview=True)[:16] == seeds[2]
+    recorded = submit_test(QUEST, COMPLETE)
+    assert recorded.evidence is not None and not recorded.dry_run
+    assert recorded.evidence.mutation["seed"] == schedule_seed(bytes(KEY_BYTES), box.digest)[:16]
