@@ -207,7 +207,8 @@ def shipped_files(module: str, path: str) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------- zygote
 #: What the zygote tells the judge: a tag (``J`` joined the runs cgroup, ``P`` the pid of a
-#: run it started, ``E`` a run it reaped), a number and, for ``E``, when (``time.monotonic()``).
+#: run it started, ``E`` a run it reaped, ``W`` the page cache emptied), a number and, for
+#: ``E``, when (``time.monotonic()``).
 _MESSAGE = struct.Struct("!cid")
 
 
@@ -232,7 +233,7 @@ class Zygote:
         (:meth:`pytest_quest.cgroups.ProcessLimits.evictor`). The zygote joins it,
         so every run is born there (moving each run would cost a grace period of
         the kernel's, tens of milliseconds), and empties its page cache when
-        asked (:meth:`spawn` with ``evict``)."""
+        asked (:meth:`evict`)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         _flush()
         pid = _fork()
@@ -252,17 +253,24 @@ class Zygote:
         zygote.evicts = tag == b"J" and joined == 1
         return zygote
 
-    def spawn(self, request_fd: int, answer_fd: int, start_fd: int, evict: bool = False) -> int:
-        """Have the zygote fork a run child holding these three pipe ends; its pid.
+    def spawn(self, request_fd: int, answer_fd: int, start_fd: int) -> int:
+        """Have the zygote fork a run child holding these three pipe ends; its pid."""
+        socket.send_fds(self.sock, [b"F"], [request_fd, answer_fd, start_fd])
+        return self._answer(b"P")
 
-        ``evict``: first empty the page cache the runs so far faulted in
+    def evict(self) -> None:
+        """Have the zygote empty the page cache the runs so far faulted in
         (:func:`pytest_quest.cgroups.evict`); every earlier run must have ended."""
-        socket.send_fds(self.sock, [b"W" if evict else b"F"], [request_fd, answer_fd, start_fd])
+        self.sock.sendall(b"W")
+        self._answer(b"W")
+
+    def _answer(self, expected: bytes) -> int:
+        """The number of the zygote's next ``expected`` message (ends noted on the way)."""
         while True:
-            tag, pid, clock = self._message(None)
-            if tag == b"P":
-                return pid
-            self._ended[pid] = clock
+            tag, number, clock = self._message(None)
+            if tag == expected:
+                return number
+            self._ended[number] = clock
 
     def wait_ended(self, pid: int, timeout: float = 10.0) -> float | None:
         """Wait until the zygote reaped ``pid`` and cleaned up after it; when it had
@@ -338,10 +346,13 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             if sock not in ready:
                 continue
             message, fds, _, _ = socket.recv_fds(sock, 1, 3)
+            if message == b"W" and not fds:
+                if evict_fd is not None:
+                    cgroups.evict(evict_fd)
+                sock.sendall(_MESSAGE.pack(b"W", 0, 0.0))
+                continue
             if not message or len(fds) != 3:
                 break
-            if message == b"W" and evict_fd is not None:
-                cgroups.evict(evict_fd)
             run_dir = tempfile.mkdtemp(dir=base_tmp)
             _flush()
             apart = confine.run_namespaces()
@@ -575,12 +586,12 @@ class ForkRuns:
                 pending.pop(0)
                 if schedule.skip is not None and schedule.skip(index, results):
                     continue
-                evict = self.waves and not flying  # the wave's first run: evict first
-                while ending and (evict or len(ending) >= self.parallel):
+                wave_starts = self.waves and not flying
+                while ending and (wave_starts or len(ending) >= self.parallel):
                     self._reaped(ending.pop(0))  # what a run left behind is gone
-                if evict:
-                    self.gaps.pause()  # the start must not tell when the last wave ended
-                flight = self._launch(index, request, timeout, evict)
+                if wave_starts:
+                    self._between_waves()
+                flight = self._launch(index, request, timeout)
                 flying[flight.fd] = flight
             if not flying:
                 break
@@ -610,6 +621,15 @@ class ForkRuns:
         held = sum(1 for f in flying if f.open and now - f.started > HOLD)
         return self.parallel + min(held, self.parallel)
 
+    def _between_waves(self) -> None:
+        """Empty the page cache the last wave faulted in, then pause: the next wave's start
+        must not tell when the last one ended, nor how long emptying what it left took (a
+        run can have the kernel read files ahead into the cache and leave at once)."""
+        began = time.monotonic()
+        self.zygote.evict()
+        self.gaps.ended(False, time.monotonic() - began)
+        self.gaps.pause()
+
     def _reaped(self, pid: int) -> None:
         """Wait until the zygote reaped ``pid``; count its test code's time towards the pause."""
         ended = self.zygote.wait_ended(pid)
@@ -626,13 +646,13 @@ class ForkRuns:
         if schedule.finished is not None:
             schedule.finished(flight.index, ran)
 
-    def _launch(self, index: int, request: mutate.RunRequest, timeout: float | None,
-                evict: bool = False) -> _Flight:
+    def _launch(self, index: int, request: mutate.RunRequest, timeout: float | None
+                ) -> _Flight:
         request_r, request_w = os.pipe()
         answer_r, answer_w = os.pipe()
         start_r, start_w = os.pipe()
         try:
-            pid = self.zygote.spawn(request_r, answer_w, start_w, evict)
+            pid = self.zygote.spawn(request_r, answer_w, start_w)
         finally:
             os.close(request_r)
             os.close(answer_w)

@@ -14,6 +14,8 @@ How wide: to choose a phase, a run must wait, in its test code, up to one period
 phase. A pause uniform over at least that wait moves the next start across the whole period,
 and the pauses of later waves add up, so the phase is lost within a hop or two. The width is
 the longest test code any clean run has run so far, or any run of the wave just ended,
+or the emptying of the page cache that wave left (a run can have the kernel read files
+ahead into the cache and leave at once, and emptying them takes as long as it chose),
 whichever is longer: the clean runs' because the value worth relaying comes from them (a
 relay that keeps clean runs quick and lets only the others wait is caught by the second),
 the wave's own because a run that waited to re-set the phase widens the very next pause.

@@ -124,3 +124,30 @@ def test_a_run_whose_reaping_never_came_counts_until_now() -> None:
         None, None, None))
     runs._reaped(8)
     assert 2.0 <= runs.gaps.wave < 60.0
+
+
+def test_emptying_the_page_cache_comes_before_the_pause_and_widens_it() -> None:
+    """A run can leave pages for the kernel to read ahead and end at once: the emptying then
+    takes as long as it chose, so it happens before the pause and counts in its width."""
+    import time
+
+    from pytest_quest import forkrun
+
+    order: list[str] = []
+
+    class Zygote(_Zygote):
+        def evict(self) -> None:
+            order.append("evict")
+            time.sleep(0.05)
+
+    asked: list[float] = []
+
+    def draw(low: float, high: float) -> float:
+        order.append("pause")
+        asked.append(high)
+        return 0.0
+
+    runs = forkrun.ForkRuns(Zygote({}), waves=True)  # type: ignore[arg-type]
+    runs.gaps = Gaps(sleep=lambda _: None, draw=draw)
+    runs._between_waves()
+    assert order == ["evict", "pause"] and asked[0] >= 0.05
