@@ -1,4 +1,5 @@
-"""The random pause before each wave of runs (pytest_quest.gaps)."""
+"""The random pause before each wave of runs (pytest_quest.gaps) and the run dirs that no longer
+tell a run its place (forkrun.RunDirs): what keeps the clock from carrying answers between runs."""
 
 from __future__ import annotations
 
@@ -151,3 +152,22 @@ def test_emptying_the_page_cache_comes_before_the_pause_and_widens_it() -> None:
     runs.gaps = Gaps(sleep=lambda _: None, draw=draw)
     runs._between_waves()
     assert order == ["evict", "pause"] and asked[0] >= 0.05
+
+
+def test_run_dirs_are_made_ahead_and_taken_in_no_telling_order(tmp_path) -> None:
+    """Inode numbers of a tmpfs count up: a run dir made as its run was forked told the run
+    how many came before it. Made ahead and taken at random, they do not."""
+    import os
+
+    from pytest_quest.forkrun import RUN_OUTPUT, RunDirs
+
+    dirs = RunDirs(str(tmp_path))
+    taken = [dirs.take() for _ in range(RunDirs.BATCH)]
+    assert len(set(taken)) == RunDirs.BATCH and not dirs.free
+    assert all(os.path.isfile(os.path.join(d, RUN_OUTPUT)) for d in taken)
+    inodes = [os.stat(d).st_ino for d in taken]
+    assert inodes != sorted(inodes)  # 1 chance in 64! of failing
+    dirs.take()  # a second batch when the first is used up
+    assert len(dirs.free) == RunDirs.BATCH - 1
+    dirs.discard()
+    assert len(os.listdir(tmp_path)) == RunDirs.BATCH + 1
