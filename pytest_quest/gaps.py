@@ -19,6 +19,8 @@ ahead into the cache and leave at once, and emptying them takes as long as it ch
 whichever is longer: the clean runs' because the value worth relaying comes from them (a
 relay that keeps clean runs quick and lets only the others wait is caught by the second),
 the wave's own because a run that waited to re-set the phase widens the very next pause.
+The measuring run counts for the next pause only: it comes after every classic mutant, so
+what its time could tell reaches no run a relay could fool, and traced it is the slowest.
 Honest runs take about as long as each other, so the price is half the test code's own time
 per wave on average (measured in docs/mutation.md); runs that do not run test code add
 nothing.

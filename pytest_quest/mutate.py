@@ -335,7 +335,9 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     # (a counter file, the clock) must guess which runs are clean, and fails one. With
     # mutants, M is one of them: the measuring run makes up the clean runs ``reruns`` asks.
     controls = max(given.reruns - 1, math.ceil(len(mutants) / 6) if mutants else 0)
-    measuring = RunRequest(given.module, math.inf, measure=True, clean=True)
+    # Not ``clean`` for the pauses between waves: what its time could tell reaches no run a
+    # relay could fool (it comes after every classic mutant), and traced it is the slowest run.
+    measuring = RunRequest(given.module, math.inf, measure=True)
     if mutants:
         labels = _order(["M", *["C"] * (controls - 1), *(label for label, _ in mutants)], rng,
                         given.wave)
