@@ -581,8 +581,11 @@ class ForkRuns:
         self.backstop = backstop
         #: The pause before each wave (waves only): as wide as the test code so far ran.
         self.gaps = Gaps()
-        #: Ended runs not yet reaped: is it clean, and since when did its end count as its own.
-        self._began: dict[int, tuple[bool, float]] = {}
+        #: Ended runs not yet reaped: is it clean, since when did its time count as its own,
+        #: and when did the judge finish its answer.
+        self._began: dict[int, tuple[bool, float, float]] = {}
+        #: When the last run reaped so far was done with (reaped and its answer handled).
+        self._last_end = 0.0
 
     def run(self, requests: Sequence[mutate.RunRequest], deadline: float,
             skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
@@ -661,26 +664,33 @@ class ForkRuns:
         """Empty the page cache the last wave faulted in, then pause: the next wave's start
         must not tell when the last one ended, nor how long emptying what it left took (a
         run can have the kernel read files ahead into the cache and leave at once)."""
-        began = time.monotonic()
         self.zygote.evict()
-        self.gaps.ended(False, time.monotonic() - began)
+        if self._last_end:  # everything since the last run was done with: reaping, emptying
+            self.gaps.ended(False, time.monotonic() - self._last_end)
+            self._last_end = 0.0
         self.gaps.pause()
 
     def _reaped(self, pid: int) -> None:
-        """Wait until the zygote reaped ``pid``; count its test code's time towards the pause."""
+        """Wait until the zygote reaped ``pid``; count its time towards the pause: from its
+        test code's start to the later of its reaping and the judge's handling of its answer,
+        whose size the run chose (red team 26 padded it to move the next wave by seconds)."""
         ended = self.zygote.wait_ended(pid)
-        clean, began = self._began.pop(pid, (False, math.inf))
-        self.gaps.ended(clean, (time.monotonic() if ended is None else ended) - began)
+        now = time.monotonic()
+        clean, began, handled = self._began.pop(pid, (False, now, now))
+        end = max(now if ended is None else ended, handled)
+        self._last_end = max(self._last_end, end)
+        self.gaps.ended(clean, end - began)
 
     def _done(self, flight: _Flight, ran: mutate.Ran, results: list[mutate.Ran | None],
               ending: list[int], schedule: _Schedule) -> None:
         results[flight.index] = ran
         ending.append(flight.pid)
-        # A run the judge cut short ended when the judge chose: it timed nothing.
-        self._began[flight.pid] = (flight.clean, math.inf if ran.status == mutate.TIMED_OUT
-                                   else flight.began)
         if schedule.finished is not None:
             schedule.finished(flight.index, ran)
+        handled = time.monotonic()
+        # A run the judge cut short ended when the judge chose: only what came after counts.
+        self._began[flight.pid] = (flight.clean, handled if ran.status == mutate.TIMED_OUT
+                                   else flight.began, handled)
 
     def _launch(self, index: int, request: mutate.RunRequest, timeout: float | None
                 ) -> _Flight:
@@ -797,6 +807,12 @@ class _Flight:
             self.oversized = True
             return True
         return False
+
+
+#: The run's answer is written with this, taken before any test code: a test that replaced
+#: ``json.dumps`` rewrote the answer of its run, the code watch's findings included (red team
+#: 26, and in-house: a test erased its read of the target's ``__code__``).
+_ENCODE = json.JSONEncoder(default=str).encode
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -1123,7 +1139,7 @@ class Judge:
             if run is not None:
                 run.pause()
             with contextlib.suppress(BaseException):
-                _write_all(answer_fd, json.dumps(answer, default=str).encode("utf-8"))
+                _write_all(answer_fd, _ENCODE(answer).encode("utf-8"))
             with contextlib.suppress(OSError):
                 os.close(answer_fd)
             _flush()

@@ -468,12 +468,29 @@ _REPORT = _shape({}, {
 })
 
 
+class _KeyTwice(ValueError):
+    """A JSON object names a key twice: never ours (red team 26 padded an answer that way)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _KeyTwice(key)
+        found[key] = value
+    return found
+
+
 def _bounded_json(data: bytes, limit: int, where: str) -> Any:
-    """What a run sent on one of its pipes, decoded, or ProtocolError (oversized, not JSON)."""
+    """What a run sent on one of its pipes, decoded, or ProtocolError (oversized, not JSON,
+    a key named twice)."""
     if len(data) > limit:
         raise ProtocolError(where, f"at most {limit} bytes", f"{len(data)} bytes")
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except _KeyTwice as twice:
+        raise ProtocolError(where, "a JSON object naming each key once",
+                            f"{str(twice)[:80]!r} twice") from None
     except (ValueError, RecursionError):
         raise ProtocolError(where, "one JSON object", _clip(data)) from None
 

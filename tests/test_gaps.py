@@ -91,26 +91,49 @@ class _Zygote:
         return self.reaped.get(pid)
 
 
-@pytest.mark.parametrize(("status", "clean", "wave", "widest_clean"), [
-    ("answered", True, 3.0, 3.0),
-    ("answered", False, 3.0, 0.0),
-    ("crashed", False, 3.0, 0.0),  # a run that ended itself at a moment it chose counts
-    ("timeout", True, 0.0, 0.0),  # the judge cut it short: the moment was the judge's
+@pytest.mark.parametrize(("status", "clean", "counted"), [
+    ("answered", True, True),
+    ("answered", False, True),
+    ("crashed", False, True),  # a run that ended itself at a moment it chose counts
+    ("timeout", True, False),  # the judge cut it short: the moment was the judge's
 ])
-def test_a_run_counts_from_its_test_code_to_its_reaping(status: str, clean: bool, wave: float,
-                                                        widest_clean: float) -> None:
+def test_a_run_counts_from_its_test_code_to_its_reaping(status: str, clean: bool,
+                                                        counted: bool) -> None:
+    import time
+
     from pytest_quest import forkrun, mutate
 
-    runs = forkrun.ForkRuns(_Zygote({7: 13.0}), waves=True)  # type: ignore[arg-type]
-    flight = forkrun._Flight(0, 7, -1, -1, started=9.0, deadline=100.0, clean=clean)
-    flight.began = 10.0  # its start record: test code began a second after the launch
+    now = time.monotonic()
+    runs = forkrun.ForkRuns(_Zygote({7: now + 30.0}), waves=True)  # type: ignore[arg-type]
+    flight = forkrun._Flight(0, 7, -1, -1, started=now - 4.0, deadline=now + 100.0,
+                             clean=clean)
+    flight.began = now - 3.0  # its start record: test code began a second after the launch
     ending: list[int] = []
     results: list[mutate.Ran | None] = [None]
     runs._done(flight, mutate.Ran(status, 4.0), results, ending,
                forkrun._Schedule(None, None, None))
     assert ending == [7] and results[0] is not None
     runs._reaped(ending.pop())
-    assert (runs.gaps.wave, runs.gaps.clean) == (wave, widest_clean)
+    # Reaped 30 s from now: 33 s of its own, or (cut short) the 30 s after the judge's kill.
+    assert runs.gaps.wave == pytest.approx(33.0 if counted else 30.0, abs=1.0)
+    assert runs.gaps.clean == (runs.gaps.wave if clean else 0.0)
+
+
+def test_the_judges_handling_of_an_answer_counts_as_the_runs_time() -> None:
+    """Red team 26 padded its answer (32 MB, a key given twice) so that the judge's parse,
+    after the reaping, moved the next wave by seconds while its test code took 0.1 s."""
+    import time
+
+    from pytest_quest import forkrun, mutate
+
+    now = time.monotonic()
+    runs = forkrun.ForkRuns(_Zygote({9: now - 5.0}), waves=True)  # type: ignore[arg-type]
+    flight = forkrun._Flight(0, 9, -1, -1, started=now - 6.0, deadline=now + 100.0)
+    flight.began = now - 5.5
+    runs._done(flight, mutate.Ran("answered", 1.0), [None], [], forkrun._Schedule(
+        None, lambda index, ran: time.sleep(0.2), None))
+    runs._reaped(9)
+    assert runs.gaps.wave >= 5.7  # not the 0.5 s from its test code to its reaping
 
 
 def test_a_run_whose_reaping_never_came_counts_until_now() -> None:
@@ -150,6 +173,7 @@ def test_emptying_the_page_cache_comes_before_the_pause_and_widens_it() -> None:
 
     runs = forkrun.ForkRuns(Zygote({}), waves=True)  # type: ignore[arg-type]
     runs.gaps = Gaps(sleep=lambda _: None, draw=draw)
+    runs._last_end = time.monotonic()  # the last run of the wave was just done with
     runs._between_waves()
     assert order == ["evict", "pause"] and asked[0] >= 0.05
 

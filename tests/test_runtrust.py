@@ -135,3 +135,13 @@ def test_the_start_records_branch_arcs_are_read_and_checked() -> None:
     with pytest.raises(ProtocolError):
         parse_run_start(head + b'"coverage": {"file": "a.py", "statements": [6], '
                         b'"branches": [[6]]}}', "run 1")
+
+
+def test_a_key_named_twice_is_tampering() -> None:
+    """Red team 26 put a padded copy of a key first: the parse kept the harness's own value
+    and spent seconds on the padding, which moved the next wave."""
+    record = b'{"import_error": null, "denied_early": [], "missing": false, "missing": true}'
+    with pytest.raises(ProtocolError) as raised:
+        parse_run_start(record, "run 1")
+    assert raised.value.expected == "a JSON object naming each key once"
+    assert raised.value.actual == "'missing' twice"
