@@ -76,7 +76,7 @@ WAVES: frozenset[str] = frozenset({"pagecache", "waves"})
 
 
 @functools.cache
-def _evicts() -> bool:
+def runs_go_in_waves() -> bool:
     """Runs here get a cgroup whose page cache is emptied between waves (``pagecache``)."""
     limits = cgroups.process_limits(64, 256) if confine.detect().kernel else None
     if limits is None:
@@ -109,7 +109,7 @@ def _case(path: Path) -> Any:
         return pytest.param(path, id=path.stem, marks=pytest.mark.skip(
             reason="needs namespaces for each run (a PID, mount and network namespace of "
                    f"its own), unavailable here: {confine.detect().namespaces_error}"))
-    landed = LANDED | (WAVES if _evicts() else set())
+    landed = LANDED | (WAVES if runs_go_in_waves() else set())
     if pending is None or {pending, header.get("also-stopped-by")} & landed:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(

@@ -483,18 +483,10 @@ def test_thread_start_retries_a_refused_settrace() -> None:
     proxy.settrace(sys.gettrace())  # puts back what was there (our own suite's tracer, maybe)
 
 
-def _runs_go_in_waves() -> bool:
-    from pytest_quest import cgroups
-
-    limits = cgroups.process_limits(64, 256) if confine.detect().kernel else None
-    if limits is None:
-        return False
-    limits.close()
-    return bool(limits.runs)
-
-
 def test_each_wave_waits_a_random_pause_as_wide_as_the_test_code(project: Path) -> None:
-    if not _runs_go_in_waves():
+    from tests.test_cheat_corpus import runs_go_in_waves
+
+    if not runs_go_in_waves():
         pytest.skip("needs a runs cgroup whose page cache can be emptied (runs in waves)")
     source = ("import time\nimport pytest\nfrom hotel.pricing import nightly_rate\n\n"
               "def test_rate():\n    time.sleep(0.2)\n"
