@@ -134,7 +134,7 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast", "pagecache", "pipes", "waves"), path.name
+                           "measuredlast", "pagecache", "pipes", "waves", "watch"), path.name
         if pending is None or pending in LANDED | WAVES:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already
