@@ -195,3 +195,17 @@ def test_run_dirs_are_made_ahead_and_taken_in_no_telling_order(tmp_path) -> None
     assert len(dirs.free) == RunDirs.BATCH - 1
     dirs.discard()
     assert len(os.listdir(tmp_path)) == RunDirs.BATCH + 1
+
+
+def test_a_run_dir_carries_the_time_it_was_taken_not_its_batchs(tmp_path) -> None:
+    import os
+    import time
+
+    from pytest_quest.forkrun import RUN_OUTPUT, RunDirs
+
+    dirs = RunDirs(str(tmp_path))
+    first = dirs.take()
+    time.sleep(0.05)
+    second = dirs.take()
+    for path in (second, os.path.join(second, RUN_OUTPUT)):
+        assert os.stat(path).st_ctime_ns - os.stat(first).st_ctime_ns >= 40_000_000

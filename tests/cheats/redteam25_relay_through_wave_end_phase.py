@@ -51,7 +51,10 @@
 #   period: the digit is lost within a hop, and the pauses of later waves add up. On waves
 #   only (pending: waves, a non-strict xfail where there are none, as for the page cache).
 #   Measured on the fix (2 CPUs, idle): FAIL 8 of 8 dry runs, each re-rolled by a comment line
-#   (run-exit-code 6, run-flaky 2), where it was PASS 7 of 11 before.
+#   (run-exit-code 6, run-flaky 2), where it was PASS 7 of 11 before. Also by forkrun.RunDirs:
+#   the run dirs are made ahead and handed out at random (no wave number in their inode
+#   numbers), each with the time it was taken (made ahead, they had carried their batch's
+#   time, the same in every run: the file became a 1-in-5 lottery and PASSed once on 3.12).
 import hashlib
 import os
 import time
