@@ -13,21 +13,24 @@ last: before each wave the judge waits a pause drawn afresh from the system's ra
 How wide: to choose a phase, a run must wait, in its test code, up to one period of the
 phase. A pause uniform over at least that wait moves the next start across the whole period,
 and the pauses of later waves add up, so the phase is lost within a hop or two. The width is
-the longest test code any clean run has run so far, or any run of the wave just ended,
-or the emptying of the page cache that wave left (a run can have the kernel read files
-ahead into the cache and leave at once, and emptying them takes as long as it chose),
-whichever is longer: the clean runs' because the value worth relaying comes from them (a
-relay that keeps clean runs quick and lets only the others wait is caught by the second),
-the wave's own because a run that waited to re-set the phase widens the very next pause.
+the longest stretch a clean run has run so far, or any run of the wave just ended, or the
+judge between the last run's end and the pause (reaping, emptying the page cache: a run can
+have the kernel read files ahead into the cache and leave at once), whichever is longer. A
+run's stretch goes from the start of its test code to the later of its reaping and the
+judge's handling of its answer, whose size the run chose (red team 26 padded it). The clean
+runs' stretches because the value worth relaying comes from them (a relay that keeps clean
+runs quick and lets only the others wait is caught by the wave's), the wave's own because a
+run that waited to re-set the phase widens the very next pause.
 The measuring run counts for the next pause only: it comes after every classic mutant, so
 what its time could tell reaches no run a relay could fool, and traced it is the slowest.
 Honest runs take about as long as each other, so the price is half the test code's own time
 per wave on average (measured in docs/mutation.md); runs that do not run test code add
 nothing.
 
-Not seeded by the schedule's seed: that one is a function of the files an agent can compute
-(:mod:`pytest_quest.schedule`), and a pause it could predict it could subtract. Timing never
-decides an honest test's outcome, so the verdict stays the same for the same files.
+Not seeded by the schedule's seed: that one is the same for the same files, and known to
+anyone who can read the project's key (:mod:`pytest_quest.schedule`); a pause an agent could
+predict it could subtract. Timing never decides an honest test's outcome, so the verdict
+stays the same for the same files.
 """
 
 from __future__ import annotations
