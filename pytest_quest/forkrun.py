@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from pytest_quest import cgroups, confine, mutate, safeio, seccomp
+from pytest_quest.confine import _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
@@ -86,11 +87,9 @@ if TYPE_CHECKING:  # the harness imports coverage late, after the target's third
 __all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "open_run_output",
            "own_descriptors", "set_dumpable"]
 
-_PR_SET_PDEATHSIG = 1
+# prctl options confinement names too are confine's; these two only the runs use.
 _PR_SET_DUMPABLE = 4
-_PR_CAPBSET_DROP = 24
 _PR_SET_CHILD_SUBREAPER = 36
-_PR_SET_NO_NEW_PRIVS = 38
 _CAP_VERSION_3 = 0x20080522
 
 
