@@ -25,7 +25,6 @@ Processes (all in the sandbox, see docs/security.md "evidence channel"):
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import importlib
 import json
@@ -49,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from pytest_quest import cgroups, confine, mutate, safeio, seccomp
-from pytest_quest.confine import _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
+from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
@@ -90,7 +89,6 @@ __all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "open_run_output"
 # prctl options confinement names too are confine's; these two only the runs use.
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
-_CAP_VERSION_3 = 0x20080522
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -112,22 +110,19 @@ def set_dumpable(flag: bool) -> bool:
 def drop_capabilities() -> bool:
     """Give up every capability for good (running as root: no ptrace, no DAC override).
 
-    No new privileges (setuid binaries stay powerless), every capability
-    dropped from the bounding set, then the effective, permitted and
-    inheritable sets emptied with ``capset``. False when not on Linux.
+    No new privileges (setuid binaries stay powerless), then confinement's own
+    drop (:func:`pytest_quest.confine._drop_capabilities`: the bounding and
+    ambient sets, then the effective, permitted and inheritable ones). False
+    when not on Linux or when ``capset`` refused.
     """
     if not sys.platform.startswith("linux"):
         return False
     _prctl(_PR_SET_NO_NEW_PRIVS, 1)
-    for cap in range(64):
-        if not _prctl(_PR_CAPBSET_DROP, cap) and cap > 40:
-            break
     try:
-        header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
-        data = (ctypes.c_uint32 * 6)()
-        return int(confine._libc().capset(ctypes.byref(header), ctypes.byref(data))) == 0
-    except (OSError, AttributeError):  # pragma: no cover - a libc without capset
+        confine._drop_capabilities()
+    except (OSError, AttributeError):  # AttributeError: a libc without capset
         return False
+    return True
 
 
 def _seal_relays() -> bool:
