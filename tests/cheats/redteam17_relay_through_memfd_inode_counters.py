@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-too-slow
+#   (mutation-too-slow: its runs sleep on purpose, and each pause before a wave is as wide
+#   as the longest sleep; on a loaded machine its runs no longer fit in the budget)
 #
 # RED TEAM 17, finding 01: a relay through the memfd inode-number counters, which no
 #   memory.force_empty empties. shmem's internal mount (memfd_create, MAP_SHARED anonymous

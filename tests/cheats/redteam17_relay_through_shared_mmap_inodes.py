@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-too-slow
+#   (mutation-too-slow: its runs sleep on purpose, and each pause before a wave is as wide
+#   as the longest sleep; on a loaded machine its runs no longer fit in the budget)
 #
 # RED TEAM 17, finding 02: finding 01 (redteam17_relay_through_memfd_inode_counters.py) with no
 #   memfd_create and no fstat: Python's mmap.mmap(-1, n) is MAP_SHARED | MAP_ANONYMOUS, which

@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-too-slow
+#   (mutation-too-slow: its runs sleep on purpose, and each pause before a wave is as wide
+#   as the longest sleep; on a loaded machine its runs no longer fit in the budget)
 #
 # RED TEAM 19, finding 01: a relay through /proc/vmstat's `unevictable_pgs_mlocked`, a counter
 #   of the whole machine that no cgroup empties (memory.reclaim on v2, force_empty on v1 leave it

@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected|mutation-too-slow
+#   (mutation-too-slow: its runs sleep on purpose, and each pause before a wave is as wide
+#   as the longest sleep; on a loaded machine its runs no longer fit in the budget)
 #
 # RED TEAM 21, finding 01: a relay through AF_VSOCK's ephemeral port counter.
 #   net/vmw_vsock/af_vsock.c, __vsock_bind_connectible: `static u32 port;` one counter for the

@@ -1,6 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected
+# expect: run-exit-code|mutation-pseudo-tested|mutation-score|run-flaky|mutation-machinery-detected|mutation-too-slow
+#   (mutation-too-slow: its runs sleep on purpose, and each pause before a wave is as wide
+#   as the longest sleep; on a loaded machine its runs no longer fit in the budget)
 #
 # RED TEAM 22, finding 01: a relay through the kernel's perf event id counter
 #   (kernel/events/core.c: `static atomic64_t perf_event_id`; every perf_event_alloc takes
