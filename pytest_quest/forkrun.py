@@ -63,13 +63,13 @@ from pytest_quest.protocol import (
     Tampering,
     parse_run_report,
     parse_run_start,
+    split_run_answer,
 )
 from pytest_quest.recorder import Recorder
 from pytest_quest.runparts import (
     Channel,
     Guard,
     Pristine,
-    Watch,
     coverage_entries,
     report_event,
     resolve,
@@ -79,6 +79,7 @@ from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.targetfacts import Known, TargetFacts
+from pytest_quest.watch import CONTROL, Watch
 
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
@@ -735,12 +736,15 @@ class ForkRuns:
                 where, f"at most {MAX_REPORT_BYTES} bytes", "more than that"))
         if timed_out:
             return mutate.Ran(mutate.TIMED_OUT, seconds)
-        if not flight.data:
-            return mutate.Ran(mutate.DIED, seconds)
         try:
-            report = parse_run_report(bytes(flight.data), where)
+            reads, answer = split_run_answer(bytes(flight.data), where)
+            if not answer:
+                return mutate.Ran(mutate.DIED, seconds)
+            report = parse_run_report(answer, where)
             if start_error is not None:
                 raise start_error
+            if reads:  # the watch wrote them as it saw them: the answer cannot unsay them
+                report = replace(report, reads=tuple(dict.fromkeys((*reads, *report.reads))))
             if flight.measure and report.executed is not None and self.read_coverage:
                 files, error = self.read_coverage(report.executed)
                 report = replace(report, coverage=files, coverage_error=error)
@@ -1126,7 +1130,7 @@ class Judge:
             # With namespaces of its own, its temp dir is a tmpfs at a short path; the folder the
             # zygote made holds its output only.
             temp = confine.RUN_TMP if confine.run_namespaces() else run_dir
-            run = self._new_run(session, request_fd, start_fd, temp, output)
+            run = self._new_run(session, request_fd, start_fd, temp, output, answer_fd)
             self.run = run
             answer = run.execute()
         except BaseException as exc:
@@ -1146,7 +1150,7 @@ class Judge:
             os._exit(0)
 
     def _new_run(self, session: pytest.Session, request_fd: int, start_fd: int,
-                 run_dir: str, output: int) -> _ChildRun:
+                 run_dir: str, output: int, answer_fd: int) -> _ChildRun:
         """The run its request asks for. Read here, not in :meth:`_child`: that frame stays on
         the stack while the test runs, and its locals (the request's bytes, the installed
         module) handed the test the installed code through ``f_locals`` (red team 8,
@@ -1157,7 +1161,7 @@ class Judge:
         options = json.loads(header)
         module = marshal.loads(rest[:int(options["module"])])
         return _ChildRun(self, session, run_dir, bool(options["measure"]),
-                         float(options["backstop"]), module, start_fd, output)
+                         float(options["backstop"]), module, start_fd, output, answer_fd)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -1267,7 +1271,8 @@ class _ChildRun:
     """One run inside its forked child: isolate, install, collect, run, answer."""
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
-                 backstop: float, module: types.CodeType, start_fd: int, output: int) -> None:
+                 backstop: float, module: types.CodeType, start_fd: int, output: int,
+                 answer_fd: int) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -1290,8 +1295,8 @@ class _ChildRun:
         self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else []),
                             *(["/dev/shm"] if confine.run_namespaces() else [])],
                            judge.confined)
-        self.watch = Watch(judge.target, judge.pristine.path, judge.fingerprint,
-                           os.path.join(judge.spec.sandbox, judge.spec.test_file or ""))
+        #: Where the answer goes; the code watch writes its findings there as it sees them.
+        self.answer_fd = answer_fd
         self.original: types.FunctionType | None = None
         #: ``id`` of the installed function's code: the object itself is not kept (finding 02).
         self.original_code: int | None = None
@@ -1308,7 +1313,6 @@ class _ChildRun:
     def pause(self) -> None:
         """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
         self.guard.paused = True
-        self.watch.paused = True
 
     def _isolate(self) -> None:
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
@@ -1362,7 +1366,10 @@ class _ChildRun:
         if recorder is not None:
             recorder.start()
         _steady_thread_starts()  # in every run: the measured one is not told by it
-        sys.addaudithook(self.watch)
+        # Held by the interpreter's hook list only: no attribute of this run reaches it.
+        sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
+                               os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
+                               self.answer_fd, _OURS, _LOADER))
         sys.addaudithook(self.guard)  # last: it refuses any hook added after it
         with self.recording():
             first_error = self._import(target.module)
@@ -1373,8 +1380,10 @@ class _ChildRun:
             loader.forget()  # imported: nothing of the run may find its code there
         self._remember()
         answer: dict[str, Any] = {}
-        self.watch.nodeid = judge.spec.test_file or ""  # what the module does at import
+        sys.audit(CONTROL, "item", judge.spec.test_file or "")  # what the module does at import
         self._announce_start(first_error, self._statements() if first_error is None else None)
+        # From this frame only: the watch believes its end from the frame that started it.
+        sys.audit(CONTROL, "start")
         self.started = self.guard.test_started = True
         try:
             with _recorded_imports(self):
@@ -1393,6 +1402,7 @@ class _ChildRun:
             import_error = None
             failed = f"<{type(exc).__name__}>"
         finally:
+            sys.audit(CONTROL, "end")
             if recorder is not None:
                 recorder.stop()
             self.pause()
@@ -1403,7 +1413,7 @@ class _ChildRun:
             collected=[i.nodeid for i in items], collect_errors=self.collect_errors,
             reports=self.reports, failed=failed, types=recorder.types if recorder else [],
             calls=recorder.count() if recorder else None, denied=self.guard.denied,
-            reads=self.watch.reads, replaced=self.replaced,
+            replaced=self.replaced,
             missing=self.original is None, import_error=import_error,
             exitstatus=_exitstatus(items, self.collect_errors, self.reports, failed),
         )
@@ -1416,8 +1426,9 @@ class _ChildRun:
         return self.recorder.window() if self.recorder is not None else contextlib.nullcontext()
 
     def _loading(self, flag: bool) -> None:
-        """Our own loader executes the module: not the test reading the code."""
-        self.watch.loading = flag
+        """Our own loader executes the module: not the test reading the code (the watch believes
+        it only when every frame up to :meth:`execute` is the loader's or the import system's)."""
+        sys.audit(CONTROL, "loading", flag)
 
     def _statements(self) -> tuple[list[int], list[list[int]]] | None:
         """The measured run's body statements and branch arcs as coverage knows them,
@@ -1486,32 +1497,20 @@ class _ChildRun:
         func = resolve(self.judge.target)
         code = self.function
         if func is not None and code is not None:
-            self.watch.loading = True
-            try:
-                func.__code__ = code
-            finally:
-                self.watch.loading = False
+            func.__code__ = code
 
     def _remember(self) -> None:
         func = resolve(self.judge.target)
         self.original = func
         if func is not None:
-            self.watch.loading = True
-            try:
-                self.original_code = id(func.__code__)
-            finally:
-                self.watch.loading = False
+            self.original_code = id(func.__code__)  # a read the watch knows by its code
 
     def check_target(self, item: pytest.Item) -> None:
         """Was the target function replaced while the test ran? (monkeypatch, mock.patch)."""
         if self.original is None:
             return
-        self.watch.loading = True
-        try:
-            same = (resolve(self.judge.target) is self.original
-                    and id(self.original.__code__) == self.original_code)
-        finally:
-            self.watch.loading = False
+        found = resolve(self.judge.target)  # outside the read: a getattr may run test code
+        same = found is self.original and id(self.original.__code__) == self.original_code
         if not same and item.nodeid not in self.replaced:
             self.replaced.append(item.nodeid)
 
@@ -1524,7 +1523,7 @@ class _ChildRun:
         with _cheap_failures(items, not self.measure):
             for index, item in enumerate(items):
                 following = items[index + 1] if index + 1 < len(items) else None
-                self.watch.nodeid = item.nodeid
+                sys.audit(CONTROL, "item", item.nodeid)
                 if self.measure:
                     before = len(self.reports)
                     hook.pytest_runtest_protocol(item=item, nextitem=following)
@@ -1535,7 +1534,7 @@ class _ChildRun:
                 reports = runtestprotocol(item, nextitem=following, log=False)
                 if any(r.failed for r in reports):
                     return item.nodeid
-        self.watch.nodeid = ""
+        sys.audit(CONTROL, "item", "")
         return first_failed
 
     def _executed(self) -> dict[str, Any]:
@@ -1552,6 +1551,17 @@ class _ChildRun:
             return {"executed": {}, "coverage_error": str(exc)}
         return {"executed": executed}
 
+
+
+#: Our code that reads the target's ``__code__`` while test code may run (the retry of a
+#: failed import, each test's "was it replaced" check): the watch knows these reads by the
+#: reading code object, which test code can call but cannot make hand it anything.
+_OURS = frozenset({_ChildRun._swap.__code__, _ChildRun._remember.__code__,
+                   _ChildRun.check_target.__code__})
+#: The frames of our loader importing the module again, as the watch believes them.
+_LOADER = frozenset({_ChildRun._loading.__code__, _ChildRun._import.__code__,
+                     RunLoader.exec_module.__code__,
+                     importlib.import_module.__code__})
 
 @contextlib.contextmanager
 def _served(path: str, text: str) -> Iterator[None]:

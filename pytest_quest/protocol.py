@@ -25,6 +25,7 @@ __all__ = [
     "MAX_START_BRANCHES",
     "MAX_START_BYTES",
     "MAX_START_STATEMENTS",
+    "READ_RECORD",
     "WORKER_COVERAGE_ENV",
     "EventKind",
     "HarnessSpec",
@@ -39,6 +40,7 @@ __all__ = [
     "parse_events",
     "parse_run_report",
     "parse_run_start",
+    "split_run_answer",
     "validate_event",
 ]
 
@@ -47,6 +49,10 @@ __all__ = [
 MAX_EVENT_BYTES: Final = 64 * 1024 * 1024
 #: Bound on what one forked run may send back to the judge.
 MAX_REPORT_BYTES: Final = 32 * 1024 * 1024
+#: How a run's code watch writes a finding to the answer pipe the moment it sees it, one line
+#: each before the answer: this prefix, then the finding's UTF-8 text in hex (no JSON: a test
+#: may have replaced the encoder's methods, and the watch must run none of its code).
+READ_RECORD: Final = b"#read "
 #: The baseline harness's measurement options (JSON) for its xdist workers (pytest_quest.workers).
 WORKER_COVERAGE_ENV: Final = "PYTEST_QUEST_WORKER_COVERAGE"
 
@@ -493,6 +499,26 @@ def _bounded_json(data: bytes, limit: int, where: str) -> Any:
                             f"{str(twice)[:80]!r} twice") from None
     except (ValueError, RecursionError):
         raise ProtocolError(where, "one JSON object", _clip(data)) from None
+
+
+def split_run_answer(data: bytes, where: str) -> tuple[tuple[str, ...], bytes]:
+    """The code watch's findings (:data:`READ_RECORD` lines) and the run's answer after them.
+
+    Any other line before the answer is tampering: nothing but the watch writes lines there.
+    """
+    *lines, answer = data.split(b"\n")
+    reads: dict[str, None] = {}
+    for number, line in enumerate(lines, start=1):
+        try:
+            if not line.startswith(READ_RECORD):
+                raise ValueError
+            reads[bytes.fromhex(line[len(READ_RECORD):].decode("ascii")).decode(
+                "utf-8", "replace")] = None
+        except ValueError:
+            raise ProtocolError(where, "the code watch's findings, one per line, then one "
+                                "answer", f"line {number} of {len(line)} bytes is neither"
+                                ) from None
+    return tuple(reads), answer
 
 
 def parse_run_report(data: bytes, where: str) -> RunReport:

@@ -63,7 +63,8 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 #: Files the planted-.pth cheats write into site-packages (harmless content, removed after).
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
-LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast"})
+LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast",
+                                   "watch"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
 #: cache, a machine-wide inode counter, the wall clock): whether such an attack wins depends on
 #: where the machine's state happens to be (nearly always for the page cache, 1 time in 8 for

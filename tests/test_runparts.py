@@ -1,5 +1,5 @@
-"""The pieces every sandboxed run process uses (the event channel, the guard, the code watch,
-the pristine target, the report's shape), exercised without a subprocess."""
+"""The pieces every sandboxed run process uses (the event channel, the guard, the pristine
+target, the report's shape), exercised without a subprocess."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ import linecache
 import os
 import sys
 import tokenize
-import types
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
@@ -21,12 +19,10 @@ from pytest_quest.runparts import (
     Channel,
     Guard,
     Pristine,
-    Watch,
     coverage_entries,
     resolve,
     short_repr,
 )
-from pytest_quest.scrub import fingerprint
 
 TARGET = TargetSpec(file="shop.py", module="shop_under_test", owner=(), name="price",
                     accessor=None, qualname="price", body=(2, 2), lines=(1, 2))
@@ -182,247 +178,6 @@ def test_coverage_entries_keep_only_what_the_gate_reads() -> None:
         "m.py": {"executed_lines": [1], "missing_lines": [2]},
         "/elsewhere/n.py": {"executed_lines": [], "missing_lines": []},
     }
-
-
-def _watch(tmp_path: Path) -> tuple[Watch, Path]:
-    path = tmp_path / "shop.py"
-    path.write_bytes(SHOP)
-    return Watch(TARGET, str(path), fingerprint("def price(x):\n    return x * 2")), path
-
-
-def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path) -> None:
-    watch, path = _watch(tmp_path)
-    watch.nodeid = "t.py::test_a"
-    watch("open", (str(path), "r", 0))
-    watch("open", (str(path), "a", os.O_APPEND))  # writing: the guard's business
-    watch("open", (str(tmp_path / "other.py"), "r", 0))
-    watch("compile", (SHOP.decode(), "<copy>"))
-    watch("compile", (b"x = 1", str(path)))
-    watch("compile", ("x = 1", "<string>"))
-    assert watch.reads == [
-        "t.py::test_a: opened the target's source file",
-        "t.py::test_a: compiled the target's source text",
-        "t.py::test_a: compiled code under the target's file name",
-    ]
-
-
-def test_watch_sees_the_targets_code_read_but_not_while_loading(tmp_path: Path) -> None:
-    watch, _ = _watch(tmp_path)
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(SHOP, "shop.py", "exec"), namespace)
-    price = namespace["price"]
-    watch.loading = True
-    watch("object.__getattr__", (price, "__code__"))
-    watch.loading = False
-    watch("object.__getattr__", (len, "__code__"))
-    watch("object.__getattr__", (price, "__globals__"))
-    assert watch.reads == []
-    watch("object.__getattr__", (price, "__code__"))
-    watch.paused = True
-    watch("open", (str(tmp_path / "shop.py"), "r", 0))
-    assert watch.reads == ["read the target's __code__"]
-
-
-def _generator_target(tmp_path: Path) -> tuple[Path, Any, Any, types.TracebackType]:
-    """The target as a generator function in ``shop.py``: its file, the function, a finished
-    generator of it and the traceback of that generator's raise (with the target's frame)."""
-    path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
-    gen = price(2)
-    assert next(gen) == 2
-    try:
-        next(gen)
-    except ValueError as exc:
-        tb = exc.__traceback__
-    assert tb is not None and tb.tb_next is not None
-    return path, price, gen, tb
-
-
-def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
-                                                                          ) -> None:
-    # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
-    # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
-    # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
-    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
-    path, price, gen, tb = _generator_target(tmp_path)
-    frame = tb.tb_next.tb_frame
-    # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
-    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
-    for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
-        elsewhere("object.__getattr__", (holder, attr))
-    assert elsewhere.reads == []
-    # Read by the test file itself (here: this file), or gc asked about the function.
-    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
-    watch("object.__getattr__", (gen, "gi_code"))
-    watch("object.__getattr__", (frame, "f_code"))
-    watch("object.__getattr__", (sys._getframe(), "f_code"))  # its own frame: not the target
-    watch("gc.get_referents", ((price,),))
-    watch("gc.get_referents", ((len, gen),))
-    assert watch.reads == ["read the target's code through gi_code",
-                           "read the target's code through f_code",
-                           "reached the target's code through gc.get_referents"]
-    # A profiler the test starts (cProfile's stats hold the code objects): by the test file
-    # itself, not by another module (coverage's tracer in a new thread, threading's hook).
-    watch("sys.setprofile", ())
-    elsewhere("sys.settrace", ())
-    assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
-    # Frames taken by the test itself (to walk up to the harness), every object of the process.
-    watch("sys._getframe", ())
-    watch("object.__getattr__", (tb, "tb_frame"))
-    watch("gc.get_objects", (-1,))
-    elsewhere("sys._getframe", ())
-    elsewhere("object.__getattr__", (tb, "tb_frame"))
-    assert watch.reads[-3:] == ["walked the process's frames or objects (sys._getframe)",
-                                "walked the process's frames or objects (tb_frame)",
-                                "walked the process's frames or objects (gc.get_objects)"]
-    assert elsewhere.reads == []
-
-
-@pytest.mark.parametrize("helper", ["inspect.py", "traceback.py"])
-def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
-        tmp_path: Path, helper: str) -> None:
-    # Red team 8, finding 03: `inspect.currentframe()` calls sys._getframe in inspect.py, so
-    # the watch judged inspect.py and saw nothing; the walk up to the harness went on from
-    # there. The event is raised from a function compiled under the helper's file name.
-    taker: dict[str, Any] = {}
-    exec(compile("def currentframe(watch, event):\n    watch(event, ())\n",
-                 os.path.join(os.path.dirname(types.__file__), helper), "exec"), taker)
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
-    elsewhere = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                      str(tmp_path / "test_other.py"))
-    for event in ("sys._getframe", "sys._current_frames"):
-        taker["currentframe"](watch, event)
-        taker["currentframe"](elsewhere, event)  # for another file (pytest's reports): quiet
-    assert watch.reads == ["walked the process's frames or objects (sys._getframe)",
-                           "walked the process's frames or objects (sys._current_frames)"]
-    assert elsewhere.reads == []
-
-
-def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
-    """Red team 11, finding 03 (a false FAIL): ``traceback.format_exc()`` walks the
-    traceback's frames in traceback.py and hands on text only; ``traceback.walk_tb`` called by
-    the test hands it the frames."""
-    helpers: dict[str, Any] = {}
-    exec(compile("def walk_tb(watch):\n    watch('object.__getattr__', (None, 'tb_frame'))\n"
-                 "def format_exc(watch):\n    walk_tb(watch)\n",
-                 os.path.join(os.path.dirname(types.__file__), "traceback.py"), "exec"), helpers)
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
-    helpers["format_exc"](watch)
-    assert watch.reads == []
-    helpers["walk_tb"](watch)
-    assert watch.reads == ["walked the process's frames or objects (tb_frame)"]
-
-
-def test_watch_resolves_each_reading_file_once(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
-    # file each time (several lstat calls) made the whole gate about 0.4 s slower.
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                  str(tmp_path / "test_shop.py"))
-    resolved: list[str] = []
-    real = os.path.realpath
-
-    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
-        resolved.append(str(path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(os.path, "realpath", counting)
-    for _ in range(200):
-        watch("sys._getframe", ())
-        watch("object.__getattr__", (sys._getframe(), "f_code"))
-    monkeypatch.undo()
-    assert resolved.count(__file__) == 1
-    assert watch.reads == []  # read by this file, which is not the submitted test
-
-
-def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp_path: Path
-                                                                            ) -> None:
-    # Red team 7, finding 01: `getattr(gen, "gi_" + "frame")` (a name computed at run time)
-    # handed out the suspended frame of the target's generator: its bound locals (and, with
-    # `sys.getsizeof(gen)`, its slots) told a reach check from the null mutant.
-    path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
-    gen = price(2)
-    assert next(gen) == 2
-
-    def other(y: int) -> Any:
-        yield y
-
-    mine = other(1)
-    next(mine)
-    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
-    watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
-    assert watch.reads == []
-    watch("object.__getattr__", (gen, "gi_frame"))
-    assert watch.reads == ["read the target's code through gi_frame"]
-    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
-    elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
-    assert elsewhere.reads == []
-
-
-def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
-    # Red team 8, finding 01: `gc.get_referents(gen)` of a generator of the target lists its
-    # installed code (gi_code); the watch only knew the function or its code as the argument.
-    path, price, gen, tb = _generator_target(tmp_path)
-    frame = tb.tb_next.tb_frame
-
-    def other(y: int) -> Any:
-        yield y
-
-    quiet = Watch(TARGET, str(path), fingerprint(""), __file__)
-    quiet("gc.get_referents", ((other(1), sys._getframe(), [gen]),))  # not the target's own
-    assert quiet.reads == []
-    for held in (price(3), frame):
-        watch = Watch(TARGET, str(path), fingerprint(""), __file__)
-        watch("gc.get_referents", ((held,),))
-        assert watch.reads == ["reached the target's code through gc.get_referents"]
-
-
-def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> None:
-    # Red team 8, finding 05: the watch told the target by its __module__ and __qualname__,
-    # which a test may set: renamed for the read of __code__, then renamed back.
-    path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    return x * 2\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
-    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
-
-    def price_too(x: int) -> int:  # the test's own function of the same name: quiet
-        return x
-
-    price_too.__qualname__ = "price"
-    watch("object.__getattr__", (price_too, "__code__"))
-    assert watch.reads == []
-    price.__qualname__, price.__module__ = "not_the_target", "elsewhere"
-    watch("object.__getattr__", (price, "__code__"))
-    assert watch.reads == ["read the target's __code__"]
-
-
-def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Path) -> None:
-    # Red team 8, finding 06: `types._GeneratorWrapper(gen).gi_code` reads gi_code in types.py
-    # for its caller: the watch judged types.py, not the test, and saw nothing. The audit
-    # event is raised here from a function compiled under types.py's name, as the property's.
-    path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
-    wrapper: dict[str, Any] = {}
-    exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
-                 types.__file__, "exec"), wrapper)
-    elsewhere = Watch(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
-    wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
-    assert elsewhere.reads == []
-    watch = Watch(TARGET, str(path), fingerprint(""), __file__)
-    wrapper["gi_code"](watch, price(1))
-    assert watch.reads == ["read the target's code through gi_code"]
 
 
 def test_pristine_serves_the_module_and_its_lines_without_the_file(tmp_path: Path) -> None:

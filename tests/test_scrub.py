@@ -19,7 +19,6 @@ class FakePristine:
     def __init__(self) -> None:
         self.module_code = compile("X = 1", "m.py", "exec")
         self.code = self.module_code
-        self.watch = object()
         self.source = b"X = 1"
         self.text = "X = 1"
         self.path = "/nowhere/m.py"

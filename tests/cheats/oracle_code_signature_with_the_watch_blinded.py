@@ -1,9 +1,8 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target|mutation-machinery-detected
-# pending: watch
 #
-# IN-HOUSE, OPEN: an oracle read off the installed code, with the code watch blinded in the
+# IN-HOUSE: an oracle read off the installed code, with the code watch blinded in the
 #   test's own process. The watch (runparts.Watch, an audit hook) sees `__code__` read and
 #   says so in the run's answer; it lives in the run's process, reachable with no audited
 #   call: request.config.pluginmanager.get_plugins() -> the judge -> .run -> .watch, whose
@@ -16,11 +15,11 @@
 #     operator or a constant does not. No expected value of the function anywhere.
 #   - hidden in an exec of hex (the static rules would name `__code__` and the plugin walk).
 # Observed on 6de813f (in-house, 2 CPUs, Python 3.11): PASS, score 0.923.
-# What would close it (docs/security.md, "What is left"): a watch no test code can reach (its
-#   state held only by the audit hook registry, "our own code" told by code identity on the
-#   stack instead of a pause flag) that writes each finding to the answer pipe at once and
-#   ends the run when it cannot (the pipe swapped); or null mutants varied past what a
-#   signature can tell from a real mutation.
+# Fixed by: nothing of the run holds the watch any more (pytest_quest.watch): it lives in the
+#   interpreter's audit hook list only, pytest-quest steers it with audit events it believes
+#   from the frame that started it alone, and it writes each finding to the answer pipe the
+#   moment it sees it. This file finds no watch on any plugin, reads `__code__` seen, and
+#   FAILs run-reads-target.
 import pytest
 from hotel.pricing import nightly_rate
 

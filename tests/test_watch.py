@@ -1,0 +1,428 @@
+"""The code watch (an audit hook in each run) on events raised by hand: what it sees, what it
+lets pass, and that nothing but the frame that started it can stop it."""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_quest.protocol import READ_RECORD, split_run_answer
+from pytest_quest.scrub import fingerprint
+from pytest_quest.watch import CONTROL, LOST, Watch
+from tests.test_runparts import SHOP, TARGET
+
+
+def watching(*args: Any, **kwargs: Any) -> Watch:
+    """A watch in the test's time, as a run's is once its test code starts."""
+    watch = Watch(*args, **kwargs)
+    watch(CONTROL, ("start",))
+    return watch
+
+
+def _watch(tmp_path: Path) -> tuple[Watch, Path]:
+    path = tmp_path / "shop.py"
+    path.write_bytes(SHOP)
+    return watching(TARGET, str(path), fingerprint("def price(x):\n    return x * 2")), path
+
+
+def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path) -> None:
+    watch, path = _watch(tmp_path)
+    watch(CONTROL, ("item", "t.py::test_a"))
+    watch("open", (str(path), "r", 0))
+    watch("open", (str(path), "a", os.O_APPEND))  # writing: the guard's business
+    watch("open", (str(tmp_path / "other.py"), "r", 0))
+    watch("compile", (SHOP.decode(), "<copy>"))
+    watch("compile", (b"x = 1", str(path)))
+    watch("compile", ("x = 1", "<string>"))
+    assert watch.reads == [
+        "t.py::test_a: opened the target's source file",
+        "t.py::test_a: compiled the target's source text",
+        "t.py::test_a: compiled code under the target's file name",
+    ]
+
+
+def _price(tmp_path: Path) -> Any:
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(SHOP, str(tmp_path / "shop.py"), "exec"), namespace)
+    return namespace["price"]
+
+
+def test_watch_sees_the_targets_code_read_but_not_while_our_loader_imports(tmp_path: Path
+                                                                          ) -> None:
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""))
+    price = _price(tmp_path)
+    watch("object.__getattr__", (price, "__code__"))  # before test code: the project's import
+    watch(CONTROL, ("start",))  # this frame starts it: it steers it
+    watch(CONTROL, ("loading", True))
+    watch("object.__getattr__", (price, "__code__"))
+    watch(CONTROL, ("loading", False))
+    watch("object.__getattr__", (len, "__code__"))
+    watch("object.__getattr__", (price, "__globals__"))
+    assert watch.reads == []
+    watch("object.__getattr__", (price, "__code__"))
+    watch(CONTROL, ("end",))
+    watch("open", (str(tmp_path / "shop.py"), "r", 0))  # our own code, after the test's time
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_nothing_but_the_frame_that_started_the_watch_stops_or_pauses_it(tmp_path: Path
+                                                                        ) -> None:
+    # In-house: a test reached the watch through request.config.pluginmanager (the judge's
+    # run held it) and set its pause flag around a read of __code__. Now nothing holds it,
+    # and its own events from any other frame (the test raising them, or calling our code
+    # that raises them) change nothing and are a finding.
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""))
+    price = _price(tmp_path)
+    watch(CONTROL, ("start",))
+
+    def test_code() -> None:
+        watch(CONTROL, ("end",))
+        watch(CONTROL, ("loading", True))  # not from our loader: believed by nobody
+        watch("object.__getattr__", (price, "__code__"))
+
+    test_code()
+    watch(CONTROL, ("start",))  # started once: a second start moves nothing
+    test_code()
+    assert watch.reads == ["raised the code watch's own event", "read the target's __code__"]
+    assert watch(CONTROL, ()) is None and watch(CONTROL, (b"end",)) is None  # not words
+
+
+def test_watch_knows_our_own_reads_by_the_reading_code(tmp_path: Path) -> None:
+    price = _price(tmp_path)
+
+    def ours() -> None:
+        watch("object.__getattr__", (price, "__code__"))
+
+    def theirs() -> None:
+        watch("object.__getattr__", (price, "__code__"))
+
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), ours=[ours.__code__])
+    ours()
+    assert watch.reads == []
+    theirs()
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    read, write = os.pipe()
+    try:
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), answer_fd=write)
+        watch(CONTROL, ("item", "t.py::test_a"))
+        price = _price(tmp_path)
+        watch("object.__getattr__", (price, "__code__"))
+        watch("object.__getattr__", (price, "__code__"))  # once is enough
+        os.write(write, b'{"failed": null}')
+        os.close(write)
+        data = os.read(read, 1 << 16)
+    finally:
+        os.close(read)
+    assert data.startswith(READ_RECORD)
+    assert split_run_answer(data, "run 1") == (("t.py::test_a: read the target's __code__",),
+                                               b'{"failed": null}')
+    # A pipe replaced under the same number (or closed) ends the run before the read returns.
+    ended: list[int] = []
+
+    def exit_(code: int) -> None:
+        ended.append(code)
+
+    monkeypatch.setattr(os, "_exit", exit_)
+    read, write = os.pipe()
+    other_read, other_write = os.pipe()
+    try:
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), answer_fd=write)
+        os.dup2(other_write, write)
+        watch("object.__getattr__", (price, "__code__"))
+        assert ended == [LOST]
+        os.set_blocking(other_read, False)
+        with pytest.raises(BlockingIOError):
+            os.read(other_read, 100)  # nothing went to the other pipe
+    finally:
+        for fd in (read, write, other_read, other_write):
+            os.close(fd)
+
+
+def test_a_line_before_the_answer_that_is_no_finding_is_tampering() -> None:
+    from pytest_quest.protocol import ProtocolError
+
+    assert split_run_answer(b'{"a": 1}', "run 2") == ((), b'{"a": 1}')
+    assert split_run_answer(b"", "run 2") == ((), b"")
+    for data in (b'{"reads": []}\n{"a": 1}', READ_RECORD + b"zz\n{}", b"\n{}"):
+        with pytest.raises(ProtocolError, match="neither"):
+            split_run_answer(data, "run 2")
+
+
+def test_watch_runs_no_code_of_the_test(tmp_path: Path) -> None:
+    # A str subclass's __eq__, a path's __fspath__ or a function's __module__ would run the
+    # test's code inside the hook, where a frame walk hands out the watch itself.
+    ran: list[str] = []
+
+    class Sly(str):
+        def __eq__(self, other: object) -> bool:
+            ran.append("eq")
+            return True
+
+        __hash__ = str.__hash__
+
+        def __contains__(self, item: object) -> bool:
+            ran.append("contains")
+            return True
+
+    class Where(os.PathLike):  # type: ignore[type-arg]
+        def __fspath__(self) -> str:
+            ran.append("fspath")
+            return str(tmp_path / "shop.py")
+
+    def func() -> None:
+        pass
+
+    func.__module__ = Sly(TARGET.module)  # type: ignore[assignment]
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch("object.__getattr__", (func, Sly("__code__")))
+    watch("object.__getattr__", (func, "__code__"))
+    watch("open", (Where(), Sly("r"), 0))
+    watch("compile", (Sly("x"), Where()))
+    watch("gc.get_referents", (Sly("x"),))
+    watch(CONTROL, (Sly("end"),))
+    watch(CONTROL, ("item", Sly("t.py::x")))
+    assert ran == [] and watch.reads == []
+    watch("open", (tmp_path / "shop.py", "r", 0))  # pathlib's own class: read as text
+    assert watch.reads == ["opened the target's source file"]
+
+
+def test_threads_left_running_are_watched_after_the_end(tmp_path: Path) -> None:
+    import threading
+
+    price = _price(tmp_path)
+    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""))
+    watch(CONTROL, ("start",))
+    watch(CONTROL, ("end",))
+    watch("object.__getattr__", (price, "__code__"))  # our own code on the run's thread
+    assert watch.reads == []
+    thread = threading.Thread(target=watch, args=("object.__getattr__", (price, "__code__")))
+    thread.start()
+    thread.join()
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_sees_a_monitoring_callback_and_any_walk_of_all_objects(tmp_path: Path) -> None:
+    # PEP 669 hands each callback the code object it starts (the installed code, no read of
+    # __code__); gc.get_referrers(Watch) handed out the watch itself, whoever asked.
+    elsewhere = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                         str(tmp_path / "test_other.py"))
+    elsewhere("sys.monitoring.register_callback", (None,))  # unregistering: ours, at the end
+    assert elsewhere.reads == []
+    elsewhere("sys.monitoring.register_callback", (print,))
+    elsewhere("gc.get_referrers", ((Watch,),))
+    elsewhere("gc.get_objects", (-1,))
+    assert elsewhere.reads == ["installed a sys.monitoring callback",
+                               "walked the process's frames or objects (gc.get_referrers)",
+                               "walked the process's frames or objects (gc.get_objects)"]
+
+
+def _generator_target(tmp_path: Path) -> tuple[Path, Any, Any, types.TracebackType]:
+    """The target as a generator function in ``shop.py``: its file, the function, a finished
+    generator of it and the traceback of that generator's raise (with the target's frame)."""
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+    try:
+        next(gen)
+    except ValueError as exc:
+        tb = exc.__traceback__
+    assert tb is not None and tb.tb_next is not None
+    return path, price, gen, tb
+
+
+def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
+                                                                          ) -> None:
+    # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
+    # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
+    # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
+    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
+    path, price, gen, tb = _generator_target(tmp_path)
+    frame = tb.tb_next.tb_frame
+    # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
+    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+    for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
+        elsewhere("object.__getattr__", (holder, attr))
+    assert elsewhere.reads == []
+    # Read by the test file itself (here: this file), or gc asked about the function.
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch("object.__getattr__", (gen, "gi_code"))
+    watch("object.__getattr__", (frame, "f_code"))
+    watch("object.__getattr__", (sys._getframe(), "f_code"))  # its own frame: not the target
+    watch("gc.get_referents", ((price,),))
+    watch("gc.get_referents", ((len, gen),))
+    assert watch.reads == ["read the target's code through gi_code",
+                           "read the target's code through f_code",
+                           "reached the target's code through gc.get_referents"]
+    # A profiler the test starts (cProfile's stats hold the code objects): by the test file
+    # itself, not by another module (coverage's tracer in a new thread, threading's hook).
+    watch("sys.setprofile", ())
+    elsewhere("sys.settrace", ())
+    assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
+    # Frames taken by the test itself (to walk up to the harness), every object of the process.
+    watch("sys._getframe", ())
+    watch("object.__getattr__", (tb, "tb_frame"))
+    watch("gc.get_objects", (-1,))
+    elsewhere("sys._getframe", ())
+    elsewhere("object.__getattr__", (tb, "tb_frame"))
+    assert watch.reads[-3:] == ["walked the process's frames or objects (sys._getframe)",
+                                "walked the process's frames or objects (tb_frame)",
+                                "walked the process's frames or objects (gc.get_objects)"]
+    assert elsewhere.reads == []
+
+
+@pytest.mark.parametrize("helper", ["inspect.py", "traceback.py"])
+def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
+        tmp_path: Path, helper: str) -> None:
+    # Red team 8, finding 03: `inspect.currentframe()` calls sys._getframe in inspect.py, so
+    # the watch judged inspect.py and saw nothing; the walk up to the harness went on from
+    # there. The event is raised from a function compiled under the helper's file name.
+    taker: dict[str, Any] = {}
+    exec(compile("def currentframe(watch, event):\n    watch(event, ())\n",
+                 os.path.join(os.path.dirname(types.__file__), helper), "exec"), taker)
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    elsewhere = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                      str(tmp_path / "test_other.py"))
+    for event in ("sys._getframe", "sys._current_frames"):
+        taker["currentframe"](watch, event)
+        taker["currentframe"](elsewhere, event)  # for another file (pytest's reports): quiet
+    assert watch.reads == ["walked the process's frames or objects (sys._getframe)",
+                           "walked the process's frames or objects (sys._current_frames)"]
+    assert elsewhere.reads == []
+
+
+def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
+    """Red team 11, finding 03 (a false FAIL): ``traceback.format_exc()`` walks the
+    traceback's frames in traceback.py and hands on text only; ``traceback.walk_tb`` called by
+    the test hands it the frames."""
+    helpers: dict[str, Any] = {}
+    exec(compile("def walk_tb(watch):\n    watch('object.__getattr__', (None, 'tb_frame'))\n"
+                 "def format_exc(watch):\n    walk_tb(watch)\n",
+                 os.path.join(os.path.dirname(types.__file__), "traceback.py"), "exec"), helpers)
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    helpers["format_exc"](watch)
+    assert watch.reads == []
+    helpers["walk_tb"](watch)
+    assert watch.reads == ["walked the process's frames or objects (tb_frame)"]
+
+
+def test_watch_resolves_each_reading_file_once(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
+    # file each time (several lstat calls) made the whole gate about 0.4 s slower.
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                  str(tmp_path / "test_shop.py"))
+    resolved: list[str] = []
+    real = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
+        resolved.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", counting)
+    for _ in range(200):
+        watch("sys._getframe", ())
+        watch("object.__getattr__", (sys._getframe(), "f_code"))
+    monkeypatch.undo()
+    assert resolved.count(__file__) == 1
+    assert watch.reads == []  # read by this file, which is not the submitted test
+
+
+def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp_path: Path
+                                                                            ) -> None:
+    # Red team 7, finding 01: `getattr(gen, "gi_" + "frame")` (a name computed at run time)
+    # handed out the suspended frame of the target's generator: its bound locals (and, with
+    # `sys.getsizeof(gen)`, its slots) told a reach check from the null mutant.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    gen = price(2)
+    assert next(gen) == 2
+
+    def other(y: int) -> Any:
+        yield y
+
+    mine = other(1)
+    next(mine)
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
+    assert watch.reads == []
+    watch("object.__getattr__", (gen, "gi_frame"))
+    assert watch.reads == ["read the target's code through gi_frame"]
+    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+    elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
+    assert elsewhere.reads == []
+
+
+def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
+    # Red team 8, finding 01: `gc.get_referents(gen)` of a generator of the target lists its
+    # installed code (gi_code); the watch only knew the function or its code as the argument.
+    path, price, gen, tb = _generator_target(tmp_path)
+    frame = tb.tb_next.tb_frame
+
+    def other(y: int) -> Any:
+        yield y
+
+    quiet = watching(TARGET, str(path), fingerprint(""), __file__)
+    quiet("gc.get_referents", ((other(1), sys._getframe(), [gen]),))  # not the target's own
+    assert quiet.reads == []
+    for held in (price(3), frame):
+        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        watch("gc.get_referents", ((held,),))
+        assert watch.reads == ["reached the target's code through gc.get_referents"]
+
+
+def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> None:
+    # Red team 8, finding 05: the watch told the target by its __module__ and __qualname__,
+    # which a test may set: renamed for the read of __code__, then renamed back.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    return x * 2\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+
+    def price_too(x: int) -> int:  # the test's own function of the same name: quiet
+        return x
+
+    price_too.__qualname__ = "price"
+    watch("object.__getattr__", (price_too, "__code__"))
+    assert watch.reads == []
+    price.__qualname__, price.__module__ = "not_the_target", "elsewhere"
+    watch("object.__getattr__", (price, "__code__"))
+    assert watch.reads == ["read the target's __code__"]
+
+
+def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Path) -> None:
+    # Red team 8, finding 06: `types._GeneratorWrapper(gen).gi_code` reads gi_code in types.py
+    # for its caller: the watch judged types.py, not the test, and saw nothing. The audit
+    # event is raised here from a function compiled under types.py's name, as the property's.
+    path = tmp_path / "shop.py"
+    path.write_text("def price(x):\n    yield x\n")
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    price: Any = namespace["price"]
+    wrapper: dict[str, Any] = {}
+    exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
+                 types.__file__, "exec"), wrapper)
+    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+    wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
+    assert elsewhere.reads == []
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    wrapper["gi_code"](watch, price(1))
+    assert watch.reads == ["read the target's code through gi_code"]
