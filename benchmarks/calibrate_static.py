@@ -48,7 +48,7 @@ def judge_library(spec: str) -> dict[str, list[str]]:
     from pytest_quest.config import load_settings
     from pytest_quest.rules import static
     from pytest_quest.sandbox import module_name
-    from pytest_quest.submission import Submission
+    from pytest_quest.submission import Submission, parse
 
     name = spec.partition("==")[0]
     source = KNOWN.get(name, name.replace("-", "_"))
@@ -63,8 +63,8 @@ def judge_library(spec: str) -> dict[str, list[str]]:
             module = module_name(quest.path, settings)
             if module.rsplit(".", 1)[-1] not in text:
                 continue  # the file does not name the function's module: not a pair
-            sub = Submission(settings=settings, quest=quest, snapshot={}, test_bytes=data,
-                             test_rel=f"tests/quest/{Path(rel).name}")
+            sub = parse(Submission(settings=settings, quest=quest, snapshot={}, test_bytes=data,
+                                   test_rel=f"tests/quest/{Path(rel).name}"))
             fired = sorted({f.rule for f in static.check(sub)})
             out[f"{rel} -> {quest.id}"] = fired
     return out

@@ -34,7 +34,8 @@ LAYERS: dict[str, frozenset[str]] = {
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({
         "hookspecs", "rules", "rules.assertions", "rules.coverage", "rules.escapes",
-        "rules.mutation", "rules.names", "rules.run", "rules.scope", "rules.static",
+        "rules.hidden", "rules.mutation", "rules.names", "rules.run", "rules.scope",
+        "rules.static",
     }),
     # Read-only views of the ledger (status, show, the HTML page).
     "views": frozenset({"export", "provenance", "report_html"}),

@@ -529,3 +529,32 @@ def _fired(rule: str, source: str) -> Fact:
 
 def test_every_rule_quiet_on_the_good_test() -> None:
     assert facts(GOOD) == []
+
+
+@pytest.mark.parametrize("code", [
+    "exec(bytes.fromhex('78203d2031').decode())",
+    "eval(''.join(['1', '+1']))",
+    "code = compile(data, '<x>', 'exec')",
+    "import marshal\nmarshal.loads(b'')",
+    "import types\ntypes.FunctionType(nightly_rate.__code__, {})",
+    "import runpy\nrunpy.run_path(str(tmp_path / 'x.py'))",
+    "list(map(exec, ['x = 1']))",
+    "run = eval\nrun('1')",
+    "__builtins__['exec']('x = 1')",
+    "import importlib.util\nimportlib.util.spec_from_file_location('m', tmp_path / 'm.py')",
+])
+def test_hidden_code_is_a_review(code: str) -> None:
+    fact = _fired("static-hidden-code", _in_test(code))
+    assert fact.level == "review" and fact.expected == "only code written in the test file"
+
+
+@pytest.mark.parametrize("code", [
+    "exec('x = 1')",
+    "eval('1' + '+1')",
+    "import re\nre.compile(r'\\d+')",
+    "import types\nassert isinstance(nightly_rate, types.FunctionType)",
+    "compile = len\ncompile('ab')",
+    "settings = {'exec': 1}\nassert settings.get('exec')",
+])
+def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
+    assert "static-hidden-code" not in rules(_in_test(code))

@@ -23,7 +23,7 @@ from pytest_quest import safeio
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
 from pytest_quest.paths import module_name
-from pytest_quest.rules import escapes
+from pytest_quest.rules import escapes, hidden
 from pytest_quest.rules.assertions import check_assertions, patched_asserts
 from pytest_quest.rules.names import (
     Names,
@@ -170,6 +170,7 @@ def check(sub: Submission) -> Iterator[Fact]:
     names = Names(tree)
     yield from _references(sub, tree, names)
     yield from _dynamic_code(sub, tree, names)
+    yield from hidden.check(sub, tree, names)
     yield from _pragmas(sub)
     yield from _builtins(sub, tree, names)
     yield from _target(sub, tree, names)
