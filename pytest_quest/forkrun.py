@@ -50,6 +50,7 @@ import pytest
 from pytest_quest import cgroups, confine, mutate, safeio, seccomp
 from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
+from pytest_quest.hooked import CONTROL, AnswerPipe
 from pytest_quest.mutants import find_code
 from pytest_quest.protocol import (
     MAX_REPORT_BYTES,
@@ -79,7 +80,7 @@ from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.targetfacts import Known, TargetFacts
-from pytest_quest.watch import CONTROL, Watch
+from pytest_quest.watch import Watch
 
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
@@ -737,14 +738,15 @@ class ForkRuns:
         if timed_out:
             return mutate.Ran(mutate.TIMED_OUT, seconds)
         try:
-            reads, answer = split_run_answer(bytes(flight.data), where)
+            reads, denied, answer = split_run_answer(bytes(flight.data), where)
             if not answer:
                 return mutate.Ran(mutate.DIED, seconds)
             report = parse_run_report(answer, where)
             if start_error is not None:
                 raise start_error
-            if reads:  # the watch wrote them as it saw them: the answer cannot unsay them
-                report = replace(report, reads=tuple(dict.fromkeys((*reads, *report.reads))))
+            # The hooks wrote them as they saw them: the answer cannot unsay them.
+            report = replace(report, reads=tuple(dict.fromkeys((*reads, *report.reads))),
+                             denied=tuple(dict.fromkeys((*denied, *report.denied))))
             if flight.measure and report.executed is not None and self.read_coverage:
                 files, error = self.read_coverage(report.executed)
                 report = replace(report, coverage=files, coverage_error=error)
@@ -1140,8 +1142,6 @@ class Judge:
             else:
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
         finally:
-            if run is not None:
-                run.pause()
             with contextlib.suppress(BaseException):
                 _write_all(answer_fd, _ENCODE(answer).encode("utf-8"))
             with contextlib.suppress(OSError):
@@ -1292,9 +1292,8 @@ class _ChildRun:
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
         # With namespaces of its own the run's /dev/shm is its own too (multiprocessing's
         # shared_memory truncates its segments there).
-        self.guard = Guard([run_dir, *([judge.own_coverage] if judge.own_coverage else []),
-                            *(["/dev/shm"] if confine.run_namespaces() else [])],
-                           judge.confined)
+        self.allowed = [run_dir, *([judge.own_coverage] if judge.own_coverage else []),
+                        *(["/dev/shm"] if confine.run_namespaces() else [])]
         #: Where the answer goes; the code watch writes its findings there as it sees them.
         self.answer_fd = answer_fd
         self.original: types.FunctionType | None = None
@@ -1310,11 +1309,9 @@ class _ChildRun:
         #: Its stdout and stderr to be (:func:`open_run_output`).
         self.output = output
 
-    def pause(self) -> None:
-        """Test code is over: our own writes (coverage of pytest-quest itself) may happen."""
-        self.guard.paused = True
-
-    def _isolate(self) -> None:
+    def _isolate(self) -> tuple[str, bool]:
+        """Confine the run; how (the guard's ``confined``) and whether the target's file is
+        hidden from its processes."""
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
             os.environ[name] = self.run_dir
         tempfile.tempdir = None
@@ -1333,10 +1330,9 @@ class _ChildRun:
             if not apart:
                 confine.restrict_writes(writable)
             hidden = confine.hide_files([*self.judge.hidden, *own_memory(), *ancestors()])
-        if not hidden:  # a child Python would import the shipped file: no processes
-            self.guard.confined = ""
-        self.guard.target_hidden = hidden
         _backstops(self.backstop)
+        # Without the file hidden, a child Python would import the shipped file: no processes.
+        return (self.judge.confined if hidden else ""), hidden
 
     def _own_output(self) -> None:
         """Descriptors of the run's own (:func:`own_descriptors`), pytest's capture files too:
@@ -1352,7 +1348,7 @@ class _ChildRun:
     def execute(self) -> dict[str, Any]:
         judge = self.judge
         target = judge.target
-        self._isolate()
+        confined, hidden = self._isolate()
         loader = RunLoader(target.module, judge.pristine.path, self.module, self._loading)
         del self.module  # the loader holds it until the import, then nothing does
         scrub_run(judge.pristine, loader, target.module)
@@ -1366,11 +1362,14 @@ class _ChildRun:
         if recorder is not None:
             recorder.start()
         _steady_thread_starts()  # in every run: the measured one is not told by it
-        # Held by the interpreter's hook list only: no attribute of this run reaches it.
+        # Both held by the interpreter's hook list only: no attribute of this run reaches them
+        # (pytest_quest.hooked); they write what they find to the answer pipe at once.
+        pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               self.answer_fd, _OURS, _LOADER))
-        sys.addaudithook(self.guard)  # last: it refuses any hook added after it
+                               pipe, _OURS, _LOADER))
+        guard = Guard(self.allowed, confined, hidden, pipe)
+        sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():
             first_error = self._import(target.module)
         if swapped:
@@ -1381,10 +1380,12 @@ class _ChildRun:
         self._remember()
         answer: dict[str, Any] = {}
         sys.audit(CONTROL, "item", judge.spec.test_file or "")  # what the module does at import
-        self._announce_start(first_error, self._statements() if first_error is None else None)
+        self._announce_start(first_error, guard.early,
+                             self._statements() if first_error is None else None)
+        del guard, pipe
         # From this frame only: the watch believes its end from the frame that started it.
         sys.audit(CONTROL, "start")
-        self.started = self.guard.test_started = True
+        self.started = True
         try:
             with _recorded_imports(self):
                 self.session.perform_collect()
@@ -1405,14 +1406,13 @@ class _ChildRun:
             sys.audit(CONTROL, "end")
             if recorder is not None:
                 recorder.stop()
-            self.pause()
             if self.measure:
                 judge.cov.stop()
                 self._summarize()
         answer.update(
             collected=[i.nodeid for i in items], collect_errors=self.collect_errors,
             reports=self.reports, failed=failed, types=recorder.types if recorder else [],
-            calls=recorder.count() if recorder else None, denied=self.guard.denied,
+            calls=recorder.count() if recorder else None,
             replaced=self.replaced,
             missing=self.original is None, import_error=import_error,
             exitstatus=_exitstatus(items, self.collect_errors, self.reports, failed),
@@ -1448,7 +1448,7 @@ class _ChildRun:
         return list(known[0][:MAX_START_STATEMENTS]), [list(a) for a in
                                                        known[1][:MAX_START_BRANCHES]]
 
-    def _announce_start(self, import_error: str | None,
+    def _announce_start(self, import_error: str | None, early: list[str],
                         statements: tuple[list[int], list[list[int]]] | None = None) -> None:
         """Tell the judge, out of band, what was known before test code; then close the pipe.
 
@@ -1459,7 +1459,7 @@ class _ChildRun:
         record: dict[str, Any] = {
             "clock": time.monotonic(),
             "import_error": None if import_error is None else import_error[:2000],
-            "denied_early": [what[:500] for what in self.guard.early[:20]],
+            "denied_early": [what[:500] for what in early[:20]],
             "missing": self.original is None}
         if statements:
             record["coverage"] = {"file": self.judge.target.file, "statements": statements[0],

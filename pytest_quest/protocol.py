@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 __all__ = [
+    "DENIED_RECORD",
     "MAX_EVENT_BYTES",
     "MAX_REPORT_BYTES",
     "MAX_START_BRANCHES",
@@ -53,6 +54,8 @@ MAX_REPORT_BYTES: Final = 32 * 1024 * 1024
 #: each before the answer: this prefix, then the finding's UTF-8 text in hex (no JSON: a test
 #: may have replaced the encoder's methods, and the watch must run none of its code).
 READ_RECORD: Final = b"#read "
+#: The same for the sandbox guard's refusals in the test's time.
+DENIED_RECORD: Final = b"#denied "
 #: The baseline harness's measurement options (JSON) for its xdist workers (pytest_quest.workers).
 WORKER_COVERAGE_ENV: Final = "PYTEST_QUEST_WORKER_COVERAGE"
 
@@ -501,24 +504,24 @@ def _bounded_json(data: bytes, limit: int, where: str) -> Any:
         raise ProtocolError(where, "one JSON object", _clip(data)) from None
 
 
-def split_run_answer(data: bytes, where: str) -> tuple[tuple[str, ...], bytes]:
-    """The code watch's findings (:data:`READ_RECORD` lines) and the run's answer after them.
+def split_run_answer(data: bytes, where: str
+                     ) -> tuple[tuple[str, ...], tuple[str, ...], bytes]:
+    """The code watch's findings and the guard's refusals (:data:`READ_RECORD`,
+    :data:`DENIED_RECORD` lines), and the run's answer after them.
 
-    Any other line before the answer is tampering: nothing but the watch writes lines there.
+    Any other line before the answer is tampering: nothing but the hooks write lines there.
     """
     *lines, answer = data.split(b"\n")
-    reads: dict[str, None] = {}
+    found: dict[bytes, dict[str, None]] = {READ_RECORD: {}, DENIED_RECORD: {}}
     for number, line in enumerate(lines, start=1):
         try:
-            if not line.startswith(READ_RECORD):
-                raise ValueError
-            reads[bytes.fromhex(line[len(READ_RECORD):].decode("ascii")).decode(
+            prefix = next(p for p in found if line.startswith(p))
+            found[prefix][bytes.fromhex(line[len(prefix):].decode("ascii")).decode(
                 "utf-8", "replace")] = None
-        except ValueError:
-            raise ProtocolError(where, "the code watch's findings, one per line, then one "
-                                "answer", f"line {number} of {len(line)} bytes is neither"
-                                ) from None
-    return tuple(reads), answer
+        except (StopIteration, ValueError):
+            raise ProtocolError(where, "the run's findings, one per line, then one answer",
+                                f"line {number} of {len(line)} bytes is neither") from None
+    return tuple(found[READ_RECORD]), tuple(found[DENIED_RECORD]), answer
 
 
 def parse_run_report(data: bytes, where: str) -> RunReport:

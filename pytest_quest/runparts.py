@@ -26,12 +26,19 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
-from pytest_quest.protocol import EventKind, HarnessSpec, TargetSpec, encode_event
+from pytest_quest.hooked import BEFORE, CONTROL, AnswerPipe, Phase, text_of
+from pytest_quest.protocol import (
+    DENIED_RECORD,
+    EventKind,
+    HarnessSpec,
+    TargetSpec,
+    encode_event,
+)
 from pytest_quest.scrub import file_spec
 
 __all__ = [
@@ -89,94 +96,111 @@ class Guard:
     """An audit hook: no writes outside the allowed roots, no child processes.
 
     Audit hooks cannot be removed from Python code, so the judge never
-    installs one: each forked run adds its own. pytest-quest's own writes
-    after the test code finished run inside :meth:`trusted`. Once the kernel
-    confines the run (``confined`` names how), a child process can do no more
-    than the test itself, so processes are allowed: many real plugins start
-    one at import. Without it, a denial before the submitted test module is
-    collected is the environment's doing (``early``), not the test's.
+    installs one: each forked run adds its own, and nothing of the run holds
+    it: it is steered and speaks as :mod:`pytest_quest.hooked` says. Once the
+    kernel confines the run (``confined`` names how), a child process can do
+    no more than the test itself, so processes are allowed: many real plugins
+    start one at import. A denial before test code starts is the
+    environment's doing (``early``), one in the test's time the test's
+    (``denied``, on the answer pipe at once).
     """
 
-    def __init__(self, allowed: Sequence[str], confined: str = "") -> None:
+    def __init__(self, allowed: Sequence[str], confined: str = "", target_hidden: bool = False,
+                 pipe: AnswerPipe | None = None) -> None:
         self.allowed = tuple(os.path.realpath(a).rstrip(os.sep) + os.sep for a in allowed)
         self.confined = confined
-        self.paused = False
-        #: Set when the test module is about to be imported: denials from then on are its doing.
-        self.test_started = False
-        self.denied: list[str] = []
-        #: Denials before that: the project's or a plugin's doing (an environment fault).
-        self.early: list[str] = []
         #: The target's file is hidden from the run's processes: a new Python started by
         #: multiprocessing cannot import it, and its pool would restart workers until the
         #: timeout (red team 14). Refused at once, with the way out in the message.
-        self.target_hidden = False
-
-    @contextlib.contextmanager
-    def trusted(self) -> Iterator[None]:
-        """Let pytest-quest's own code write; never around test code."""
-        self.paused = True
-        try:
-            yield
-        finally:
-            self.paused = False
+        self.target_hidden = target_hidden
+        #: Denials in the test's time: its doing.
+        self.denied: list[str] = []
+        #: Denials before: the project's or a plugin's doing (an environment fault).
+        self.early: list[str] = []
+        self._pipe = pipe if pipe is not None else AnswerPipe(None)
+        self._phase = Phase()
 
     def inside(self, path: Any, descriptor: bool = False) -> bool:
         """Whether ``path`` lies in the run's writable folders. A descriptor passes (writing
         to one is printing), unless ``descriptor``: then what it is open on counts (a
         change of attributes of pytest's capture file, shared by every run, carried the
-        measured run's answers to the others: red team 11, finding 02)."""
-        if path is None or (isinstance(path, int) and not descriptor):
+        measured run's answers to the others: red team 11, finding 02). A path of a class
+        the guard cannot read without running its code is outside."""
+        if path is None or (type(path) is int and not descriptor):
             return True
-        if isinstance(path, int):
-            path = _open_on(path)
-            if path is None:
+        if type(path) is int:
+            text = _open_on(path)
+            if text is None:
                 return True  # no such descriptor: the call fails by itself
-            if not path.startswith("/"):
+            if not text.startswith("/"):
                 return True  # a pipe or socket of this run's own
+        else:
+            text = text_of(path)
+            if text is None:
+                return False
         try:
-            real = os.path.realpath(os.fsdecode(path))
-        except (TypeError, ValueError):
+            real = os.path.realpath(text)
+        except ValueError:
             return False
         return real == os.devnull or (real + os.sep).startswith(self.allowed)
 
     def deny(self, what: str) -> None:
-        found = self.denied if self.test_started else self.early
-        if len(found) < 100:
-            found.append(what)
+        if self._phase.testing():
+            if len(self.denied) < 100:
+                self.denied.append(what)
+                self._pipe.tell(DENIED_RECORD, what)
+        elif len(self.early) < 100:
+            self.early.append(what)
         raise PermissionError(f"pytest-quest sandbox: {what} is not allowed")
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
-        if self.paused:
+        if event == CONTROL:
+            verb = args[0] if args else None
+            if type(verb) is str and verb in ("start", "end") and \
+                    self._phase.steer(verb, sys._getframe(1)) and verb == "start":
+                self._pipe.seal()
             return
+        if self._phase.now is not BEFORE and not self._phase.testing():
+            return  # test code is over: our own writes (coverage of pytest-quest itself)
         if event == "open":
             path, mode, flags = (*tuple(args), None, None, 0)[:3]
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS
+            writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
+                type(flags) is int and flags & _WRITE_FLAGS
             )
             if writing and not self.inside(path):
-                self.deny(f"writing {os.fsdecode(path)}")
+                self.deny(f"writing {_shown(path)}")
         elif event in _PATH_EVENTS:
             for path in args[: _PATH_EVENTS[event]]:
                 if not self.inside(path, descriptor=True):
-                    self.deny(f"{event} on {path}")
+                    self.deny(f"{event} on {_shown(path)}")
         elif event in _SPAWN_EVENTS and not self.confined:
             self.deny(f"starting a process ({event})")
         elif event == "sys.addaudithook":
             self.deny("installing an audit hook")
-        elif event == "import" and self.target_hidden and args and args[0] in _NEW_PYTHON:
+        elif event == "import" and self.target_hidden and args and type(args[0]) is str and \
+                args[0] in _NEW_PYTHON:
             self.deny("multiprocessing's spawn and forkserver start methods (the new Python "
                       "cannot import the code under test, hidden from every process of the "
                       "run; use multiprocessing.get_context('fork'))")
-        elif event in ("socket.connect", "socket.sendto") and not _loopback(args[1]):
-            self.deny(f"network access to {args[1]!r}")
+        elif event in ("socket.connect", "socket.sendto") and len(args) > 1 and \
+                not _loopback(args[1]):
+            self.deny(f"network access to {_host(args[1])}")
         elif event == "mmap.__new__" and args and _is_dev_zero(args[0]):
             # A shared mapping of /dev/zero is a shmem file numbered from the per-CPU counters
             # every run shares (red team 17); seccomp refuses the other ways to make one.
             self.deny("mapping /dev/zero (use mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE))")
 
 
+def _shown(path: Any) -> str:
+    """A path for a denial's text, without running the test's code (no ``str()`` of it)."""
+    if type(path) is int:
+        return f"descriptor {path}"
+    text = text_of(path)
+    return text if text is not None else "a path object"
+
+
 def _is_dev_zero(fileno: Any) -> bool:
-    return isinstance(fileno, int) and fileno >= 0 and _open_on(fileno) == "/dev/zero"
+    return type(fileno) is int and fileno >= 0 and _open_on(fileno) == "/dev/zero"
 
 
 def _open_on(fd: int) -> str | None:
@@ -190,10 +214,15 @@ def _open_on(fd: int) -> str | None:
 
 def _loopback(address: Any) -> bool:
     """Local servers a test starts itself are fine; the outside world is not."""
-    if not isinstance(address, tuple) or not address:
+    if type(address) is not tuple or not address:
         return True  # AF_UNIX paths and the like stay on this machine
-    host = str(address[0])
-    return host in ("localhost", "::1", "") or host.startswith("127.")
+    host = address[0]
+    return type(host) is str and (host in ("localhost", "::1", "") or host.startswith("127."))
+
+
+def _host(address: Any) -> str:
+    host = address[0] if type(address) is tuple and address else None
+    return repr(host) if type(host) is str else "an address object"
 
 
 # ------------------------------------------------------------ the pristine target

@@ -5,23 +5,10 @@ text, the code of a generator or frame running it, a profiler's records) can tel
 from the original without testing behaviour. Each forked run adds a :class:`Watch` before
 any test code runs; what it sees is a ``run-reads-target`` FAIL.
 
-It runs in the test's own process, so three things keep a test from blinding it:
-
-- **Nothing of the run holds it.** It lives in the interpreter's list of audit hooks, which no
-  Python code can read. (It used to be an attribute of the run: a test reached it through
-  ``request.config.pluginmanager`` and set its pause flag around a read of ``__code__``.)
-  Taking it from elsewhere means walking the process's objects or frames, which it sees.
-- **Only its starter steers it.** pytest-quest's own code tells it when test code starts and
-  ends with audit events of its own (:data:`CONTROL`); the end is believed only from the very
-  frame that started it (the run's ``execute``), which test code cannot call into. Reads our
-  own code makes in the test's time are told by the reading code object itself (``ours``).
-- **What it saw cannot be taken back.** Each finding goes to the run's answer pipe the moment
-  it is seen, before the read hands anything to the test; if that pipe is closed or replaced
-  the run ends at once (:data:`LOST`).
-
-It never calls code of the test: every value it looks at is checked by exact type first. A
-``str`` subclass's ``__eq__``, a path's ``__fspath__`` or a function's ``__module__`` object
-would run the test's code inside the hook, where one frame walk finds the watch itself.
+It runs in the test's own process, so nothing of the run holds it: it is steered and speaks as
+:mod:`pytest_quest.hooked` says (a test reached it through ``request.config.pluginmanager`` and
+paused it around a read of ``__code__``). Reads our own code makes in the test's time are told
+by the reading code object (``ours``), never by a flag the test could set.
 
 What it cannot see: a test that reads the process's memory through ``ctypes`` raises no audit
 event at all (docs/security.md, "What is left").
@@ -29,28 +16,21 @@ event at all (docs/security.md, "What is left").
 
 from __future__ import annotations
 
-import _thread
 import os
-import pathlib
 import sys
 import types
 from collections.abc import Iterable
 from typing import Any
 
+from pytest_quest.hooked import CONTROL, AnswerPipe, Phase, text_of
 from pytest_quest.protocol import READ_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
-__all__ = ["CONTROL", "LOST", "Watch"]
+__all__ = ["Watch"]
 
-#: The audit event pytest-quest's own code steers the watch with: ``("start",)``,
-#: ``("end",)``, ``("item", nodeid)``, ``("loading", flag)``.
-CONTROL = "pytest_quest.watch"
-#: The exit status of a run whose watch could not write a finding to its answer pipe.
-LOST = 86
 #: At most this many findings a run (each one is a FAIL already).
 MAX_READS = 20
 
-_BEFORE, _TEST, _AFTER = "before", "test", "after"
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: Events that hand out frames (every thread's, too).
 _FRAME_EVENTS = frozenset({"sys._getframe", "sys._current_frames"})
@@ -81,8 +61,6 @@ _FRAME_HELPERS = _PASS_THROUGH | frozenset(
 #: traceback.py: its ``walk_tb`` hands frames to its caller; when that caller is traceback.py
 #: itself, the frames end as text (``format_exc``: red team 11, finding 03, a false FAIL).
 _TRACEBACK = os.path.realpath(os.path.join(os.path.dirname(types.__file__), "traceback.py"))
-#: Paths the watch turns into text itself: pathlib's own classes (a subclass may run code).
-_PATH_TYPES = frozenset({pathlib.PurePosixPath, pathlib.PosixPath})
 #: The import system's own frames, between our loader and the run that imports.
 _FROZEN_IMPORT = "<frozen importlib._bootstrap"
 
@@ -116,21 +94,12 @@ def _pytest_parsing() -> bool:
     return False
 
 
-def _text(value: Any) -> str | None:
-    """A path or source as text, if it is exactly a str or bytes (nothing of the test runs)."""
-    if type(value) is str:
-        return value
-    if type(value) is bytes:
-        return value.decode("utf-8", "replace")
-    return None
-
-
 class Watch:
     """An audit hook that notices a test reading the code under test (see the module doc)."""
 
     def __init__(self, target: TargetSpec, path: str,
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
-                 test_path: str = "", answer_fd: int | None = None,
+                 test_path: str = "", pipe: AnswerPipe | None = None,
                  ours: Iterable[types.CodeType] = (),
                  loader: Iterable[types.CodeType] = ()) -> None:
         self.path = os.path.realpath(path)
@@ -150,12 +119,8 @@ class Watch:
         #: Our loader's code objects: a ``loading`` event is believed only when every frame
         #: from it to the starter is one of these or the import system's own.
         self._loader = frozenset(loader)
-        self._fd = answer_fd
-        self._pipe: tuple[int, int] | None = None
-        self._phase = _BEFORE
-        self._anchor: types.FrameType | None = None
-        #: The thread that started it: only its events are ours after the end.
-        self._main = 0
+        self._pipe = pipe if pipe is not None else AnswerPipe(None)
+        self._phase = Phase()
         self._loading = False
         self._busy = False
         #: ``co_filename`` -> its real path. pytest, pluggy and logging take frames all the
@@ -169,9 +134,8 @@ class Watch:
         if event == CONTROL:
             self._control(args)
             return
-        if self._phase is not _TEST and not (
-                self._phase is _AFTER and _thread.get_ident() != self._main):
-            return  # after the end, threads the test left running are still watched
+        if not self._phase.testing():
+            return
         self._busy = True
         try:
             self._judge(event, args)
@@ -219,19 +183,19 @@ class Watch:
         self._busy = True
         try:
             caller = sys._getframe(2)  # 0: here, 1: __call__, 2: who raised the event
-            if verb == "start" and self._phase is _BEFORE:
-                self._anchor, self._phase = caller, _TEST
-                self._main = _thread.get_ident()
-                if self._fd is not None:
-                    found = os.fstat(self._fd)
-                    self._pipe = (found.st_dev, found.st_ino)
-            elif verb == "end" and caller is self._anchor:
-                self._phase = _AFTER
-                self._anchor = None
-            elif verb == "loading" and len(args) == 2 and type(args[1]) is bool:
-                if self._phase is _TEST and self._from_loader(caller):
+            if verb in ("start", "end"):
+                if self._phase.steer(verb, caller):
+                    if verb == "start":
+                        self._pipe.seal()
+                    return
+            elif verb == "loading":
+                # Not believed unless our loader's own frames lead to the starter; never a
+                # finding (the test module's import retries a failed first import with it).
+                if len(args) == 2 and type(args[1]) is bool and self._phase.testing() and \
+                        self._from_loader(caller):
                     self._loading = args[1]
-            elif self._phase is _TEST:
+                return
+            if self._phase.testing():
                 self._saw("raised the code watch's own event")
         finally:
             self._busy = False
@@ -242,7 +206,7 @@ class Watch:
         for _ in range(200):
             if frame is None:
                 return False
-            if frame is self._anchor:
+            if frame is self._phase.anchor:
                 return True
             name = frame.f_code.co_filename
             if frame.f_code not in self._loader and not (
@@ -257,23 +221,7 @@ class Watch:
         if entry in self.reads or len(self.reads) >= MAX_READS:
             return
         self.reads.append(entry)
-        self._tell(entry)
-
-    def _tell(self, entry: str) -> None:
-        """On the answer pipe now: nothing the test does later takes it back. A pipe closed
-        or replaced (another file under its number) ends the run before the read returns."""
-        if self._fd is None:
-            return
-        try:
-            found = os.fstat(self._fd)
-            if (found.st_dev, found.st_ino) != self._pipe:
-                raise OSError("the answer pipe was replaced")
-            view = memoryview(READ_RECORD + entry.encode("utf-8", "replace").hex().encode()
-                              + b"\n")
-            while view:
-                view = view[os.write(self._fd, view):]
-        except OSError:
-            os._exit(LOST)
+        self._pipe.tell(READ_RECORD, entry)
 
     # ------------------------------------------------------------ the rules
     def _file_of(self, code: types.CodeType) -> str:
@@ -286,9 +234,7 @@ class Watch:
         return real
 
     def _is_target(self, path: Any) -> bool:
-        text = _text(path)
-        if text is None and type(path) in _PATH_TYPES:
-            text = str(path)
+        text = text_of(path)
         if text is None:
             return False
         try:
@@ -309,7 +255,7 @@ class Watch:
         if self._is_target(filename):
             self._saw("compiled code under the target's file name")
             return
-        text = _text(source)
+        text = text_of(source)
         if text is not None and self.function and (
                 holds_body(text, self.function) or holds_body(text, self.body)):
             self._saw("compiled the target's source text")

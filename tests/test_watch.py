@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from pytest_quest.hooked import CONTROL, LOST, AnswerPipe
 from pytest_quest.protocol import READ_RECORD, split_run_answer
 from pytest_quest.scrub import fingerprint
-from pytest_quest.watch import CONTROL, LOST, Watch
+from pytest_quest.watch import Watch
 from tests.test_runparts import SHOP, TARGET
 
 
@@ -86,7 +87,7 @@ def test_nothing_but_the_frame_that_started_the_watch_stops_or_pauses_it(tmp_pat
         watch("object.__getattr__", (price, "__code__"))
 
     test_code()
-    watch(CONTROL, ("start",))  # started once: a second start moves nothing
+    watch(CONTROL, ("start",))  # started once: a second start moves nothing (and is seen)
     test_code()
     assert watch.reads == ["raised the code watch's own event", "read the target's __code__"]
     assert watch(CONTROL, ()) is None and watch(CONTROL, (b"end",)) is None  # not words
@@ -113,7 +114,8 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
                                                              ) -> None:
     read, write = os.pipe()
     try:
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), answer_fd=write)
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                         pipe=AnswerPipe(write))
         watch(CONTROL, ("item", "t.py::test_a"))
         price = _price(tmp_path)
         watch("object.__getattr__", (price, "__code__"))
@@ -125,7 +127,7 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
         os.close(read)
     assert data.startswith(READ_RECORD)
     assert split_run_answer(data, "run 1") == (("t.py::test_a: read the target's __code__",),
-                                               b'{"failed": null}')
+                                               (), b'{"failed": null}')
     # A pipe replaced under the same number (or closed) ends the run before the read returns.
     ended: list[int] = []
 
@@ -136,7 +138,8 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
     read, write = os.pipe()
     other_read, other_write = os.pipe()
     try:
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), answer_fd=write)
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                         pipe=AnswerPipe(write))
         os.dup2(other_write, write)
         watch("object.__getattr__", (price, "__code__"))
         assert ended == [LOST]
@@ -151,8 +154,8 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
 def test_a_line_before_the_answer_that_is_no_finding_is_tampering() -> None:
     from pytest_quest.protocol import ProtocolError
 
-    assert split_run_answer(b'{"a": 1}', "run 2") == ((), b'{"a": 1}')
-    assert split_run_answer(b"", "run 2") == ((), b"")
+    assert split_run_answer(b'{"a": 1}', "run 2") == ((), (), b'{"a": 1}')
+    assert split_run_answer(b"", "run 2") == ((), (), b"")
     for data in (b'{"reads": []}\n{"a": 1}', READ_RECORD + b"zz\n{}", b"\n{}"):
         with pytest.raises(ProtocolError, match="neither"):
             split_run_answer(data, "run 2")
