@@ -115,10 +115,10 @@ class Watch:
         self.nodeid = ""
         #: Our own code that reads the target's ``__code__`` in the test's time (to tell
         #: whether the test replaced it): the read is told by the reading code object.
-        self._ours = frozenset(ours)
+        self._ours = _Codes(ours)
         #: Our loader's code objects: a ``loading`` event is believed only when every frame
         #: from it to the starter is one of these or the import system's own.
-        self._loader = frozenset(loader)
+        self._loader = _Codes(loader)
         self._pipe = pipe if pipe is not None else AnswerPipe(None)
         self._phase = Phase()
         self._loading = False
@@ -209,7 +209,7 @@ class Watch:
             if frame is self._phase.anchor:
                 return True
             name = frame.f_code.co_filename
-            if frame.f_code not in self._loader and not (
+            if not self._loader.holds(frame.f_code) and not (
                     type(name) is str and name.startswith(_FROZEN_IMPORT)):
                 return False
             frame = frame.f_back
@@ -266,18 +266,20 @@ class Watch:
         our own reading code (the loader, while our loader imports the module)."""
         if type(func) is not types.FunctionType or self._loading:
             return
-        module = func.__module__
-        if not ((type(module) is str and module == self.module
-                 and func.__qualname__ == self.qualname) or self._is_target_code(func.__code__)):
+        module, name = func.__module__, func.__qualname__
+        if not ((type(module) is str and module == self.module and type(name) is str
+                 and name == self.qualname) or self._is_target_code(func.__code__)):
             return
-        if sys._getframe(3).f_code in self._ours:  # 0: here, 1: _judge, 2: __call__
+        if self._ours.holds(sys._getframe(3).f_code):  # 0: here, 1: _judge, 2: __call__
             return
         self._saw("read the target's __code__")
 
     def _is_target_code(self, code: Any) -> bool:
-        if type(code) is not types.CodeType or code.co_qualname != self.qualname:
+        if type(code) is not types.CodeType:
             return False
-        name = code.co_filename
+        qualname, name = code.co_qualname, code.co_filename
+        if type(qualname) is not str or qualname != self.qualname:
+            return False
         try:
             return type(name) is str and os.path.realpath(name) == self.path
         except ValueError:
@@ -355,3 +357,14 @@ class Watch:
             frame = frame.f_back
         return False
 
+
+class _Codes:
+    """Code objects told by identity: ``in`` a set would hash the code, and a code object the
+    test made (``code.replace(co_consts=...)``) hashes its constants with the test's code."""
+
+    def __init__(self, codes: Iterable[types.CodeType]) -> None:
+        self._codes = tuple(codes)  # kept alive, so their ids stay theirs
+        self._ids = frozenset(id(code) for code in self._codes)
+
+    def holds(self, code: types.CodeType) -> bool:
+        return id(code) in self._ids

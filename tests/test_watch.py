@@ -429,3 +429,29 @@ def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Pa
     watch = watching(TARGET, str(path), fingerprint(""), __file__)
     wrapper["gi_code"](watch, price(1))
     assert watch.reads == ["read the target's code through gi_code"]
+
+
+def test_watch_hashes_no_code_object_of_the_test(tmp_path: Path) -> None:
+    # A code object the test made may hold any constant: a set lookup of it would hash them,
+    # running the test's __hash__ inside the hook (where a frame walk finds the watch).
+    ran: list[str] = []
+
+    class Sly:
+        def __hash__(self) -> int:
+            ran.append("hash")
+            return 1
+
+        def __eq__(self, other: object) -> bool:
+            ran.append("eq")
+            return False
+
+    def reader(watch: Watch, func: Any) -> None:
+        watch("object.__getattr__", (func, "__code__"))
+        watch(CONTROL, ("loading", True))
+
+    code = reader.__code__
+    crafted = types.FunctionType(code.replace(co_consts=(*code.co_consts, Sly())), globals())
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                     ours=[_price.__code__], loader=[_price.__code__])
+    crafted(watch, _price(tmp_path))
+    assert ran == [] and watch.reads == ["read the target's __code__"]
