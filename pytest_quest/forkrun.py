@@ -80,7 +80,7 @@ from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.targetfacts import Known, TargetFacts
-from pytest_quest.watch import Watch
+from pytest_quest.watch import Readers, Watch, readers
 
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
@@ -738,15 +738,16 @@ class ForkRuns:
         if timed_out:
             return mutate.Ran(mutate.TIMED_OUT, seconds)
         try:
-            reads, denied, answer = split_run_answer(bytes(flight.data), where)
+            found, answer = split_run_answer(bytes(flight.data), where)
             if not answer:
                 return mutate.Ran(mutate.DIED, seconds)
             report = parse_run_report(answer, where)
             if start_error is not None:
                 raise start_error
             # The hooks wrote them as they saw them: the answer cannot unsay them.
-            report = replace(report, reads=tuple(dict.fromkeys((*reads, *report.reads))),
-                             denied=tuple(dict.fromkeys((*denied, *report.denied))))
+            merged: dict[str, Any] = {name: tuple(dict.fromkeys((*texts, *getattr(
+                report, name)))) for name, texts in found.items()}
+            report = replace(report, **merged)
             if flight.measure and report.executed is not None and self.read_coverage:
                 files, error = self.read_coverage(report.executed)
                 report = replace(report, coverage=files, coverage_error=error)
@@ -930,6 +931,8 @@ class Judge:
         self.hidden = shipped_files(self.target.module, self.pristine.path)
         if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
             confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
+        if not _READERS:  # the modules every run has loaded by now, once
+            _READERS.append(readers(loader=_LOADER))
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
                               self.spec.evict_fds)
@@ -1297,8 +1300,6 @@ class _ChildRun:
         #: Where the answer goes; the code watch writes its findings there as it sees them.
         self.answer_fd = answer_fd
         self.original: types.FunctionType | None = None
-        #: ``id`` of the installed function's code: the object itself is not kept (finding 02).
-        self.original_code: int | None = None
         #: The measuring run's calls and return types of the target (set in execute). It holds
         #: the code it listens to, reachable like the rest of this object: only the measuring
         #: run has one, and its code is the shipped code, nothing a test could learn from.
@@ -1367,7 +1368,7 @@ class _ChildRun:
         pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _OURS, _LOADER))
+                               pipe, _READERS[0].copy() if _READERS else readers(loader=_LOADER)))
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():
@@ -1383,7 +1384,8 @@ class _ChildRun:
         self._announce_start(first_error, guard.early,
                              self._statements() if first_error is None else None)
         del guard, pipe
-        # From this frame only: the watch believes its end from the frame that started it.
+        # Judged from now until this process ends (pytest_quest.hooked): code of the test may
+        # run until the answer is written (a method of this run it replaced: red team 27).
         sys.audit(CONTROL, "start")
         self.started = True
         try:
@@ -1403,7 +1405,6 @@ class _ChildRun:
             import_error = None
             failed = f"<{type(exc).__name__}>"
         finally:
-            sys.audit(CONTROL, "end")
             if recorder is not None:
                 recorder.stop()
             if self.measure:
@@ -1500,18 +1501,15 @@ class _ChildRun:
             func.__code__ = code
 
     def _remember(self) -> None:
-        func = resolve(self.judge.target)
-        self.original = func
-        if func is not None:
-            self.original_code = id(func.__code__)  # a read the watch knows by its code
+        self.original = resolve(self.judge.target)
 
     def check_target(self, item: pytest.Item) -> None:
-        """Was the target function replaced while the test ran? (monkeypatch, mock.patch)."""
+        """Was the target function replaced while the test ran? (monkeypatch, mock.patch). Its
+        ``__code__`` replaced the code watch sees as it happens; no code is read here (red team
+        27 replaced ``id`` and had this method hand it the installed code)."""
         if self.original is None:
             return
-        found = resolve(self.judge.target)  # outside the read: a getattr may run test code
-        same = found is self.original and id(self.original.__code__) == self.original_code
-        if not same and item.nodeid not in self.replaced:
+        if resolve(self.judge.target) is not self.original and item.nodeid not in self.replaced:
             self.replaced.append(item.nodeid)
 
     def _run_items(self, items: list[pytest.Item]) -> str | None:
@@ -1553,15 +1551,12 @@ class _ChildRun:
 
 
 
-#: Our code that reads the target's ``__code__`` while test code may run (the retry of a
-#: failed import, each test's "was it replaced" check): the watch knows these reads by the
-#: reading code object, which test code can call but cannot make hand it anything.
-_OURS = frozenset({_ChildRun._swap.__code__, _ChildRun._remember.__code__,
-                   _ChildRun.check_target.__code__})
 #: The frames of our loader importing the module again, as the watch believes them.
-_LOADER = frozenset({_ChildRun._loading.__code__, _ChildRun._import.__code__,
-                     RunLoader.exec_module.__code__,
-                     importlib.import_module.__code__})
+_LOADER = (_ChildRun._loading.__code__, _ChildRun._import.__code__,
+           RunLoader.exec_module.__code__, importlib.import_module.__code__)
+#: Who reads the target's code or frames for itself (:class:`pytest_quest.watch.Readers`):
+#: told once in the judge, before its zygote forks; each run's watch takes its own copy.
+_READERS: list[Readers] = []
 
 @contextlib.contextmanager
 def _served(path: str, text: str) -> Iterator[None]:

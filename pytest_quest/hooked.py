@@ -4,13 +4,18 @@ Each forked run adds the sandbox guard (:class:`pytest_quest.runparts.Guard`) an
 watch (:class:`pytest_quest.watch.Watch`) as audit hooks. Both run in the test's own process,
 so nothing of the run holds either of them (a test reached both through
 ``request.config.pluginmanager`` and paused them): they are in the interpreter's hook list
-only. pytest-quest's own code steers them with an audit event of its own (:data:`CONTROL`):
-``start`` when test code is about to run, ``end`` when it is over, believed only from the
-very frame that raised ``start`` (:class:`Phase`). What they find goes to the run's answer
+only. pytest-quest's own code starts them with an audit event of its own (:data:`CONTROL`)
+when test code is about to run; from then on they judge every event until the run's process
+ends (:class:`Phase`; red team 27 ran test code after the end through a method of the run it
+replaced, so there is no end). What they find goes to the run's answer
 pipe the moment they find it (:class:`AnswerPipe`), so no later code of the test takes it
 back. Neither ever calls code of the test: values are read by exact type (:func:`text_of`);
 a ``str`` subclass's ``__eq__`` or a path's ``__fspath__`` would run the test's code inside
-the hook, where one frame walk finds the hook itself.
+the hook, where one frame walk finds the hook itself. Nor does it call anything the test can
+replace: the system calls it makes are bound here at import, before any test code (red team
+27 replaced ``os.path.realpath``, ``os.lstat`` and ``os.write`` under the watch), paths are
+compared as text made before the test (:func:`normal`), and code objects by identity
+(:class:`Codes`: a set lookup hashes a code object's constants, which the test may choose).
 """
 
 from __future__ import annotations
@@ -18,18 +23,27 @@ from __future__ import annotations
 import _thread
 import os
 import pathlib
+import sys
 import types
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["CONTROL", "LOST", "AnswerPipe", "Phase", "text_of"]
+__all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "code_objects", "get_ident",
+           "getframe", "normal", "text_of"]
 
-#: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``,
-#: ``("end",)``, and the watch's ``("item", nodeid)`` and ``("loading", flag)``.
+#: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
+#: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
 CONTROL = "pytest_quest.run"
 #: The exit status of a run whose hook could not write a finding to its answer pipe.
 LOST = 86
 
-BEFORE, TEST, AFTER = "before", "test", "after"
+BEFORE, TEST = "before", "test"
+
+# Bound now: a test may replace the module attributes later, never these names' values here
+# (a module global of this module is only reachable through imports the static stage names).
+_fstat, _write, _exit, _getcwd = os.fstat, os.write, os._exit, os.getcwd
+get_ident = _thread.get_ident
+getframe = sys._getframe
 
 #: Paths read as text by the hooks themselves: these classes' own code gives a plain str.
 _PATH_TYPES = frozenset({pathlib.PurePosixPath, pathlib.PosixPath})
@@ -61,32 +75,28 @@ def text_of(path: Any) -> str | None:
 
 
 class Phase:
-    """Before test code, in its time, after it: moved only by :data:`CONTROL` events raised
-    from the frame that started it. After the end, threads other than the starter's are
-    still in the test's time (a thread the test left running)."""
+    """Before test code, then in its time until the process ends: moved once, by the
+    :data:`CONTROL` event ``start``, whose frame is kept (the anchor: our loader's frames
+    lead to it)."""
 
     def __init__(self) -> None:
         self.now = BEFORE
         self._anchor: types.FrameType | None = None
-        self._starter = 0
 
     @property
     def anchor(self) -> types.FrameType | None:
         return self._anchor
 
     def steer(self, verb: str, caller: types.FrameType) -> bool:
-        """Apply ``start`` or ``end`` raised by ``caller``; False when the frame may not."""
+        """Apply ``start`` raised by ``caller``; False for anything else (a second start)."""
         if verb == "start" and self.now is BEFORE:
-            self._anchor, self.now, self._starter = caller, TEST, _thread.get_ident()
-            return True
-        if verb == "end" and caller is self._anchor and self._anchor is not None:
-            self.now, self._anchor = AFTER, None
+            self._anchor, self.now = caller, TEST
             return True
         return False
 
     def testing(self) -> bool:
         """Whether the event under way is in the test's time."""
-        return self.now is TEST or (self.now is AFTER and _thread.get_ident() != self._starter)
+        return self.now is TEST
 
 
 class AnswerPipe:
@@ -100,19 +110,92 @@ class AnswerPipe:
 
     def seal(self) -> None:
         if self.fd is not None:
-            found = os.fstat(self.fd)
+            found = _fstat(self.fd)
             self._identity = (found.st_dev, found.st_ino)
 
     def tell(self, prefix: bytes, text: str) -> None:
         if self.fd is None:
             return
         try:
-            found = os.fstat(self.fd)
+            found = _fstat(self.fd)
             if (found.st_dev, found.st_ino) != self._identity:
                 raise OSError("the answer pipe was replaced")
             view = memoryview(prefix + text.encode("utf-8", "replace").hex().encode() + b"\n")
             while view:
-                view = view[os.write(self.fd, view):]
+                view = view[_write(self.fd, view):]
         except OSError:
-            os._exit(LOST)
+            _exit(LOST)
 
+
+def normal(text: str, cwd: str | None = None) -> str:
+    """``text`` as an absolute path with ``.``, ``..`` and repeated slashes resolved, by string
+    operations only (no link resolved: the guard refuses links out of the run's folders)."""
+    if not text.startswith("/"):
+        text = (cwd if cwd is not None else _getcwd()) + "/" + text
+    parts: list[str] = []
+    for part in text.split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    return "/" + "/".join(parts)
+
+
+class Codes:
+    """Code objects told by identity: ``in`` a set would hash the code, and a code object the
+    test made (``code.replace(co_consts=...)``) hashes its constants with the test's code."""
+
+    def __init__(self, codes: Iterable[types.CodeType] = ()) -> None:
+        self._codes = tuple(codes)  # kept alive, so their ids stay theirs
+        self._ids = frozenset(id(code) for code in self._codes)
+
+    def holds(self, code: Any) -> bool:
+        return id(code) in self._ids
+
+    def copy(self) -> Codes:
+        copied = Codes()
+        copied._codes, copied._ids = self._codes, self._ids  # both immutable
+        return copied
+
+    def __or__(self, other: Codes) -> Codes:
+        return Codes((*self._codes, *other._codes))
+
+
+def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
+    """Every code object of the functions, methods and properties defined in ``modules``, and
+    the code nested in them (comprehensions, inner functions). Made before test code runs."""
+    found: dict[int, types.CodeType] = {}
+    seen: set[int] = set()
+
+    def code(item: types.CodeType) -> None:
+        if id(item) not in found:
+            found[id(item)] = item
+            for const in item.co_consts:
+                if type(const) is types.CodeType:
+                    code(const)
+
+    def visit(item: Any, depth: int) -> None:
+        if id(item) in seen or depth > 3:
+            return
+        seen.add(id(item))
+        if type(item) is types.FunctionType:
+            code(item.__code__)
+            wrapped = vars(item).get("__wrapped__")  # a decorated one (contextmanager)
+            if wrapped is not None:
+                visit(wrapped, depth + 1)
+        elif type(item) in (staticmethod, classmethod):
+            visit(item.__func__, depth + 1)
+        elif type(item) is property:
+            for part in (item.fget, item.fset, item.fdel):
+                visit(part, depth + 1)
+        elif isinstance(item, type):
+            for value in list(vars(item).values()):
+                visit(value, depth + 1)
+
+    for module in modules:
+        name = module.__name__
+        for value in list(vars(module).values()):
+            if getattr(value, "__module__", None) == name:
+                visit(value, 0)
+    return Codes(found.values())

@@ -27,6 +27,7 @@ __all__ = [
     "MAX_START_BYTES",
     "MAX_START_STATEMENTS",
     "READ_RECORD",
+    "REPLACED_RECORD",
     "WORKER_COVERAGE_ENV",
     "EventKind",
     "HarnessSpec",
@@ -56,6 +57,8 @@ MAX_REPORT_BYTES: Final = 32 * 1024 * 1024
 READ_RECORD: Final = b"#read "
 #: The same for the sandbox guard's refusals in the test's time.
 DENIED_RECORD: Final = b"#denied "
+#: The same for a test under which the target's ``__code__`` was replaced (its node id).
+REPLACED_RECORD: Final = b"#replaced "
 #: The baseline harness's measurement options (JSON) for its xdist workers (pytest_quest.workers).
 WORKER_COVERAGE_ENV: Final = "PYTEST_QUEST_WORKER_COVERAGE"
 
@@ -504,15 +507,14 @@ def _bounded_json(data: bytes, limit: int, where: str) -> Any:
         raise ProtocolError(where, "one JSON object", _clip(data)) from None
 
 
-def split_run_answer(data: bytes, where: str
-                     ) -> tuple[tuple[str, ...], tuple[str, ...], bytes]:
-    """The code watch's findings and the guard's refusals (:data:`READ_RECORD`,
-    :data:`DENIED_RECORD` lines), and the run's answer after them.
+def split_run_answer(data: bytes, where: str) -> tuple[dict[str, tuple[str, ...]], bytes]:
+    """What the run's hooks wrote as they saw it (:data:`READ_RECORD`, :data:`DENIED_RECORD`,
+    :data:`REPLACED_RECORD` lines), by the answer field it adds to, and the answer after them.
 
     Any other line before the answer is tampering: nothing but the hooks write lines there.
     """
     *lines, answer = data.split(b"\n")
-    found: dict[bytes, dict[str, None]] = {READ_RECORD: {}, DENIED_RECORD: {}}
+    found: dict[bytes, dict[str, None]] = {prefix: {} for prefix in _RECORDS}
     for number, line in enumerate(lines, start=1):
         try:
             prefix = next(p for p in found if line.startswith(p))
@@ -521,7 +523,11 @@ def split_run_answer(data: bytes, where: str
         except (StopIteration, ValueError):
             raise ProtocolError(where, "the run's findings, one per line, then one answer",
                                 f"line {number} of {len(line)} bytes is neither") from None
-    return tuple(found[READ_RECORD]), tuple(found[DENIED_RECORD]), answer
+    return {_RECORDS[prefix]: tuple(texts) for prefix, texts in found.items() if texts}, answer
+
+
+#: Each record's prefix and the answer field it adds to.
+_RECORDS: Final = {READ_RECORD: "reads", DENIED_RECORD: "denied", REPLACED_RECORD: "replaced"}
 
 
 def parse_run_report(data: bytes, where: str) -> RunReport:

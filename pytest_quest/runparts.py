@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import BEFORE, CONTROL, AnswerPipe, Phase, text_of
+from pytest_quest.hooked import CONTROL, AnswerPipe, Phase, getframe, normal, text_of
 from pytest_quest.protocol import (
     DENIED_RECORD,
     EventKind,
@@ -97,7 +97,7 @@ class Guard:
 
     Audit hooks cannot be removed from Python code, so the judge never
     installs one: each forked run adds its own, and nothing of the run holds
-    it: it is steered and speaks as :mod:`pytest_quest.hooked` says. Once the
+    it: it is started and speaks as :mod:`pytest_quest.hooked` says. Once the
     kernel confines the run (``confined`` names how), a child process can do
     no more than the test itself, so processes are allowed: many real plugins
     start one at import. A denial before test code starts is the
@@ -107,7 +107,10 @@ class Guard:
 
     def __init__(self, allowed: Sequence[str], confined: str = "", target_hidden: bool = False,
                  pipe: AnswerPipe | None = None) -> None:
-        self.allowed = tuple(os.path.realpath(a).rstrip(os.sep) + os.sep for a in allowed)
+        #: Each root as given and resolved, compared as text: no link is resolved in the test's
+        #: time (``os.path.realpath`` looks up ``os.lstat`` as it runs: red team 27).
+        self.allowed = tuple({spelling.rstrip(os.sep) + os.sep for a in allowed
+                              for spelling in (normal(a), os.path.realpath(a))})
         self.confined = confined
         #: The target's file is hidden from the run's processes: a new Python started by
         #: multiprocessing cannot import it, and its pool would restart workers until the
@@ -138,10 +141,7 @@ class Guard:
             text = text_of(path)
             if text is None:
                 return False
-        try:
-            real = os.path.realpath(text)
-        except ValueError:
-            return False
+        real = normal(text)
         return real == os.devnull or (real + os.sep).startswith(self.allowed)
 
     def deny(self, what: str) -> None:
@@ -156,12 +156,9 @@ class Guard:
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         if event == CONTROL:
             verb = args[0] if args else None
-            if type(verb) is str and verb in ("start", "end") and \
-                    self._phase.steer(verb, sys._getframe(1)) and verb == "start":
+            if type(verb) is str and self._phase.steer(verb, getframe(1)):
                 self._pipe.seal()
             return
-        if self._phase.now is not BEFORE and not self._phase.testing():
-            return  # test code is over: our own writes (coverage of pytest-quest itself)
         if event == "open":
             path, mode, flags = (*tuple(args), None, None, 0)[:3]
             writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
@@ -169,6 +166,8 @@ class Guard:
             )
             if writing and not self.inside(path):
                 self.deny(f"writing {_shown(path)}")
+        elif event == "os.symlink" and len(args) > 1:
+            self._link(args[0], args[1])
         elif event in _PATH_EVENTS:
             for path in args[: _PATH_EVENTS[event]]:
                 if not self.inside(path, descriptor=True):
@@ -191,6 +190,17 @@ class Guard:
             self.deny("mapping /dev/zero (use mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE))")
 
 
+    def _link(self, source: Any, link: Any) -> None:
+        """A link made inside the allowed folders that points inside them too: its target is
+        read from the link's own folder (no link is resolved later, so none may lead out)."""
+        where, text = text_of(link), text_of(source)
+        if where is None or text is None or not self.inside(where):
+            self.deny(f"os.symlink on {_shown(link)}")
+        assert where is not None and text is not None
+        if not self.inside(normal(text, normal(where).rpartition("/")[0] or "/")):
+            self.deny(f"os.symlink to {_shown(source)}")
+
+
 def _shown(path: Any) -> str:
     """A path for a denial's text, without running the test's code (no ``str()`` of it)."""
     if type(path) is int:
@@ -207,9 +217,12 @@ def _open_on(fd: int) -> str | None:
     """What a descriptor of this process is open on (a path, or ``pipe:[N]`` and the like);
     None for no such descriptor."""
     try:
-        return os.readlink(f"/proc/self/fd/{fd}").removesuffix(" (deleted)")
+        return _readlink(f"/proc/self/fd/{fd}").removesuffix(" (deleted)")
     except OSError:
         return None
+
+
+_readlink = os.readlink  # bound at import: the guard calls nothing the test can replace
 
 
 def _loopback(address: Any) -> bool:

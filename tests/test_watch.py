@@ -11,15 +11,19 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, LOST, AnswerPipe
+from pytest_quest.hooked import CONTROL, LOST, AnswerPipe, Codes
 from pytest_quest.protocol import READ_RECORD, split_run_answer
 from pytest_quest.scrub import fingerprint
-from pytest_quest.watch import Watch
+from pytest_quest.watch import Readers, Watch, readers
 from tests.test_runparts import SHOP, TARGET
+
+#: The readers of this process (pytest, traceback, logging, inspect... are loaded here too).
+READERS = readers()
 
 
 def watching(*args: Any, **kwargs: Any) -> Watch:
     """A watch in the test's time, as a run's is once its test code starts."""
+    kwargs.setdefault("known", READERS)
     watch = Watch(*args, **kwargs)
     watch(CONTROL, ("start",))
     return watch
@@ -66,9 +70,10 @@ def test_watch_sees_the_targets_code_read_but_not_while_our_loader_imports(tmp_p
     watch("object.__getattr__", (price, "__globals__"))
     assert watch.reads == []
     watch("object.__getattr__", (price, "__code__"))
-    watch(CONTROL, ("end",))
-    watch("open", (str(tmp_path / "shop.py"), "r", 0))  # our own code, after the test's time
-    assert watch.reads == ["read the target's __code__"]
+    watch(CONTROL, ("end",))  # no such thing: judged until the run's process ends
+    watch("open", (str(tmp_path / "shop.py"), "r", 0))
+    assert watch.reads == ["read the target's __code__", "raised the code watch's own event",
+                           "opened the target's source file"]
 
 
 def test_nothing_but_the_frame_that_started_the_watch_stops_or_pauses_it(tmp_path: Path
@@ -93,20 +98,44 @@ def test_nothing_but_the_frame_that_started_the_watch_stops_or_pauses_it(tmp_pat
     assert watch(CONTROL, ()) is None and watch(CONTROL, (b"end",)) is None  # not words
 
 
-def test_watch_knows_our_own_reads_by_the_reading_code(tmp_path: Path) -> None:
+def test_watch_lets_inspect_signature_read_the_code_and_nothing_else(tmp_path: Path) -> None:
+    # Red team 27, false FAILs: inspect.signature (and mock.create_autospec through it) read
+    # __code__ for the parameter names only; told by the reading code object.
     price = _price(tmp_path)
 
-    def ours() -> None:
+    def names(watch: Watch) -> None:
         watch("object.__getattr__", (price, "__code__"))
 
-    def theirs() -> None:
+    def theirs(watch: Watch) -> None:
         watch("object.__getattr__", (price, "__code__"))
 
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), ours=[ours.__code__])
-    ours()
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                     known=Readers(signature=Codes([names.__code__])))
+    names(watch)
     assert watch.reads == []
-    theirs()
+    theirs(watch)
     assert watch.reads == ["read the target's __code__"]
+    import inspect
+
+    assert READERS.signature.holds(inspect._signature_from_function.__code__)  # type: ignore
+
+
+def test_the_targets_code_replaced_is_a_replacement_of_the_test_under_way(tmp_path: Path
+                                                                         ) -> None:
+    read, write = os.pipe()
+    try:
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                         pipe=AnswerPipe(write))
+        watch(CONTROL, ("item", "t.py::test_a"))
+        price = _price(tmp_path)
+        watch("object.__setattr__", (price, "__code__", len))
+        watch("object.__setattr__", (len, "__code__", len))  # not the target: quiet
+        os.write(write, b"{}")
+        os.close(write)
+        data = os.read(read, 1 << 16)
+    finally:
+        os.close(read)
+    assert split_run_answer(data, "run 1") == ({"replaced": ("t.py::test_a",)}, b"{}")
 
 
 def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
@@ -126,15 +155,17 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
     finally:
         os.close(read)
     assert data.startswith(READ_RECORD)
-    assert split_run_answer(data, "run 1") == (("t.py::test_a: read the target's __code__",),
-                                               (), b'{"failed": null}')
+    assert split_run_answer(data, "run 1") == (
+        {"reads": ("t.py::test_a: read the target's __code__",)}, b'{"failed": null}')
     # A pipe replaced under the same number (or closed) ends the run before the read returns.
     ended: list[int] = []
 
     def exit_(code: int) -> None:
         ended.append(code)
 
-    monkeypatch.setattr(os, "_exit", exit_)
+    import pytest_quest.hooked
+
+    monkeypatch.setattr(pytest_quest.hooked, "_exit", exit_)  # bound there at import
     read, write = os.pipe()
     other_read, other_write = os.pipe()
     try:
@@ -154,8 +185,8 @@ def test_watch_writes_each_finding_to_the_answer_pipe_at_once(tmp_path: Path,
 def test_a_line_before_the_answer_that_is_no_finding_is_tampering() -> None:
     from pytest_quest.protocol import ProtocolError
 
-    assert split_run_answer(b'{"a": 1}', "run 2") == ((), (), b'{"a": 1}')
-    assert split_run_answer(b"", "run 2") == ((), (), b"")
+    assert split_run_answer(b'{"a": 1}', "run 2") == ({}, b'{"a": 1}')
+    assert split_run_answer(b"", "run 2") == ({}, b"")
     for data in (b'{"reads": []}\n{"a": 1}', READ_RECORD + b"zz\n{}", b"\n{}"):
         with pytest.raises(ProtocolError, match="neither"):
             split_run_answer(data, "run 2")
@@ -199,15 +230,11 @@ def test_watch_runs_no_code_of_the_test(tmp_path: Path) -> None:
     assert watch.reads == ["opened the target's source file"]
 
 
-def test_threads_left_running_are_watched_after_the_end(tmp_path: Path) -> None:
+def test_threads_of_the_test_are_watched_too(tmp_path: Path) -> None:
     import threading
 
     price = _price(tmp_path)
-    watch = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""))
-    watch(CONTROL, ("start",))
-    watch(CONTROL, ("end",))
-    watch("object.__getattr__", (price, "__code__"))  # our own code on the run's thread
-    assert watch.reads == []
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""))
     thread = threading.Thread(target=watch, args=("object.__getattr__", (price, "__code__")))
     thread.start()
     thread.join()
@@ -247,22 +274,31 @@ def _generator_target(tmp_path: Path) -> tuple[Path, Any, Any, types.TracebackTy
     return path, price, gen, tb
 
 
+def _reporter(watch: Watch, holder: Any, attr: str) -> None:
+    """Reads for its own report (pytest, logging, traceback): a reader the watch knows."""
+    watch("object.__getattr__", (holder, attr))
+
+
+QUIET = Readers(consumers=Codes([_reporter.__code__]))
+
+
 def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
                                                                           ) -> None:
     # Red team 6, finding 06: a test read `SystemExit` among the names of the code its run
     # installed, through `available_rooms(...).gi_code` or the f_code of the target's frame in
     # a traceback (`operator.attrgetter("tb_fr" + "ame")`, pytest's `excinfo.traceback[-1]
-    # .frame.code.raw`), failed only in the reach checks and locked forged coverage.
+    # .frame.code.raw`), failed only in the reach checks and locked forged coverage. Red team
+    # 27: code the test exec'd (named `<string>`) read it too: the reader is told by its code
+    # object, and only known readers that keep what they read are quiet.
     path, price, gen, tb = _generator_target(tmp_path)
     frame = tb.tb_next.tb_frame
-    # Read by another file (pytest reporting a failure, logging, the traceback module): quiet.
-    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
     for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
-        elsewhere("object.__getattr__", (holder, attr))
-    assert elsewhere.reads == []
-    # Read by the test file itself (here: this file), or gc asked about the function.
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
-    watch("object.__getattr__", (gen, "gi_code"))
+        _reporter(watch, holder, attr)  # a reader that keeps it: quiet
+    assert watch.reads == []
+    source = "def read(watch, holder, attr):\n    watch('object.__getattr__', (holder, attr))\n"
+    exec(compile(source, "<string>", "exec"), made := {})
+    made["read"](watch, gen, "gi_code")
     watch("object.__getattr__", (frame, "f_code"))
     watch("object.__getattr__", (sys._getframe(), "f_code"))  # its own frame: not the target
     watch("gc.get_referents", ((price,),))
@@ -270,78 +306,101 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     assert watch.reads == ["read the target's code through gi_code",
                            "read the target's code through f_code",
                            "reached the target's code through gc.get_referents"]
-    # A profiler the test starts (cProfile's stats hold the code objects): by the test file
-    # itself, not by another module (coverage's tracer in a new thread, threading's hook).
+    # A profiler or tracer installed by anything but ours (cProfile's stats hold the code
+    # objects each call ran; red team 27 enabled it from a thread's run()).
     watch("sys.setprofile", ())
-    elsewhere("sys.settrace", ())
     assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
+    tracing = watching(TARGET, str(path), fingerprint(""), __file__,
+                       known=Readers(tracers=Codes([_reporter.__code__])))
+    _reporter(tracing, None, "x")  # not an attribute read of the target: nothing
+    this = test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame.__code__
+    ours = watching(TARGET, str(path), fingerprint(""), __file__,
+                    known=Readers(tracers=Codes([this])))
+    ours("sys.settrace", ())
+    assert ours.reads == [] and tracing.reads == []
     # Frames taken by the test itself (to walk up to the harness), every object of the process.
     watch("sys._getframe", ())
     watch("object.__getattr__", (tb, "tb_frame"))
     watch("gc.get_objects", (-1,))
-    elsewhere("sys._getframe", ())
-    elsewhere("object.__getattr__", (tb, "tb_frame"))
     assert watch.reads[-3:] == ["walked the process's frames or objects (sys._getframe)",
                                 "walked the process's frames or objects (tb_frame)",
                                 "walked the process's frames or objects (gc.get_objects)"]
+    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+    elsewhere("sys._getframe", ())  # a module's code (this file, for another test): quiet
+    elsewhere("object.__getattr__", (tb, "tb_frame"))
     assert elsewhere.reads == []
+    made["read"](elsewhere, tb, "tb_frame")  # code made at run time: the test's
+    assert elsewhere.reads == ["walked the process's frames or objects (tb_frame)"]
 
 
-@pytest.mark.parametrize("helper", ["inspect.py", "traceback.py"])
-def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(
-        tmp_path: Path, helper: str) -> None:
+def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(tmp_path: Path
+                                                                         ) -> None:
     # Red team 8, finding 03: `inspect.currentframe()` calls sys._getframe in inspect.py, so
     # the watch judged inspect.py and saw nothing; the walk up to the harness went on from
-    # there. The event is raised from a function compiled under the helper's file name.
-    taker: dict[str, Any] = {}
-    exec(compile("def currentframe(watch, event):\n    watch(event, ())\n",
-                 os.path.join(os.path.dirname(types.__file__), helper), "exec"), taker)
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    # there. A helper that takes frames for its caller is skipped (told by its code object).
+    def currentframe(watch: Watch, event: str) -> None:
+        watch(event, ())
+
+    known = Readers(passing=Codes([currentframe.__code__]))
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
     elsewhere = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                      str(tmp_path / "test_other.py"))
+                         str(tmp_path / "test_other.py"), known=known)
     for event in ("sys._getframe", "sys._current_frames"):
-        taker["currentframe"](watch, event)
-        taker["currentframe"](elsewhere, event)  # for another file (pytest's reports): quiet
+        currentframe(watch, event)
+        currentframe(elsewhere, event)  # for another module (pytest's reports): quiet
     assert watch.reads == ["walked the process's frames or objects (sys._getframe)",
                            "walked the process's frames or objects (sys._current_frames)"]
     assert elsewhere.reads == []
+    assert READERS.passing.holds(__import__("inspect").currentframe.__code__)
 
 
 def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
     """Red team 11, finding 03 (a false FAIL): ``traceback.format_exc()`` walks the
     traceback's frames in traceback.py and hands on text only; ``traceback.walk_tb`` called by
     the test hands it the frames."""
-    helpers: dict[str, Any] = {}
-    exec(compile("def walk_tb(watch):\n    watch('object.__getattr__', (None, 'tb_frame'))\n"
-                 "def format_exc(watch):\n    walk_tb(watch)\n",
-                 os.path.join(os.path.dirname(types.__file__), "traceback.py"), "exec"), helpers)
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
-    helpers["format_exc"](watch)
+    def walk_tb(watch: Watch) -> None:
+        watch("object.__getattr__", (None, "tb_frame"))
+
+    def format_exc(watch: Watch) -> None:
+        walk_tb(watch)
+
+    known = Readers(walkers=Codes([walk_tb.__code__, format_exc.__code__]))
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    format_exc(watch)
     assert watch.reads == []
-    helpers["walk_tb"](watch)
+    walk_tb(watch)
     assert watch.reads == ["walked the process's frames or objects (tb_frame)"]
 
 
-def test_watch_resolves_each_reading_file_once(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    # pytest, pluggy and logging take frames thousands of times a run; resolving the reader's
-    # file each time (several lstat calls) made the whole gate about 0.4 s slower.
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                  str(tmp_path / "test_shop.py"))
-    resolved: list[str] = []
-    real = os.path.realpath
+def test_watch_calls_nothing_the_test_can_replace(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 27: the watch called os.path.realpath (and through it os.lstat) and os.write as
+    # they were when it ran: a test replaced them, walked up to the watch from its own
+    # function and switched it off, or dropped the findings on their way to the pipe.
+    def trap(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the watch ran a function the test can replace")
 
-    def counting(path: Any, *args: Any, **kwargs: Any) -> str:
-        resolved.append(str(path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(os.path, "realpath", counting)
-    for _ in range(200):
-        watch("sys._getframe", ())
-        watch("object.__getattr__", (sys._getframe(), "f_code"))
-    monkeypatch.undo()
-    assert resolved.count(__file__) == 1
-    assert watch.reads == []  # read by this file, which is not the submitted test
+    price = _price(tmp_path)
+    read, write = os.pipe()
+    try:
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
+                         pipe=AnswerPipe(write))
+        with monkeypatch.context() as patched:
+            for module, name in ((os.path, "realpath"), (os.path, "normpath"), (os, "lstat"),
+                                 (os, "fstat"), (os, "write"), (os, "readlink"),
+                                 (os, "getcwd")):
+                patched.setattr(module, name, trap)
+            watch("compile", ("x = 1", "hotel/../shop.py"))
+            watch("open", (str(tmp_path / "shop.py"), "r", 0))
+            watch("object.__getattr__", (price, "__code__"))
+            watch("sys._getframe", ())
+        os.close(write)
+        data = os.read(read, 1 << 16)
+    finally:
+        os.close(read)
+    assert split_run_answer(data, "run 1")[0]["reads"] == (
+        "opened the target's source file", "read the target's __code__",
+        "walked the process's frames or objects (sys._getframe)")
 
 
 def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp_path: Path
@@ -362,14 +421,12 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
 
     mine = other(1)
     next(mine)
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
     watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
+    _reporter(watch, gen, "gi_frame")  # a reader that keeps it: quiet
     assert watch.reads == []
     watch("object.__getattr__", (gen, "gi_frame"))
     assert watch.reads == ["read the target's code through gi_frame"]
-    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
-    elsewhere("object.__getattr__", (gen, "gi_frame"))  # another file's business: quiet
-    assert elsewhere.reads == []
 
 
 def test_watch_sees_gc_asked_about_a_generator_or_frame_of_the_target(tmp_path: Path) -> None:
@@ -413,22 +470,27 @@ def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> 
 
 def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Path) -> None:
     # Red team 8, finding 06: `types._GeneratorWrapper(gen).gi_code` reads gi_code in types.py
-    # for its caller: the watch judged types.py, not the test, and saw nothing. The audit
-    # event is raised here from a function compiled under types.py's name, as the property's.
+    # for its caller: the watch judged types.py, not the test, and saw nothing. A reader that
+    # reads for its caller is skipped: its caller is judged.
     path = tmp_path / "shop.py"
     path.write_text("def price(x):\n    yield x\n")
     namespace: dict[str, object] = {"__name__": TARGET.module}
     exec(compile(path.read_text(), str(path), "exec"), namespace)
     price: Any = namespace["price"]
-    wrapper: dict[str, Any] = {}
-    exec(compile("def gi_code(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n",
-                 types.__file__, "exec"), wrapper)
-    elsewhere = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
-    wrapper["gi_code"](elsewhere, price(1))  # read for another file: quiet
-    assert elsewhere.reads == []
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
-    wrapper["gi_code"](watch, price(1))
+
+    def gi_code(watch: Watch, gen: Any) -> None:
+        watch("object.__getattr__", (gen, "gi_code"))
+
+    def report(watch: Watch, gen: Any) -> None:
+        gi_code(watch, gen)
+
+    known = Readers(passing=Codes([gi_code.__code__]), consumers=Codes([report.__code__]))
+    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    report(watch, price(1))  # read for a reader that keeps it: quiet
+    assert watch.reads == []
+    gi_code(watch, price(1))  # read for this test
     assert watch.reads == ["read the target's code through gi_code"]
+    assert READERS.passing.holds(types._GeneratorWrapper.gi_code.fget.__code__)  # type: ignore
 
 
 def test_watch_hashes_no_code_object_of_the_test(tmp_path: Path) -> None:
@@ -451,7 +513,7 @@ def test_watch_hashes_no_code_object_of_the_test(tmp_path: Path) -> None:
 
     code = reader.__code__
     crafted = types.FunctionType(code.replace(co_consts=(*code.co_consts, Sly())), globals())
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                     ours=[_price.__code__], loader=[_price.__code__])
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=Readers(
+        signature=Codes([_price.__code__]), loader=Codes([_price.__code__])))
     crafted(watch, _price(tmp_path))
     assert ran == [] and watch.reads == ["read the target's __code__"]
