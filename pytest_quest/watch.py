@@ -70,9 +70,14 @@ _FROZEN_IMPORT = "<frozen importlib._bootstrap"
 class Readers:
     """Code that reads the target's code or frames for itself, told apart by identity."""
 
-    #: Keep what they read (strings, line numbers): ``traceback``'s summaries, ``logging``'s
-    #: caller lookup, coverage, pytest-quest.
+    #: Keep what they read (strings, line numbers), function by function: ``traceback``'s
+    #: summaries, ``logging``'s caller lookup; and coverage and pytest-quest, whose names the
+    #: static stage refuses in a test.
     consumers: Codes = field(default_factory=Codes)
+    #: Consumers that hand what they read to a module global (``traceback``'s positions go to
+    #: ``_get_code_position``): believed only while that global is still the original (a
+    #: plain ``monkeypatch`` would make them a gadget). (code id, module dict, name, original).
+    guards: tuple[tuple[int, dict[str, Any], str, Any], ...] = ()
     #: pytest's own: reports after the test, but its traceback API hands a frame's code to a
     #: test that calls it (red team 6): quiet when they read for one of ``keepers`` or for a
     #: consumer, not for the test.
@@ -98,9 +103,9 @@ class Readers:
 
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
-        return Readers(*(getattr(self, name).copy() for name in (
+        return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
             "consumers", "reporters", "keepers", "passing", "walkers", "signature", "tracers",
-            "loader")))
+            "loader")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -115,7 +120,9 @@ def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeT
     """The readers of this process, from the modules loaded now (the judge, before its
     runs are forked: each run's watch keeps its own copy)."""
     import inspect
+    import logging
     import threading
+    import traceback
 
     from _pytest._code.code import ExceptionInfo, TracebackEntry
 
@@ -124,8 +131,15 @@ def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeT
         "name", "lineno", "path", "relline", "statement", "getfirstlinesource", "getsource",
         "ishidden", "__str__", "__repr__")] + [getattr(ExceptionInfo, name) for name in (
             "exconly", "errisinstance", "match", "getrepr", "__repr__")]
+    positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
+    keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
+            traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
+            positions]
     return Readers(
-        consumers=code_objects(_modules(("traceback", "logging", "coverage", "pytest_quest"))),
+        consumers=Codes(code for item in keep for code in _codes_of(item))
+        | code_objects(_modules(("coverage", "pytest_quest"))),
+        guards=((id(positions.__code__), vars(traceback), "_get_code_position",
+                 traceback._get_code_position),),  # type: ignore[attr-defined]
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=Codes(code for item in keepers for code in _codes_of(item)),
         passing=code_objects(_modules(("inspect", "types"))),
@@ -164,6 +178,8 @@ class Watch:
         self.reads: list[str] = []
         self.nodeid = ""
         self._readers = known if known is not None else Readers()
+        self._guards = {code: (names, name, original)
+                        for code, names, name, original in self._readers.guards}
         self._pipe = pipe if pipe is not None else AnswerPipe(None)
         self._phase = Phase()
         self._loading = False
@@ -366,12 +382,18 @@ class Watch:
         for _ in range(200):
             if frame is None:
                 return False
-            if readers.consumers.holds(frame.f_code) or readers.keepers.holds(frame.f_code):
+            if readers.consumers.holds(frame.f_code):
+                return self._intact(frame.f_code)
+            if readers.keepers.holds(frame.f_code):
                 return True
             if not readers.reporters.holds(frame.f_code):
                 return False
             frame = frame.f_back
         return False
+
+    def _intact(self, code: types.CodeType) -> bool:
+        guard = self._guards.get(id(code))
+        return guard is None or guard[0].get(guard[1]) is guard[2]
 
     def _tracer(self, what: str) -> None:
         """A profiler, tracer or ``sys.monitoring`` callback installed in the test's time by

@@ -517,3 +517,27 @@ def test_watch_hashes_no_code_object_of_the_test(tmp_path: Path) -> None:
         signature=Codes([_price.__code__]), loader=Codes([_price.__code__])))
     crafted(watch, _price(tmp_path))
     assert ran == [] and watch.reads == ["read the target's __code__"]
+
+
+def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> None:
+    # traceback's positions lookup hands the frame's code to a module global: a plain
+    # monkeypatch of that global would make it a gadget, so it is believed only intact.
+    path, _, _, tb = _generator_target(tmp_path)
+    frame = tb.tb_next.tb_frame
+    names: dict[str, Any] = {"handoff": len}
+
+    def positions(watch: Watch) -> None:
+        watch("object.__getattr__", (frame, "f_code"))
+
+    known = Readers(consumers=Codes([positions.__code__]),
+                    guards=((id(positions.__code__), names, "handoff", len),))
+    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    positions(watch)
+    assert watch.reads == []
+    names["handoff"] = print
+    positions(watch)
+    assert watch.reads == ["read the target's code through f_code"]
+    import traceback
+
+    assert [(names_, name) for _, names_, name, _ in READERS.guards] == [
+        (vars(traceback), "_get_code_position")]
