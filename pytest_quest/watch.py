@@ -124,13 +124,23 @@ def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeT
     import threading
     import traceback
 
-    from _pytest._code.code import ExceptionInfo, TracebackEntry
+    from _pytest._code import code as pytest_code
+    from _pytest.nodes import Node
+    from _pytest.python import Function
 
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
-    keepers = [getattr(TracebackEntry, name) for name in (
-        "name", "lineno", "path", "relline", "statement", "getfirstlinesource", "getsource",
-        "ishidden", "__str__", "__repr__")] + [getattr(ExceptionInfo, name) for name in (
-            "exconly", "errisinstance", "match", "getrepr", "__repr__")]
+    keepers = [vars(kind).get(name) for kind, names in (
+        (pytest_code.TracebackEntry, ("name", "lineno", "path", "relline", "statement",
+                                      "getfirstlinesource", "getsource", "ishidden", "__str__",
+                                      "__repr__")),
+        (pytest_code.Traceback, ("cut", "filter", "recursionindex")),
+        (pytest_code.ExceptionInfo, ("exconly", "errisinstance", "match", "getrepr",
+                                     "__repr__")),
+        (Node, ("repr_failure", "_repr_failure_py", "_traceback_filter")),
+        (Function, ("repr_failure", "_traceback_filter"))) for name in names]
+    formatter = getattr(pytest_code, "FormattedExcinfo", None) or getattr(
+        pytest_code, "ExceptionInfoFormatter", None)
+    keepers += list(vars(formatter).values()) if formatter is not None else []
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
@@ -141,7 +151,7 @@ def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeT
         guards=((id(positions.__code__), vars(traceback), "_get_code_position",
                  traceback._get_code_position),),  # type: ignore[attr-defined]
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
-        keepers=Codes(code for item in keepers for code in _codes_of(item)),
+        keepers=Codes(code for item in keepers if item is not None for code in _codes_of(item)),
         passing=code_objects(_modules(("inspect", "types"))),
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._signature_from_function.__code__,  # type: ignore[attr-defined]
@@ -377,19 +387,35 @@ class Watch:
     def _for_itself(self, frame: types.FrameType | None) -> bool:
         """A reader that keeps what it read: a consumer, or pytest reading for one of its
         keepers or for a consumer (its report after the test, under our run), not for the
-        test (``excinfo.traceback[-1].frame.code.raw``: red team 6)."""
+        test (``excinfo.traceback[-1].frame.code.raw``: red team 6). Each of pytest's frames
+        on the way must be called by name from the one above it: a C callable in between
+        (``map(operator.attrgetter(...), ...)`` that pytest consumes) reads for the test."""
         readers = self._readers
         for _ in range(200):
             if frame is None:
                 return False
-            if readers.consumers.holds(frame.f_code):
-                return self._intact(frame.f_code)
-            if readers.keepers.holds(frame.f_code):
+            code = frame.f_code
+            if readers.consumers.holds(code):
+                return self._intact(code)
+            if readers.keepers.holds(code):
                 return True
-            if not readers.reporters.holds(frame.f_code):
+            caller = frame.f_back
+            if not readers.reporters.holds(code) or caller is None or not self._trusted(
+                    caller.f_code) or not self._names(caller.f_code, code.co_name):
                 return False
-            frame = frame.f_back
+            frame = caller
         return False
+
+    @staticmethod
+    def _names(code: types.CodeType, name: str) -> bool:
+        """``code`` calls something called ``name``: an attribute, a global or a closure's."""
+        return name in code.co_names or name in code.co_freevars
+
+    def _trusted(self, code: types.CodeType) -> bool:
+        """Code of a module the readers were made from: its names are plain strings."""
+        readers = self._readers
+        return readers.reporters.holds(code) or readers.keepers.holds(code) or \
+            readers.consumers.holds(code)
 
     def _intact(self, code: types.CodeType) -> bool:
         guard = self._guards.get(id(code))

@@ -541,3 +541,35 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
 
     assert [(names_, name) for _, names_, name, _ in READERS.guards] == [
         (vars(traceback), "_get_code_position")]
+
+
+def test_pytest_reading_for_its_report_is_quiet_but_not_through_a_trampoline(tmp_path: Path
+                                                                              ) -> None:
+    # pytest's traceback API reads a frame's code for its reports and for text getters; a C
+    # callable between its frames (a map of operator.attrgetter("frame.code.raw") that pytest
+    # consumes while collecting) reads for the test: each link must be called by name.
+    path, _, _, tb = _generator_target(tmp_path)
+    holder = types.SimpleNamespace(frame=tb.tb_next.tb_frame)
+
+    def code(watch: Watch, item: Any) -> None:  # reads, like pytest's Frame.code
+        watch("object.__getattr__", (item.frame, "f_code"))
+
+    def report(watch: Watch, item: Any) -> None:  # calls it by name
+        code(watch, item)
+
+    def collect(watch: Watch, items: list[Any], reader: Any) -> None:  # names neither
+        list(map(reader, [watch] * len(items), items))
+
+    def ours(watch: Watch, reader: Any) -> None:  # our run, under pytest
+        report(watch, holder)
+        assert watch.reads == []
+        collect(watch, [holder], reader)
+
+    known = Readers(reporters=Codes([code.__code__, report.__code__, collect.__code__]),
+                    consumers=Codes([ours.__code__]))
+    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    ours(watch, code)
+    assert watch.reads == ["read the target's code through f_code"]  # the map: not named
+    test = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    report(test, holder)  # pytest's API called by the test itself
+    assert test.reads == ["read the target's code through f_code"]
