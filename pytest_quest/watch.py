@@ -115,8 +115,7 @@ def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
     return [module for module in found if isinstance(module, types.ModuleType)]
 
 
-def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeType] = ()
-            ) -> Readers:
+def readers(loader: Iterable[types.CodeType] = ()) -> Readers:
     """The readers of this process, from the modules loaded now (the judge, before its
     runs are forked: each run's watch keeps its own copy)."""
     import inspect
@@ -156,7 +155,7 @@ def readers(tracers: Iterable[types.CodeType] = (), loader: Iterable[types.CodeT
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._signature_from_function.__code__,  # type: ignore[attr-defined]
                          inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
-        tracers=Codes([*start, *tracers]) | code_objects(_modules(("coverage", "pytest_quest"))),
+        tracers=Codes(start) | code_objects(_modules(("coverage", "pytest_quest"))),
         loader=Codes(loader))
 
 
