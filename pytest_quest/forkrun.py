@@ -932,7 +932,7 @@ class Judge:
         if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
             confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
         if not _READERS:  # the modules every run has loaded by now, once
-            _READERS.append(readers(loader=_LOADER))
+            _READERS.append(readers(loader=_LOADER, installers=[_retry.__code__]))
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
                               self.spec.evict_fds)
@@ -1368,7 +1368,8 @@ class _ChildRun:
         pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _READERS[0].copy() if _READERS else readers(loader=_LOADER)))
+                               pipe, _READERS[0].copy() if _READERS else readers(
+                                   loader=_LOADER, installers=[_retry.__code__])))
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():

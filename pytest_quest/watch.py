@@ -91,12 +91,20 @@ class Readers:
     #: Take frames for their caller (``traceback.walk_tb``, ``walk_stack``), unless they
     #: format them themselves (``format_exc``: red team 11, finding 03, a false FAIL).
     walkers: Codes = field(default_factory=Codes)
-    #: Read ``__code__`` and keep its names or flags only, handing it to nothing
-    #: (``inspect.signature``, ``inspect.iscoroutinefunction``: an honest test's, red team 27).
+    #: Read ``__code__`` for its flags and hand it to nothing, with no code of the test run
+    #: while the code sits in a local (``inspect.iscoroutinefunction``). Not
+    #: ``inspect.signature``: it calls the ``Parameter`` class of its ``Signature`` class,
+    #: which a test subclasses, with the code in a local a frame walk reads (red team 28).
     signature: Codes = field(default_factory=Codes)
-    #: Install a tracer or profiler for us (the recorder, coverage, threading's start of
-    #: each thread with the hooks ``threading.settrace`` set, forkrun's retrying ``sys``).
+    #: Install a tracer or profiler of their own (the recorder's window, coverage).
     tracers: Codes = field(default_factory=Codes)
+    #: Install what another module holds: threading's start of each thread (the hooks
+    #: ``threading.settrace`` set, through ``threading._sys``) and forkrun's retrying ``sys``
+    #: (its ``install`` and ``function``). Believed only when what they install is one of
+    #: ``hooks``, through the real ``sys`` (red team 28 put cProfile's ``enable`` there).
+    installers: Codes = field(default_factory=Codes)
+    #: The trace and profile functions of ours and coverage's, by their code.
+    hooks: Codes = field(default_factory=Codes)
     #: Our loader importing the module again: a ``loading`` event is believed only when every
     #: frame from it to the starter is one of these or the import system's own.
     loader: Codes = field(default_factory=Codes)
@@ -105,7 +113,7 @@ class Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
             "consumers", "reporters", "keepers", "passing", "walkers", "signature", "tracers",
-            "loader")})
+            "installers", "hooks", "loader")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -115,7 +123,8 @@ def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
     return [module for module in found if isinstance(module, types.ModuleType)]
 
 
-def readers(loader: Iterable[types.CodeType] = ()) -> Readers:
+def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.CodeType] = ()
+            ) -> Readers:
     """The readers of this process, from the modules loaded now (the judge, before its
     runs are forked: each run's watch keeps its own copy)."""
     import inspect
@@ -128,6 +137,7 @@ def readers(loader: Iterable[types.CodeType] = ()) -> Readers:
     from _pytest.python import Function
 
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
+    ours = code_objects(_modules(("coverage", "pytest_quest")))
     keepers = [vars(kind).get(name) for kind, names in (
         (pytest_code.TracebackEntry, ("name", "lineno", "path", "relline", "statement",
                                       "getfirstlinesource", "getsource", "ishidden", "__str__",
@@ -145,17 +155,17 @@ def readers(loader: Iterable[types.CodeType] = ()) -> Readers:
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
             positions]
     return Readers(
-        consumers=Codes(code for item in keep for code in _codes_of(item))
-        | code_objects(_modules(("coverage", "pytest_quest"))),
+        consumers=Codes(code for item in keep for code in _codes_of(item)) | ours,
         guards=((id(positions.__code__), vars(traceback), "_get_code_position",
                  traceback._get_code_position),),  # type: ignore[attr-defined]
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=Codes(code for item in keepers if item is not None for code in _codes_of(item)),
-        passing=code_objects(_modules(("inspect", "types"))),
+        passing=code_objects(_modules(("inspect", "types")))
+        | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
-        signature=Codes([inspect._signature_from_function.__code__,  # type: ignore[attr-defined]
-                         inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
-        tracers=Codes(start) | code_objects(_modules(("coverage", "pytest_quest"))),
+        signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
+        tracers=code_objects(_modules(("coverage", "pytest_quest.recorder"))),
+        installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))
 
 
@@ -423,9 +433,34 @@ class Watch:
     def _tracer(self, what: str) -> None:
         """A profiler, tracer or ``sys.monitoring`` callback installed in the test's time by
         anything but ours: ``cProfile``'s stats hold the code objects each call ran (red team
-        6, finding 06), also when a thread of the test enables it (red team 27)."""
-        if not self._readers.tracers.holds(getframe(3).f_code):
-            self._saw(f"installed {what}")
+        6, finding 06), also when a thread of the test enables it (red team 27) or threading's
+        start of a thread or our retrying ``sys`` do it for the test (red team 28)."""
+        frame = getframe(3)  # 0: here, 1: _judge, 2: __call__
+        readers = self._readers
+        if readers.tracers.holds(frame.f_code) or (
+                readers.installers.holds(frame.f_code) and self._installs_ours(frame)):
+            return
+        self._saw(f"installed {what}")
+
+    def _installs_ours(self, frame: types.FrameType) -> bool:
+        """What threading's thread start or forkrun's ``_retry`` is installing: only a hook of
+        ours (or none), only through the real ``sys``."""
+        if frame.f_code.co_name == "_bootstrap_inner":
+            # threading calls _sys.settrace(_trace_hook) and _sys.setprofile(_profile_hook)
+            names = frame.f_globals
+            return names.get("_sys") is sys and all(
+                self._hook_ours(names.get(hook)) for hook in ("_trace_hook", "_profile_hook"))
+        local = frame.f_locals  # forkrun._retry(install, function)
+        install = local.get("install")
+        return any(install is real for real in _INSTALLS) and \
+            self._hook_ours(local.get("function"))
+
+    def _hook_ours(self, hook: Any) -> bool:
+        if hook is None:
+            return True
+        if type(hook) is types.MethodType:
+            hook = hook.__func__
+        return type(hook) is types.FunctionType and self._readers.hooks.holds(hook.__code__)
 
     def _walk_by_test(self, what: str) -> None:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
@@ -440,7 +475,10 @@ class Watch:
         while (passing.holds(frame.f_code) or walkers.holds(frame.f_code)) and \
                 frame.f_back is not None:
             frame = frame.f_back  # inspect.currentframe() takes the frame for its caller
-        if self._made_by_test(frame):
+        if self._readers.reporters.holds(frame.f_code):
+            if not self._for_itself(frame):  # excinfo.traceback[-1].locals: red team 28
+                self._saw(f"walked the process's frames or objects ({what})")
+        elif self._made_by_test(frame):
             self._saw(f"walked the process's frames or objects ({what})")
 
     def _made_by_test(self, frame: types.FrameType) -> bool:
@@ -475,4 +513,6 @@ def _statement_finder() -> types.CodeType | None:
 
 #: pytest parses a file's text to show the failing statement of a traceback entry.
 _PYTEST_PARSER = _statement_finder()
+#: The real installers of trace and profile functions, bound at import.
+_INSTALLS = (sys.settrace, sys.setprofile)
 

@@ -542,6 +542,14 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "run = eval\nrun('1')",
     "__builtins__['exec']('x = 1')",
     "import importlib.util\nimportlib.util.spec_from_file_location('m', tmp_path / 'm.py')",
+    "import pickle\npickle.loads(bytes.fromhex('80'))",
+    "import pickle\nblob = b'x'\npickle.loads(blob)",
+    "import pickle\nwith open(tmp_path / 'p', 'rb') as f:\n    pickle.load(f)",
+    "sys.path.insert(0, str(tmp_path))",
+    "sys.path = [str(tmp_path)]",
+    "sys.meta_path.append(object())",
+    "monkeypatch.syspath_prepend(tmp_path)",
+    "import zipimport\nzipimport.zipimporter(str(tmp_path / 'z.zip'))",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -555,6 +563,9 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "import types\nassert isinstance(nightly_rate, types.FunctionType)",
     "compile = len\ncompile('ab')",
     "settings = {'exec': 1}\nassert settings.get('exec')",
+    "import pickle\nassert pickle.loads(pickle.dumps([1])) == [1]",
+    "import pickle\ndata = pickle.dumps({'a': 1})\nassert pickle.loads(data)",
+    "assert str(tmp_path) not in sys.path",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
     assert "static-hidden-code" not in rules(_in_test(code))

@@ -98,26 +98,64 @@ def test_nothing_but_the_frame_that_started_the_watch_stops_or_pauses_it(tmp_pat
     assert watch(CONTROL, ()) is None and watch(CONTROL, (b"end",)) is None  # not words
 
 
-def test_watch_lets_inspect_signature_read_the_code_and_nothing_else(tmp_path: Path) -> None:
-    # Red team 27, false FAILs: inspect.signature (and mock.create_autospec through it) read
-    # __code__ for the parameter names only; told by the reading code object.
+def test_watch_lets_iscoroutinefunction_read_the_flags_and_nothing_else(tmp_path: Path
+                                                                        ) -> None:
+    # inspect.iscoroutinefunction reads __code__ for its flags, hands it to nothing and runs
+    # no code of the test while holding it. inspect.signature does not qualify: it calls the
+    # Parameter class of its Signature class, a test's subclass, with the code in a local
+    # that a frame walk reads (red team 28), so its read counts (red team 27's false FAIL).
     price = _price(tmp_path)
 
-    def names(watch: Watch) -> None:
+    def flags(watch: Watch) -> None:
         watch("object.__getattr__", (price, "__code__"))
 
     def theirs(watch: Watch) -> None:
         watch("object.__getattr__", (price, "__code__"))
 
     watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                     known=Readers(signature=Codes([names.__code__])))
-    names(watch)
+                     known=Readers(signature=Codes([flags.__code__])))
+    flags(watch)
     assert watch.reads == []
     theirs(watch)
     assert watch.reads == ["read the target's __code__"]
     import inspect
 
-    assert READERS.signature.holds(inspect._signature_from_function.__code__)  # type: ignore
+    assert READERS.signature.holds(inspect._has_code_flag.__code__)  # type: ignore
+    assert not READERS.signature.holds(inspect._signature_from_function.__code__)  # type: ignore
+
+
+def test_what_threading_or_our_retrying_sys_installs_must_be_ours(tmp_path: Path) -> None:
+    # Red team 28: threading's start of a thread installs whatever `threading._trace_hook` and
+    # `_profile_hook` hold through whatever `threading._sys` is, and forkrun's retrying sys
+    # installs its `function` with its `install`: both plain attributes a test can set (a
+    # copy of sys whose setprofile is a cProfile profiler's enable).
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        pass
+
+    def theirs(frame: Any, event: str, arg: Any) -> None:
+        pass
+
+    start: dict[str, Any] = {"_sys": sys, "_trace_hook": hook, "_profile_hook": None}
+    exec("def _bootstrap_inner(watch):\n    watch('sys.settrace', ())\n", start)
+    retry: dict[str, Any] = {}
+    exec("def _retry(watch, install, function):\n    watch('sys.setprofile', ())\n", retry)
+    known = Readers(installers=Codes([start["_bootstrap_inner"].__code__,
+                                      retry["_retry"].__code__]), hooks=Codes([hook.__code__]))
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=known)
+    start["_bootstrap_inner"](watch)
+    retry["_retry"](watch, sys.setprofile, hook)
+    retry["_retry"](watch, sys.settrace, None)
+    assert watch.reads == []
+    for change in ({"_trace_hook": theirs}, {"_sys": types.SimpleNamespace()},
+                   {"_profile_hook": True}):
+        bad = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=known)
+        start.update({"_sys": sys, "_trace_hook": hook, "_profile_hook": None, **change})
+        start["_bootstrap_inner"](bad)
+        assert bad.reads == ["installed a profiler or tracer (sys.settrace)"], change
+    for install, function in ((sys.setprofile, theirs), (print, hook)):
+        bad = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=known)
+        retry["_retry"](bad, install, function)
+        assert bad.reads == ["installed a profiler or tracer (sys.setprofile)"]
 
 
 def test_the_targets_code_replaced_is_a_replacement_of_the_test_under_way(tmp_path: Path

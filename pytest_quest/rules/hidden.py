@@ -30,7 +30,9 @@ HIDDEN = CATALOG.add(
     "static-hidden-code", REVIEW, "static",
     "The test runs only code written in its file: no exec, eval or compile of a string built "
     "at run time, no code objects made from data (marshal.loads, types.CodeType, "
-    "types.FunctionType), no file run by runpy or loaded from a path by importlib.",
+    "types.FunctionType), no pickle loaded from anything but pickle.dumps, no file run by "
+    "runpy or loaded from a path by importlib or zipimport, no change to where Python imports "
+    "from (sys.path, sys.meta_path, sys.path_hooks, monkeypatch.syspath_prepend).",
     "Write the code in the test file itself. A maintainer reviews a test that must build code.",
 )
 
@@ -44,7 +46,19 @@ _FROM_DATA = frozenset({
     "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
     "code.InteractiveInterpreter", "code.InteractiveConsole", "code.interact",
     "codeop.compile_command", "codeop.Compile", "codeop.CommandCompiler",
+    "importlib.util.spec_from_loader", "importlib.machinery.FileFinder",
+    "importlib.machinery.ExtensionFileLoader", "zipimport.zipimporter", "imp.load_source",
+    "imp.load_compiled", "imp.load_module", "pickle.load", "pickle.Unpickler", "_pickle.load",
+    "_pickle.Unpickler", "shelve.open", "shelve.Shelf", "shelve.DbfilenameShelf",
 })
+#: Loads that run any global a pickle names (``REDUCE`` of ``builtins.exec``: red team 28),
+#: fine only on what ``pickle.dumps`` made in the file.
+_PICKLE_LOADS = frozenset({"pickle.loads", "_pickle.loads"})
+_PICKLE_DUMPS = frozenset({"pickle.dumps", "_pickle.dumps"})
+#: Where Python imports from: a module written to a temp dir and imported from there runs
+#: code the static stage never read (red team 28).
+_IMPORT_PLACES = frozenset({"sys.path", "sys.meta_path", "sys.path_hooks",
+                            "sys.path_importer_cache"})
 #: What runs code when called, also when it is passed on (``map(exec, ...)``); the classes
 #: above are named in ``isinstance`` checks too, so only their calls count.
 _HANDED = _FROM_TEXT | {"marshal.loads", "marshal.load", "runpy.run_path", "runpy.run_module"}
@@ -55,6 +69,7 @@ _KEYS = frozenset({"exec", "eval", "compile", "__import__"})
 def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
     """One fact per place the file runs code it does not spell out."""
     direct: set[int] = set()
+    dumped = _dumped_names(tree, names)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -66,6 +81,14 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
         elif name in _FROM_DATA:
             direct.add(id(node.func))
             yield _fact(sub, node, f"`{quote(sub, node)}` makes code out of data")
+        elif name in _PICKLE_LOADS:
+            direct.add(id(node.func))
+            if not (node.args and _from_dumps(node.args[0], names, dumped)):
+                yield _fact(sub, node, f"`{quote(sub, node)}` loads a pickle that "
+                            "pickle.dumps did not make here: it may call any function")
+        elif name == "syspath_prepend" or (isinstance(node.func, ast.Attribute) and
+                                          node.func.attr == "syspath_prepend"):
+            yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
     for node in ast.walk(tree):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in direct and \
                 isinstance(getattr(node, "ctx", None), ast.Load) and \
@@ -73,6 +96,39 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
             yield _fact(sub, node, f"`{quote(sub, node)}` is handed on: it may run any code")
         elif isinstance(node, ast.Subscript) and const_str(node.slice) in _KEYS:
             yield _fact(sub, node, f"`{quote(sub, node)}` looks up a builtin that runs code")
+        elif _changes_import_places(node, names):
+            yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
+
+
+def _changes_import_places(node: ast.AST, names: Names) -> bool:
+    """``sys.path.insert(...)`` and the like, or an assignment to one of the places."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return names.resolve(node.func.value) in _IMPORT_PLACES and node.func.attr in (
+            "insert", "append", "extend", "__setitem__", "update", "setdefault")
+    if isinstance(node, ast.Assign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(names.resolve(target.value if isinstance(target, ast.Subscript) else target)
+                   in _IMPORT_PLACES for target in targets)
+    return False
+
+
+def _dumped_names(tree: ast.Module, names: Names) -> set[str]:
+    """Names every assignment of which in the file is a ``pickle.dumps(...)`` call."""
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, []).append(node.value)
+    return {name for name, found in values.items() if all(
+        isinstance(value, ast.Call) and names.resolve(value.func) in _PICKLE_DUMPS
+        for value in found)}
+
+
+def _from_dumps(node: ast.expr, names: Names, dumped: set[str]) -> bool:
+    if isinstance(node, ast.Call):
+        return names.resolve(node.func) in _PICKLE_DUMPS
+    return isinstance(node, ast.Name) and node.id in dumped
 
 
 def _fact(sub: Submission, node: ast.AST, actual: str) -> Fact:
