@@ -23,13 +23,14 @@ from __future__ import annotations
 import _thread
 import os
 import pathlib
+import stat
 import sys
 import types
 from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "code_objects", "get_ident",
-           "getframe", "normal", "text_of"]
+           "getframe", "normal", "real_path", "text_of"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
 #: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
@@ -42,6 +43,7 @@ BEFORE, TEST = "before", "test"
 # Bound now: a test may replace the module attributes later, never these names' values here
 # (a module global of this module is only reachable through imports the static stage names).
 _fstat, _write, _exit, _getcwd = os.fstat, os.write, os._exit, os.getcwd
+_lstat, _readlink, _is_link = os.lstat, os.readlink, stat.S_ISLNK
 get_ident = _thread.get_ident
 getframe = sys._getframe
 
@@ -139,6 +141,42 @@ def normal(text: str, cwd: str | None = None) -> str:
                 parts.pop()
         elif part and part != ".":
             parts.append(part)
+    return "/" + "/".join(parts)
+
+
+def real_path(text: str, cwd: str | None = None) -> str:
+    """``text`` as the kernel finds it: each link followed (``lstat`` and ``readlink`` bound
+    at import) before a ``..`` after it is applied; from the first part that does not exist,
+    the rest is text. Red team 28 made a link inside the run's folder (``d/u -> ..``) that a
+    second link's text went through, out of every allowed folder."""
+    if not text.startswith("/"):
+        text = (cwd if cwd is not None else _getcwd()) + "/" + text
+    pending = [part for part in text.split("/") if part][::-1]  # the next part is the last
+    parts: list[str] = []
+    for _ in range(4096):
+        if not pending:
+            break
+        part = pending.pop()
+        if part == ".":
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        here = "/" + "/".join([*parts, part])
+        try:
+            mode = _lstat(here).st_mode
+        except (OSError, ValueError):
+            return normal("/".join([here, *reversed(pending)]))
+        if not _is_link(mode):
+            parts.append(part)
+            continue
+        target = _readlink(here)
+        if target.startswith("/"):
+            parts = []
+        pending.extend(part for part in reversed(target.split("/")) if part)
+    else:
+        return "/"  # a loop of links: nowhere anyone may write
     return "/" + "/".join(parts)
 
 

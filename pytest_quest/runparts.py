@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, AnswerPipe, Phase, getframe, normal, text_of
+from pytest_quest.hooked import CONTROL, AnswerPipe, Phase, getframe, normal, real_path, text_of
 from pytest_quest.protocol import (
     DENIED_RECORD,
     EventKind,
@@ -107,8 +107,9 @@ class Guard:
 
     def __init__(self, allowed: Sequence[str], confined: str = "", target_hidden: bool = False,
                  pipe: AnswerPipe | None = None) -> None:
-        #: Each root as given and resolved, compared as text: no link is resolved in the test's
-        #: time (``os.path.realpath`` looks up ``os.lstat`` as it runs: red team 27).
+        #: Each root as given and resolved; in the test's time paths are resolved with system
+        #: calls bound at import (``os.path.realpath`` looks up ``os.lstat`` as it runs: red
+        #: team 27).
         self.allowed = tuple({spelling.rstrip(os.sep) + os.sep for a in allowed
                               for spelling in (normal(a), os.path.realpath(a))})
         self.confined = confined
@@ -141,7 +142,7 @@ class Guard:
             text = text_of(path)
             if text is None:
                 return False
-        real = normal(text)
+        real = real_path(text)
         return real == os.devnull or (real + os.sep).startswith(self.allowed)
 
     def deny(self, what: str) -> None:
@@ -192,12 +193,13 @@ class Guard:
 
     def _link(self, source: Any, link: Any) -> None:
         """A link made inside the allowed folders that points inside them too: its target is
-        read from the link's own folder (no link is resolved later, so none may lead out)."""
+        found from the link's own folder, as the kernel will."""
         where, text = text_of(link), text_of(source)
         if where is None or text is None or not self.inside(where):
             self.deny(f"os.symlink on {_shown(link)}")
         assert where is not None and text is not None
-        if not self.inside(normal(text, normal(where).rpartition("/")[0] or "/")):
+        folder = real_path(normal(where).rpartition("/")[0] or "/")
+        if not self.inside(real_path(text, folder)):
             self.deny(f"os.symlink to {_shown(source)}")
 
 

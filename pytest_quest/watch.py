@@ -258,6 +258,10 @@ class Watch:
                 self._saw(f"reached the target's code through {event}")
         elif event == "compile" and count == 2 and not self._pytest_parsing():
             self._compiled(args[0], args[1])
+        elif event.startswith("ctypes.") and self._made_by_test(getframe(2)):
+            # ctypes reads any memory, the installed code included: from the test's own code
+            # it is a read (red team 27); a project's wrapper of a C library is not the test
+            self._saw(f"used ctypes ({event})")
 
     def _control(self, args: tuple[Any, ...]) -> None:
         """pytest-quest's own code steering the watch; anyone else raising it is the test."""

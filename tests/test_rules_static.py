@@ -550,6 +550,10 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "sys.meta_path.append(object())",
     "monkeypatch.syspath_prepend(tmp_path)",
     "import zipimport\nzipimport.zipimporter(str(tmp_path / 'z.zip'))",
+    "import pkgutil\npkgutil.resolve_name('builtins:exec')",
+    "import timeit\ntimeit.timeit(bytes.fromhex('31').decode(), number=1)",
+    "import doctest\ndoctest.run_docstring_examples(nightly_rate, {})",
+    "import logging.config\nlogging.config.dictConfig({'version': 1})",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -566,6 +570,17 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "import pickle\nassert pickle.loads(pickle.dumps([1])) == [1]",
     "import pickle\ndata = pickle.dumps({'a': 1})\nassert pickle.loads(data)",
     "assert str(tmp_path) not in sys.path",
+    "import timeit\ntimeit.timeit('1 + 1', number=1)",
+    "code = compile('x = 1', 'f.py', 'exec')",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
     assert "static-hidden-code" not in rules(_in_test(code))
+
+
+def test_a_dotted_string_rooted_in_a_native_bridge_is_named() -> None:
+    # Red team 28: pkgutil.resolve_name("ctypes.py_object") imported ctypes by a string that
+    # was not exactly "ctypes".
+    for code in ("import pkgutil\npkgutil.resolve_name('ctypes.py_object')",
+                 "import pydoc\npydoc.locate('ctypes:pointer')"):
+        assert "static-native-code" in rules(_in_test(code)), code
+    assert "static-native-code" not in rules(_in_test("assert 'ctypesque' != 'x'"))

@@ -159,6 +159,20 @@ def test_guard_refuses_links_that_lead_out(tmp_path: Path) -> None:
     guard("os.symlink", ("../x", str(box / "a" / "in"), -1))  # box/x: inside
     guard("os.symlink", (str(box / "x"), str(box / "abs"), -1))
     assert len(guard.denied) == 3
+    # Red team 28: a link inside (`box/a/u -> ..`) that a second link's text goes through.
+    (box / "a" / "u").symlink_to("..")
+    guard("os.symlink", ("..", str(box / "a" / "u2"), -1))  # box: inside
+    with pytest.raises(PermissionError, match=r"os\.symlink"):
+        guard("os.symlink", ("a/u/../../../../..", str(box / "t"), -1))
+    # A link to the allowed folder itself, then `..` through it: the kernel's way, not text.
+    (box / "a" / "root").symlink_to(box)
+    with pytest.raises(PermissionError):
+        guard("open", (str(box / "a" / "root" / ".." / "escaped.txt"), "w", os.O_WRONLY))
+    guard("open", (str(box / "a" / "root" / "fine.txt"), "w", os.O_WRONLY))
+    (box / "l1").symlink_to("l2")
+    (box / "l2").symlink_to("l1")
+    with pytest.raises(PermissionError):  # a loop of links leads nowhere one may write
+        guard("open", (str(box / "l1" / "x"), "w", os.O_WRONLY))
 
 
 def test_short_repr_of_reports() -> None:

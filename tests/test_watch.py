@@ -611,3 +611,17 @@ def test_pytest_reading_for_its_report_is_quiet_but_not_through_a_trampoline(tmp
     test = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
     report(test, holder)  # pytest's API called by the test itself
     assert test.reads == ["read the target's code through f_code"]
+
+
+def test_ctypes_used_by_the_test_is_a_read_but_not_by_a_module(tmp_path: Path) -> None:
+    # ctypes reads any memory, the installed code included (red team 27, 06; 28 imported it
+    # through pkgutil.resolve_name): its audit events from the test's own code are findings;
+    # a project's wrapper of a C library (a module's file) calls it honestly.
+    wrapper: dict[str, Any] = {}
+    exec(compile("def call(watch):\n    watch('ctypes.call_function', (0, ()))\n",
+                 str(tmp_path / "binding.py"), "exec"), wrapper)
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    wrapper["call"](watch)
+    assert watch.reads == []
+    watch("ctypes.cdata", (12345,))
+    assert watch.reads == ["used ctypes (ctypes.cdata)"]

@@ -159,7 +159,8 @@ _PROC = re.compile(r"^/+(proc|dev/fd)(/|$)")
 _GATE_FILE = re.compile(r"(^|[/\\])(\.quest([/\\]|$)|ledger\.json$|attempts\.jsonl$|events\.jsonl$"
                         r"|\.\.[/\\]private([/\\]|$))")
 _IMPORTERS = frozenset({"__import__", "builtins.__import__", "importlib.import_module",
-                        "importlib.__import__", "importlib.util.find_spec"})
+                        "importlib.__import__", "importlib.util.find_spec",
+                        "pkgutil.resolve_name", "pydoc.locate"})
 _CODE_READERS = frozenset({
     "inspect.getsource", "inspect.getsourcelines", "inspect.getsourcefile", "inspect.getfile",
     "inspect.findsource", "inspect.getcomments", "inspect.getblock", "dis.dis", "dis.Bytecode",
@@ -239,7 +240,9 @@ def _hits(tree: ast.Module, names: Names, target: Target) -> Iterator[_Hit]:
 
 def _string(node: ast.AST, text: str) -> Iterator[_Hit]:
     """String constants that name a native bridge, /proc or a .pth file."""
-    if text in _NATIVE_STRINGS or "libc.so" in text:
+    root = re.split(r"[.:]", text.strip(), maxsplit=1)[0]
+    if text in _NATIVE_STRINGS or root in _NATIVE_STRINGS or "libc.so" in text:
+        # "ctypes.py_object" for pkgutil.resolve_name, pydoc.locate, mock.patch (red team 28)
         yield NATIVE, node, f"no {text} in a quest test"
     if _PROC.match(text):
         yield PROC, node, "no /proc or /dev/fd path in a quest test"

@@ -37,8 +37,11 @@ HIDDEN = CATALOG.add(
 )
 
 #: Calls that run (or compile) their first argument: fine when that argument is a literal.
+#: ``timeit`` and the profilers and debuggers compile the string they are given (red team 28).
 _FROM_TEXT = frozenset({"exec", "eval", "compile", "builtins.exec", "builtins.eval",
-                        "builtins.compile"})
+                        "builtins.compile", "timeit.timeit", "timeit.repeat", "timeit.Timer",
+                        "cProfile.run", "cProfile.runctx", "profile.run", "profile.runctx",
+                        "pdb.run", "pdb.runeval", "typing.ForwardRef"})
 #: Calls that make runnable code out of data, whatever their arguments.
 _FROM_DATA = frozenset({
     "marshal.loads", "marshal.load", "types.CodeType", "types.FunctionType",
@@ -50,6 +53,10 @@ _FROM_DATA = frozenset({
     "importlib.machinery.ExtensionFileLoader", "zipimport.zipimporter", "imp.load_source",
     "imp.load_compiled", "imp.load_module", "pickle.load", "pickle.Unpickler", "_pickle.load",
     "_pickle.Unpickler", "shelve.open", "shelve.Shelf", "shelve.DbfilenameShelf",
+    "doctest.run_docstring_examples", "doctest.testmod", "doctest.testfile",
+    "doctest.DocTestRunner", "doctest.DocTestParser", "doctest.DebugRunner",
+    "trace.Trace", "bdb.Bdb", "pdb.Pdb", "logging.config.dictConfig",
+    "logging.config.fileConfig", "logging.config.listen",
 })
 #: Loads that run any global a pickle names (``REDUCE`` of ``builtins.exec``: red team 28),
 #: fine only on what ``pickle.dumps`` made in the file.
@@ -96,8 +103,21 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
             yield _fact(sub, node, f"`{quote(sub, node)}` is handed on: it may run any code")
         elif isinstance(node, ast.Subscript) and const_str(node.slice) in _KEYS:
             yield _fact(sub, node, f"`{quote(sub, node)}` looks up a builtin that runs code")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                _names_a_runner(node.value):
+            # pkgutil.resolve_name("builtins:exec"), pydoc.locate, mock.patch targets, the
+            # "()" factories of logging.config (red team 28)
+            yield _fact(sub, node, f"`{quote(sub, node)}` names a function that runs code")
         elif _changes_import_places(node, names):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
+
+
+def _names_a_runner(text: str) -> bool:
+    """``"builtins:exec"``, ``"builtins.eval"``, ``"marshal.loads"`` as a dotted name."""
+    if len(text) > 200 or not text.isascii():
+        return False
+    dotted = text.strip().replace(":", ".")
+    return dotted in _FROM_TEXT | _FROM_DATA | _PICKLE_LOADS | _HANDED and "." in dotted
 
 
 def _changes_import_places(node: ast.AST, names: Names) -> bool:

@@ -1,7 +1,6 @@
 # ruff: noqa
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code|static-native-code|run-reads-target
-# verdict: REVIEW
+# expect: run-reads-target|static-hidden-code|static-native-code
 #
 # RED TEAM 27, finding 06: ctypes (already in sys.modules in a confined run) reads the
 #   function object's memory: `ctypes.py_object.from_address(id(f) + off).value` for off in
@@ -11,9 +10,10 @@
 #   This is the documented residual ("What is left"); the doc's own suggested fix ("ctypes
 #   calls refused in test code, as their audit events allow") is not implemented.
 # Observed on be56407 (2 CPUs, Python 3.11): PASS 2 of 2 (score 0.857), 1 of 1 broken.
-# Fixed by: not at the root (any code of the process can read its memory, and confinement
-#   needs ctypes in it): hidden from the static stage it is `static-hidden-code`, a REVIEW,
-#   never a machine PASS; plain, `static-native-code` FAILs it.
+# Fixed by: hidden from the static stage it is `static-hidden-code` (REVIEW), and since red
+#   team 28 ctypes' audit events from the test's own code (`ctypes.cdata` of `from_address`)
+#   are run-reads-target: FAIL. Not at the root: a ctypes pointer indexed past its buffer
+#   raises no event at all (corpus oracle_code_signature_read_through_ctypes, a REVIEW).
 # Fix: make `ctypes.cdata`, `ctypes.addressof`, `ctypes.string_at`, `ctypes.call_function`,
 #   `ctypes.dlsym` etc. in the test's time a finding (or a guard denial), with the confinement's
 #   own uses done before `start`.
