@@ -49,9 +49,10 @@ MAX_READS = 20
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: Events that hand out frames (every thread's, too).
 _FRAME_EVENTS = frozenset({"sys._getframe", "sys._current_frames"})
-#: Events that hand out every object of the process, or every holder of one: whoever asks
-#: (a lazy ``map`` that pytest consumes reads for the test), they would hand out the hooks.
-_OBJECT_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers"})
+#: Events that hand out every object of the process, every holder of one, or what one holds
+#: (a traceback's frames, a frame's locals: red team 28): whoever asks (a lazy ``map`` that
+#: pytest consumes reads for the test).
+_OBJECT_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
 #: Attributes that hand out the code object a generator, coroutine or frame runs.
 _CODE_GETTERS = frozenset({"gi_code", "cr_code", "ag_code", "f_code"})
 #: Attributes that hand out the frame a generator, coroutine or async generator runs in.
@@ -253,9 +254,6 @@ class Watch:
             self._walk_by_test(event)
         elif event in _OBJECT_EVENTS and not self._loading:
             self._saw(f"walked the process's frames or objects ({event})")
-        elif event == "gc.get_referents" and count and not self._loading:
-            if self._holds_target(args[0]):
-                self._saw(f"reached the target's code through {event}")
         elif event == "compile" and count == 2 and not self._pytest_parsing():
             self._compiled(args[0], args[1])
         elif event.startswith("ctypes.") and self._made_by_test(getframe(2)):
@@ -361,18 +359,6 @@ class Watch:
         qualname, name = code.co_qualname, code.co_filename
         return type(qualname) is str and qualname == self.qualname and \
             type(name) is str and name in self.paths
-
-    def _holds_target(self, objects: Any) -> bool:
-        """The target function (or its code) among what ``gc`` is asked about, or a generator,
-        coroutine or frame running it: ``gc.get_referents`` of those lists the installed code
-        (red team 8, finding 01: a generator of the target, which any test of a generator
-        function makes, handed out a reach check's probe)."""
-        if type(objects) is not tuple:
-            return False
-        return any(self._is_target_code(o) or (
-            type(o) is types.FunctionType and self._is_target_code(o.__code__)) or (
-            type(o) in _RUNNING and self._is_target_code(getattr(o, _RUNNING[type(o)])))
-            for o in objects)
 
     def _reader(self, depth: int) -> types.FrameType:
         """The frame that read, past the readers that read for their caller."""
