@@ -51,6 +51,14 @@ def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path)
     ]
 
 
+def _load(path: Path, source: str) -> Any:
+    """The target ``price`` written to ``path`` and loaded, as a run's module has it."""
+    path.write_text(source)
+    namespace: dict[str, object] = {"__name__": TARGET.module}
+    exec(compile(source, str(path), "exec"), namespace)
+    return namespace["price"]
+
+
 def _price(tmp_path: Path) -> Any:
     namespace: dict[str, object] = {"__name__": TARGET.module}
     exec(compile(SHOP, str(tmp_path / "shop.py"), "exec"), namespace)
@@ -297,10 +305,7 @@ def _generator_target(tmp_path: Path) -> tuple[Path, Any, Any, types.TracebackTy
     """The target as a generator function in ``shop.py``: its file, the function, a finished
     generator of it and the traceback of that generator's raise (with the target's frame)."""
     path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n    raise ValueError(x)\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
+    price = _load(path, "def price(x):\n    yield x\n    raise ValueError(x)\n")
     gen = price(2)
     assert next(gen) == 2
     try:
@@ -443,10 +448,7 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
     # handed out the suspended frame of the target's generator: its bound locals (and, with
     # `sys.getsizeof(gen)`, its slots) told a reach check from the null mutant.
     path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
+    price = _load(path, "def price(x):\n    yield x\n")
     gen = price(2)
     assert next(gen) == 2
 
@@ -478,10 +480,7 @@ def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> 
     # Red team 8, finding 05: the watch told the target by its __module__ and __qualname__,
     # which a test may set: renamed for the read of __code__, then renamed back.
     path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    return x * 2\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
+    price = _load(path, "def price(x):\n    return x * 2\n")
     watch = watching(TARGET, str(path), fingerprint(""), __file__)
 
     def price_too(x: int) -> int:  # the test's own function of the same name: quiet
@@ -500,10 +499,7 @@ def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Pa
     # for its caller: the watch judged types.py, not the test, and saw nothing. A reader that
     # reads for its caller is skipped: its caller is judged.
     path = tmp_path / "shop.py"
-    path.write_text("def price(x):\n    yield x\n")
-    namespace: dict[str, object] = {"__name__": TARGET.module}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    price: Any = namespace["price"]
+    price = _load(path, "def price(x):\n    yield x\n")
 
     def gi_code(watch: Watch, gen: Any) -> None:
         watch("object.__getattr__", (gen, "gi_code"))
