@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 import types
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -65,6 +66,16 @@ _RUNNING: dict[type, str] = {types.GeneratorType: "gi_code", types.CoroutineType
                              types.AsyncGeneratorType: "ag_code", types.FrameType: "f_code"}
 #: The import system's own frames, between our loader and the run that imports.
 _FROZEN_IMPORT = "<frozen importlib._bootstrap"
+#: The standard library's files: its readers of a frame's code hand it on (``dis``) or are
+#: trampolines (a thread pool's worker calling what the test submitted: red team 29), unless
+#: named a consumer; a library's or the project's own readers (trio names its async
+#: generators by their code) keep what they read.
+_STDLIB = tuple(sorted({os.path.join(path, "") for name in ("stdlib", "platstdlib")
+                        for path in (sysconfig.get_paths()[name],
+                                     os.path.realpath(sysconfig.get_paths()[name]))}))
+#: What a frame must name when it raises these events itself; a C callable between (a thread
+#: pool worker running ``sys._current_frames``) raised it for someone else (red team 29).
+_CALLEES = {"sys._getframe": "_getframe", "sys._current_frames": "_current_frames"}
 
 
 @dataclass(frozen=True)
@@ -256,9 +267,10 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({event})")
         elif event == "compile" and count == 2 and not self._pytest_parsing():
             self._compiled(args[0], args[1])
-        elif event.startswith("ctypes.") and self._made_by_test(getframe(2)):
+        elif event.startswith("ctypes.") and self._ctypes_by_test():
             # ctypes reads any memory, the installed code included: from the test's own code
-            # it is a read (red team 27); a project's wrapper of a C library is not the test
+            # it is a read (red team 27), or through a trampoline of the standard library (a
+            # thread pool's worker: red team 29); a library's binding of a C library is not
             self._saw(f"used ctypes ({event})")
 
     def _control(self, args: tuple[Any, ...]) -> None:
@@ -372,16 +384,29 @@ class Watch:
         """A generator's, coroutine's or frame's code read (red team 6, finding 06: a test told
         reach checks apart by ``SystemExit`` among the names of ``gi_code`` or of a frame's
         ``f_code``), or the frame itself (its locals and offset tell mutants apart: red team
-        7, finding 01), by anything but a reader that keeps it to itself."""
+        7, finding 01), by anything but a reader that keeps it to itself; and the frame of a
+        running generator, whoever's, whose ``f_back`` reaches every frame below it with no
+        audit event (red team 29)."""
         if type(holder) not in _RUNNING:
             return  # anything else may run the test's code on ``getattr``
+        running = _RUNS.get(type(holder))
+        if attr in _FRAME_GETTERS and running and getattr(holder, running, False) is True:
+            self._walk_by_test(attr, 4)  # 0: _walk_by_test, 1: here, 2: _judge, 3: __call__
+            return
         found = getattr(holder, attr, None)
         if attr in _FRAME_GETTERS:
             found = getattr(found, "f_code", None)
         if not self._is_target_code(found):
             return
-        if not self._for_itself(self._reader(3)):  # 0: _reader, 1: here, 2: _judge, 3: __call__
+        reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
+        if not self._for_itself(reader) and (
+                self._readers.reporters.holds(reader.f_code) or self._made_by_test(reader)
+                or self._in_stdlib(reader)):
             self._saw(f"read the target's code through {attr}")
+
+    def _in_stdlib(self, frame: types.FrameType) -> bool:
+        name = frame.f_code.co_filename
+        return type(name) is str and (name.startswith(_STDLIB) or name.startswith("<frozen"))
 
     def _for_itself(self, frame: types.FrameType | None) -> bool:
         """A reader that keeps what it read: a consumer, or pytest reading for one of its
@@ -405,6 +430,13 @@ class Watch:
             frame = caller
         return False
 
+    def _trusted_names(self, code: types.CodeType) -> bool:
+        """Whether ``code``'s names may be read without running the test's code: code of a
+        module file (a code object the test made may hold ``str`` subclasses there)."""
+        name = code.co_filename
+        return type(name) is str and name.startswith("/") and name not in self.tests and all(
+            type(item) is str for item in code.co_names)
+
     @staticmethod
     def _names(code: types.CodeType, name: str) -> bool:
         """``code`` calls something called ``name``: an attribute, a global or a closure's."""
@@ -415,6 +447,13 @@ class Watch:
         readers = self._readers
         return readers.reporters.holds(code) or readers.keepers.holds(code) or \
             readers.consumers.holds(code)
+
+    def _ctypes_by_test(self) -> bool:
+        frame: types.FrameType | None = getframe(3)  # 0: here, 1: _judge, 2: __call__
+        while frame is not None and type(frame.f_code.co_filename) is str and \
+                _CTYPES in frame.f_code.co_filename:
+            frame = frame.f_back  # ctypes' own Python helpers (cast, string_at) for a caller
+        return frame is None or self._made_by_test(frame) or self._in_stdlib(frame)
 
     def _intact(self, code: types.CodeType) -> bool:
         guard = self._guards.get(id(code))
@@ -452,12 +491,17 @@ class Watch:
             hook = hook.__func__
         return type(hook) is types.FunctionType and self._readers.hooks.holds(hook.__code__)
 
-    def _walk_by_test(self, what: str) -> None:
+    def _walk_by_test(self, what: str, depth: int = 3) -> None:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
         (red team 6, finding 06), also through ``inspect`` or ``traceback`` (red team 8,
         finding 03): its file's code, or code made at run time (``<string>``: red team 27).
         pytest, logging and the traceback module take frames for their own reports."""
-        frame = getframe(3)  # 0: here, 1: _judge, 2: __call__
+        frame = getframe(depth)  # 0: here, 1: _judge, 2: __call__
+        callee = _CALLEES.get(what)
+        if callee is not None and not self._names(frame.f_code, callee) and \
+                self._trusted_names(frame.f_code):
+            self._saw(f"walked the process's frames or objects ({what})")
+            return
         walkers, passing = self._readers.walkers, self._readers.passing
         if what == "tb_frame" and frame.f_back is not None and walkers.holds(frame.f_code) \
                 and walkers.holds(frame.f_back.f_code):
@@ -505,4 +549,9 @@ def _statement_finder() -> types.CodeType | None:
 _PYTEST_PARSER = _statement_finder()
 #: The real installers of trace and profile functions, bound at import.
 _INSTALLS = (sys.settrace, sys.setprofile)
+#: Whether each kind that runs code is running now (its frame's ``f_back`` is live).
+_RUNS: dict[type, str] = {types.GeneratorType: "gi_running", types.CoroutineType: "cr_running",
+                          types.AsyncGeneratorType: "ag_running"}
+#: ctypes' own folder in a code object's file name.
+_CTYPES = f"{os.sep}ctypes{os.sep}"
 

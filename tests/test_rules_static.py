@@ -554,6 +554,8 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "import timeit\ntimeit.timeit(bytes.fromhex('31').decode(), number=1)",
     "import doctest\ndoctest.run_docstring_examples(nightly_rate, {})",
     "import logging.config\nlogging.config.dictConfig({'version': 1})",
+    "import builtins\nrun = next(v for k, v in vars(builtins).items() if k == 'x')",
+    "names = sys.__dict__",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -572,6 +574,7 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "assert str(tmp_path) not in sys.path",
     "import timeit\ntimeit.timeit('1 + 1', number=1)",
     "code = compile('x = 1', 'f.py', 'exec')",
+    "assert vars(tmp_path) is not None",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
     assert "static-hidden-code" not in rules(_in_test(code))

@@ -378,6 +378,7 @@ def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(tmp_pa
     # the watch judged inspect.py and saw nothing; the walk up to the harness went on from
     # there. A helper that takes frames for its caller is skipped (told by its code object).
     def currentframe(watch: Watch, event: str) -> None:
+        assert sys._getframe and sys._current_frames  # it names what it calls, as inspect's
         watch(event, ())
 
     known = Readers(passing=Codes([currentframe.__code__]))
@@ -609,4 +610,44 @@ def test_ctypes_used_by_the_test_is_a_read_but_not_by_a_module(tmp_path: Path) -
     wrapper["call"](watch)
     assert watch.reads == []
     watch("ctypes.cdata", (12345,))
+    assert watch.reads == ["used ctypes (ctypes.cdata)"]
+
+
+def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Path) -> None:
+    # Red team 29: a test's own generator read its gi_frame while running (f_back reaches
+    # every frame below, no audit event), and a thread pool's worker ran sys._current_frames
+    # for the test (the nearest Python frame, concurrent.futures', names nothing it called).
+    seen: list[Watch] = []
+
+    def walk() -> Any:
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        seen.append(watch)
+        watch("object.__getattr__", (running, "gi_frame"))  # running: it is this one
+        yield
+
+    running = walk()
+    next(running)
+    assert seen[0].reads == ["walked the process's frames or objects (gi_frame)"]
+    done = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    done("object.__getattr__", (running, "gi_frame"))  # suspended: its frame leads nowhere
+    assert done.reads == []
+
+    def worker(watch: Watch, fn: Any) -> None:  # like concurrent.futures' _WorkItem.run
+        fn("sys._current_frames", ())
+
+    pool = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                    str(tmp_path / "test_other.py"))
+    worker(pool, pool)
+    assert pool.reads == ["walked the process's frames or objects (sys._current_frames)"]
+
+
+def test_ctypes_through_a_trampoline_of_the_standard_library_is_a_read(tmp_path: Path) -> None:
+    import concurrent.futures.thread as pool_module
+
+    runner: dict[str, Any] = {}
+    exec(compile("def run(watch):\n    watch('ctypes.cdata', (1,))\n",
+                 pool_module.__file__, "exec"), runner)
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
+                     str(tmp_path / "test_other.py"))
+    runner["run"](watch)
     assert watch.reads == ["used ctypes (ctypes.cdata)"]

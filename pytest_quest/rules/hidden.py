@@ -32,7 +32,8 @@ HIDDEN = CATALOG.add(
     "at run time, no code objects made from data (marshal.loads, types.CodeType, "
     "types.FunctionType), no pickle loaded from anything but pickle.dumps, no file run by "
     "runpy or loaded from a path by importlib or zipimport, no change to where Python imports "
-    "from (sys.path, sys.meta_path, sys.path_hooks, monkeypatch.syspath_prepend).",
+    "from (sys.path, sys.meta_path, sys.path_hooks, monkeypatch.syspath_prepend), no walk of "
+    "the names of builtins, sys, gc, inspect and the like (vars(), __dict__, dir()).",
     "Write the code in the test file itself. A maintainer reviews a test that must build code.",
 )
 
@@ -69,6 +70,10 @@ _IMPORT_PLACES = frozenset({"sys.path", "sys.meta_path", "sys.path_hooks",
 #: What runs code when called, also when it is passed on (``map(exec, ...)``); the classes
 #: above are named in ``isinstance`` checks too, so only their calls count.
 _HANDED = _FROM_TEXT | {"marshal.loads", "marshal.load", "runpy.run_path", "runpy.run_module"}
+#: Modules whose names a test may not walk (``vars(builtins).items()`` found ``exec`` by a built
+#: key, ``vars(sys)`` ``_current_frames``: red team 29).
+_WALKED = frozenset({"builtins", "sys", "gc", "inspect", "os", "importlib", "types", "ctypes",
+                     "_thread", "threading", "marshal", "pickle", "operator", "functools"})
 #: Builtins looked up by a literal key (``__builtins__["exec"]``): a call the names miss.
 _KEYS = frozenset({"exec", "eval", "compile", "__import__"})
 
@@ -108,6 +113,9 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
             # pkgutil.resolve_name("builtins:exec"), pydoc.locate, mock.patch targets, the
             # "()" factories of logging.config (red team 28)
             yield _fact(sub, node, f"`{quote(sub, node)}` names a function that runs code")
+        elif _walks_a_module(node, names):
+            yield _fact(sub, node, f"`{quote(sub, node)}` walks the names of a module that can "
+                        "run or reach code")
         elif _changes_import_places(node, names):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
 
@@ -118,6 +126,16 @@ def _names_a_runner(text: str) -> bool:
         return False
     dotted = text.strip().replace(":", ".")
     return dotted in _FROM_TEXT | _FROM_DATA | _PICKLE_LOADS | _HANDED and "." in dotted
+
+
+def _walks_a_module(node: ast.AST, names: Names) -> bool:
+    """``vars(sys)``, ``builtins.__dict__``, ``dir(builtins)``: every name of such a module,
+    picked by a key the file builds."""
+    if isinstance(node, ast.Call) and names.resolve(node.func) in ("vars", "dir") and \
+            len(node.args) == 1:
+        return names.resolve(node.args[0]) in _WALKED
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__" and \
+        names.resolve(node.value) in _WALKED
 
 
 def _changes_import_places(node: ast.AST, names: Names) -> bool:
