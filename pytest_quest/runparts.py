@@ -157,7 +157,7 @@ class Guard:
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         if event == CONTROL:
             verb = args[0] if args else None
-            if type(verb) is str and self._phase.steer(verb, getframe(1)):
+            if type(verb) is str and verb == "start" and self._phase.steer(verb, getframe(1)):
                 self._pipe.seal()
             return
         if event == "open":

@@ -498,8 +498,8 @@ class Watch:
         pytest, logging and the traceback module take frames for their own reports."""
         frame = getframe(depth)  # 0: here, 1: _judge, 2: __call__
         callee = _CALLEES.get(what)
-        if callee is not None and not self._names(frame.f_code, callee) and \
-                self._trusted_names(frame.f_code):
+        if callee is not None and not self._readers.consumers.holds(frame.f_code) and \
+                not self._names(frame.f_code, callee) and self._trusted_names(frame.f_code):
             self._saw(f"walked the process's frames or objects ({what})")
             return
         walkers, passing = self._readers.walkers, self._readers.passing
