@@ -70,9 +70,13 @@ _FROZEN_IMPORT = "<frozen importlib._bootstrap"
 #: trampolines (a thread pool's worker calling what the test submitted: red team 29), unless
 #: named a consumer; a library's or the project's own readers (trio names its async
 #: generators by their code) keep what they read.
+#: The interpreter's own base: in a venv, ``platstdlib`` is the venv's lib folder, whose
+#: site-packages hold the project's libraries (pyee's trio read as the standard library).
+_BASE = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+         "installed_base": sys.base_prefix, "installed_platbase": sys.base_exec_prefix}
 _STDLIB = tuple(sorted({os.path.join(path, "") for name in ("stdlib", "platstdlib")
-                        for path in (sysconfig.get_paths()[name],
-                                     os.path.realpath(sysconfig.get_paths()[name]))}))
+                        for path in (sysconfig.get_paths(vars=_BASE)[name], os.path.realpath(
+                            sysconfig.get_paths(vars=_BASE)[name]))}))
 #: What a frame must name when it raises these events itself; a C callable between (a thread
 #: pool worker running ``sys._current_frames``) raised it for someone else (red team 29).
 _CALLEES = {"sys._getframe": "_getframe", "sys._current_frames": "_current_frames"}
@@ -406,7 +410,8 @@ class Watch:
 
     def _in_stdlib(self, frame: types.FrameType) -> bool:
         name = frame.f_code.co_filename
-        return type(name) is str and (name.startswith(_STDLIB) or name.startswith("<frozen"))
+        return type(name) is str and (name.startswith("<frozen") or (
+            name.startswith(_STDLIB) and "-packages" not in name))
 
     def _for_itself(self, frame: types.FrameType | None) -> bool:
         """A reader that keeps what it read: a consumer, or pytest reading for one of its

@@ -658,3 +658,21 @@ def test_ctypes_through_a_trampoline_of_the_standard_library_is_a_read(tmp_path:
                      str(tmp_path / "test_other.py"))
     runner["run"](watch)
     assert watch.reads == ["used ctypes (ctypes.cdata)"]
+
+
+def test_a_librarys_reader_keeps_what_it_reads_the_standard_librarys_hands_it_on(
+        tmp_path: Path) -> None:
+    # trio names each async generator by its code (pyee's honest test, calibration); a venv's
+    # site-packages sit under its own lib folder, which is not the standard library.
+    import sysconfig
+
+    path, _, gen, _ = _generator_target(tmp_path)
+    site = os.path.join(sysconfig.get_paths()["purelib"], "somelib", "util.py")
+    stdlib = os.path.join(os.path.dirname(os.__file__), "somewhere.py")
+    source = "def name_of(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n"
+    for filename, seen in ((site, []), (stdlib, ["read the target's code through gi_code"])):
+        reader: dict[str, Any] = {}
+        exec(compile(source, filename, "exec"), reader)
+        watch = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
+        reader["name_of"](watch, gen)
+        assert watch.reads == seen, filename
