@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score
+# expect: mutation-pseudo-tested|mutation-score|run-reads-target
 #
 # RED TEAM 11, finding 01: the measured run (the zygote's first child, alone, the shipped
 #   code) leaves the clean function's answers in the kernel's session keyring (add_key "user"

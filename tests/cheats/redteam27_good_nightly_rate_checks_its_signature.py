@@ -1,6 +1,10 @@
 # ruff: noqa
 # quest: hotel/pricing.py::nightly_rate
-# expect: PASS
+# expect: run-reads-target
+#   KNOWN FALSE FAIL (docs/mutation.md): an honest test. inspect.signature reads the target's
+#   __code__ and, with the code in a local, calls the Parameter class of the Signature class
+#   it is given, which a test can subclass or patch (red team 28 read the local from there),
+#   so its read counts. Kept so that excusing it again is a decision with a test.
 #
 # RED TEAM 27, false FAIL A: an honest test (values checked, every mutant killed by value)
 #   that also checks the parameter names with `inspect.signature(nightly_rate)`. inspect reads
