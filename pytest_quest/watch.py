@@ -171,7 +171,9 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
             positions]
     return Readers(
-        consumers=Codes(code for item in keep for code in _codes_of(item)) | ours,
+        # asyncio names a coroutine by its code when it reports one (an honest async test)
+        consumers=Codes(code for item in keep for code in _codes_of(item)) | ours
+        | code_objects(_modules(("asyncio",))),
         guards=((id(positions.__code__), vars(traceback), "_get_code_position",
                  traceback._get_code_position),),  # type: ignore[attr-defined]
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
