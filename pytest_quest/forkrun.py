@@ -931,8 +931,7 @@ class Judge:
         self.hidden = shipped_files(self.target.module, self.pristine.path)
         if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
             confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
-        if not _READERS:  # the modules every run has loaded by now, once
-            _READERS.append(readers(loader=_LOADER, installers=[_retry.__code__]))
+        _known_readers()  # the modules every run has loaded by now, once, before the fork
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
                               self.spec.evict_fds)
@@ -1368,8 +1367,7 @@ class _ChildRun:
         pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _READERS[0].copy() if _READERS else readers(
-                                   loader=_LOADER, installers=[_retry.__code__])))
+                               pipe, _known_readers().copy()))
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():
@@ -1558,6 +1556,13 @@ _LOADER = (_ChildRun._loading.__code__, _ChildRun._import.__code__,
 #: Who reads the target's code or frames for itself (:class:`pytest_quest.watch.Readers`):
 #: told once in the judge, before its zygote forks; each run's watch takes its own copy.
 _READERS: list[Readers] = []
+
+
+def _known_readers() -> Readers:
+    """The judge's readers, made on first use (before its zygote forks the runs)."""
+    if not _READERS:
+        _READERS.append(readers(loader=_LOADER, installers=[_retry.__code__]))
+    return _READERS[0]
 
 @contextlib.contextmanager
 def _served(path: str, text: str) -> Iterator[None]:

@@ -153,7 +153,8 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     from _pytest.python import Function
 
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
-    ours = code_objects(_modules(("coverage", "pytest_quest")))
+    coverage = code_objects(_modules(("coverage",)))
+    ours = coverage | code_objects(_modules(("pytest_quest",)))
     keepers = [vars(kind).get(name) for kind, names in (
         (pytest_code.TracebackEntry, ("name", "lineno", "path", "relline", "statement",
                                       "getfirstlinesource", "getsource", "ishidden", "__str__",
@@ -182,7 +183,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
-        tracers=code_objects(_modules(("coverage", "pytest_quest.recorder"))),
+        tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))
 
