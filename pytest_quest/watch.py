@@ -20,6 +20,7 @@ event at all (docs/security.md, "What is left").
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import sys
 import sysconfig
@@ -46,6 +47,8 @@ __all__ = ["Readers", "Watch", "readers"]
 
 #: At most this many findings a run (each one is a FAIL already).
 MAX_READS = 20
+#: At most this many file names of code the test's time made (past it, a finding).
+MAX_MADE = 1000
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: Events that hand out frames (every thread's, too).
@@ -90,6 +93,16 @@ class Readers:
     #: summaries, ``logging``'s caller lookup; and coverage and pytest-quest, whose names the
     #: static stage refuses in a test.
     consumers: Codes = field(default_factory=Codes)
+    #: The consumers named function by function (not coverage's and ours): each holds the
+    #: code it read in a local while it works, and a few of them call code the test can set
+    #: meanwhile (a module's ``__loader__``, a ``repr`` of a local: red teams 29 and 30), so a
+    #: frame taken while one of them is on the stack is taken from under it.
+    holders: Codes = field(default_factory=Codes)
+    #: The import system compiling a module's file (``SourceLoader.get_code`` through
+    #: ``source_to_code``) and pytest rewriting a test module's asserts: a compile by anything
+    #: else under a file name makes that name the test's (red team 30 compiled its probe as
+    #: ``/opt/...``, a library's name).
+    importers: Codes = field(default_factory=Codes)
     #: Consumers that hand what they read to a module global (``traceback``'s positions go to
     #: ``_get_code_position``): believed only while that global is still the original (a
     #: plain ``monkeypatch`` would make them a gadget). (code id, module dict, name, original).
@@ -128,8 +141,8 @@ class Readers:
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
-            "consumers", "reporters", "keepers", "passing", "walkers", "signature", "tracers",
-            "installers", "hooks", "loader")})
+            "consumers", "holders", "importers", "reporters", "keepers", "passing", "walkers",
+            "signature", "tracers", "installers", "hooks", "loader")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -167,14 +180,16 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     formatter = getattr(pytest_code, "FormattedExcinfo", None) or getattr(
         pytest_code, "ExceptionInfoFormatter", None)
     keepers += list(vars(formatter).values()) if formatter is not None else []
+    # The state of a generator or coroutine: a name, never the frame it read.
+    keepers += [getattr(inspect, name, None) for name in (
+        "getgeneratorstate", "getcoroutinestate", "getasyncgenstate")]
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
-            positions]
+            positions, *_asyncio_reports()]
+    holders = Codes(code for item in keep for code in _codes_of(item))
     return Readers(
-        # asyncio names a coroutine by its code when it reports one (an honest async test)
-        consumers=Codes(code for item in keep for code in _codes_of(item)) | ours
-        | code_objects(_modules(("asyncio",))),
+        consumers=holders | ours, holders=holders, importers=_importers(),
         guards=((id(positions.__code__), vars(traceback), "_get_code_position",
                  traceback._get_code_position),),  # type: ignore[attr-defined]
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
@@ -186,6 +201,32 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))
+
+
+def _asyncio_reports() -> list[Any]:
+    """asyncio's text about a task or coroutine (its ``repr``), which names the coroutine by
+    its code (an honest async test): only when the judge has loaded asyncio. Not the rest of
+    asyncio: ``Task.get_stack``/``print_stack`` hand frames out or call the test's ``repr``
+    while they hold the code (red team 30)."""
+    coroutines = sys.modules.get("asyncio.coroutines")
+    tasks = sys.modules.get("asyncio.base_tasks")
+    return [getattr(module, name, None) for module, name in (
+        (coroutines, "_format_coroutine"), (tasks, "_task_repr_info"), (tasks, "_task_repr"))
+        if module is not None]
+
+
+def _importers() -> Codes:
+    """The import system's compile of a module's file, and pytest's of a test module."""
+    from importlib import _bootstrap, _bootstrap_external
+
+    from _pytest.assertion import rewrite
+
+    loader = _bootstrap_external.SourceLoader
+    trampoline = _bootstrap._call_with_frames_removed  # type: ignore[attr-defined]
+    return Codes(code for item in (trampoline,
+                                   loader.source_to_code, loader.get_code,
+                                   getattr(rewrite, "_rewrite_test", None))
+                 for code in _codes_of(item))
 
 
 def _codes_of(item: Any) -> list[types.CodeType]:
@@ -225,6 +266,9 @@ class Watch:
         #: for all let a second thread read unseen while the first was inside (red team 27).
         self._busy: set[int] = set()
         self._replaced: list[str] = []
+        #: File names the test's time compiled code under, other than through the import
+        #: system: code under them is the test's, whatever they look like (red team 30).
+        self.made: set[str] = set()
 
     # ------------------------------------------------------------ the hook
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
@@ -274,6 +318,8 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({event})")
         elif event == "compile" and count == 2 and not self._pytest_parsing():
             self._compiled(args[0], args[1])
+        elif event == "code.__new__" and count >= 2:
+            self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
         elif event.startswith("ctypes.") and self._ctypes_by_test():
             # ctypes reads any memory, the installed code included: from the test's own code
             # it is a read (red team 27), or through a trampoline of the standard library (a
@@ -344,6 +390,8 @@ class Watch:
         if self._is_target(filename):
             self._saw("compiled code under the target's file name")
             return
+        if not self._loading and not self._importing():
+            self._made(filename)
         text = text_of(source)
         if text is not None and self.function and (
                 holds_body(text, self.function) or holds_body(text, self.body)):
@@ -371,6 +419,34 @@ class Watch:
             if label not in self._replaced and len(self._replaced) < MAX_READS:
                 self._replaced.append(label)
                 self._pipe.tell(REPLACED_RECORD, label)
+
+    def _importing(self) -> bool:
+        """The compile under way is the import system's of a module's own file (a plain
+        ``SourceFileLoader``, which reads what it compiles from that file) or pytest's
+        rewrite of a test module: told by the code of each frame on the way."""
+        frame = getframe(4)  # 0: here, 1: _compiled, 2: _judge, 3: __call__, 4: the caller
+        importers = self._readers.importers
+        if importers.holds(frame.f_code) and frame.f_code.co_name == "_rewrite_test":
+            return True
+        for _ in range(3):  # _call_with_frames_removed <- source_to_code <- get_code
+            if not importers.holds(frame.f_code) or frame.f_back is None:
+                return False
+            if frame.f_code.co_name == "get_code":
+                return type(frame.f_locals.get("self")) is _SOURCE_FILE_LOADER
+            frame = frame.f_back
+        return False
+
+    def _made(self, filename: Any) -> None:
+        """Code made in the test's time under ``filename``: the test's from now on. Only
+        names that would pass for a module's are kept (``<string>`` is the test's anyway)."""
+        text = text_of(filename)
+        if text is None or not text.startswith(("/", "<frozen")) or text in self.tests or \
+                text in self.made:
+            return
+        if len(self.made) >= MAX_MADE:
+            self._saw(f"compiled code under more than {MAX_MADE} file names")
+            return
+        self.made.add(text)
 
     def _is_target_code(self, code: Any) -> bool:
         if type(code) is not types.CodeType:
@@ -403,6 +479,11 @@ class Watch:
         found = getattr(holder, attr, None)
         if attr in _FRAME_GETTERS:
             found = getattr(found, "f_code", None)
+            if type(found) is types.CodeType and self._test_code(found):
+                # The frame of the test's own suspended generator: once resumed from under a
+                # reader, its ``f_back`` leads there with no event at all.
+                self._walk_by_test(attr, 4)
+                return
         if not self._is_target_code(found):
             return
         reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
@@ -457,11 +538,20 @@ class Watch:
             readers.consumers.holds(code)
 
     def _ctypes_by_test(self) -> bool:
+        """ctypes used for the test: by its own code, by a trampoline of the standard library,
+        or by a library the test called (pytest's ``CallInfo.from_call`` made the call for red
+        team 30); a binding of a C library in the project, or ours, is not the test."""
         frame: types.FrameType | None = getframe(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and \
                 _CTYPES in frame.f_code.co_filename:
             frame = frame.f_back  # ctypes' own Python helpers (cast, string_at) for a caller
-        return frame is None or self._made_by_test(frame) or self._in_stdlib(frame)
+        for _ in range(_DEPTH):
+            if frame is None or self._made_by_test(frame) or self._in_stdlib(frame):
+                return True
+            if self._readers.hooks.holds(frame.f_code) or not self._in_library(frame):
+                return False
+            frame = frame.f_back
+        return True
 
     def _intact(self, code: types.CodeType) -> bool:
         guard = self._guards.get(id(code))
@@ -514,20 +604,59 @@ class Watch:
         if what == "tb_frame" and frame.f_back is not None and walkers.holds(frame.f_code) \
                 and walkers.holds(frame.f_back.f_code):
             return  # traceback's own formatting (format_exc): text out, no frame handed on
-        while (passing.holds(frame.f_code) or walkers.holds(frame.f_code)) and \
-                frame.f_back is not None:
+        if self._readers.keepers.holds(frame.f_code):
+            return  # a state or a name out (inspect.getgeneratorstate), no frame
+        while (passing.holds(frame.f_code) or walkers.holds(frame.f_code) or
+               self._hands_out(frame)) and frame.f_back is not None:
             frame = frame.f_back  # inspect.currentframe() takes the frame for its caller
+        if self._under_holder(frame):
+            self._saw(f"walked the process's frames or objects ({what}) while a reader held "
+                      "code")
+            return
         if self._readers.reporters.holds(frame.f_code):
             if not self._for_itself(frame):  # excinfo.traceback[-1].locals: red team 28
                 self._saw(f"walked the process's frames or objects ({what})")
         elif self._made_by_test(frame):
             self._saw(f"walked the process's frames or objects ({what})")
 
+    def _under_holder(self, frame: types.FrameType) -> bool:
+        """A holder (a consumer with the code in a local) is on the stack below ``frame``."""
+        holders = self._readers.holders
+        if holders.holds(frame.f_code):
+            return False  # logging's caller lookup takes its own frames
+        below = frame.f_back
+        for _ in range(_DEPTH):
+            if below is None:
+                return False
+            if holders.holds(below.f_code):
+                return True
+            below = below.f_back
+        return False
+
+    def _hands_out(self, frame: types.FrameType) -> bool:
+        """A function of the standard library that returns the frames it takes to its caller
+        (asyncio's ``Task.get_stack``, bdb's ``get_stack``: red team 30), told by its file
+        and name: a standard library file is the interpreter's (read-only to a run), and code
+        the test compiled under its name is the test's already."""
+        code = frame.f_code
+        name = code.co_filename
+        return type(name) is str and code.co_name in _HANDERS and name.startswith(_STDLIB) \
+            and name.endswith(_HANDERS[code.co_name]) and name not in self.made
+
     def _made_by_test(self, frame: types.FrameType) -> bool:
-        """The test file's code, or code made at run time (``<string>``), not a module's."""
-        name = frame.f_code.co_filename
-        return type(name) is not str or name in self.tests or \
+        """The test file's code, or code made at run time (``<string>``, or under any name
+        the test's time compiled code under), not a module's."""
+        return self._test_code(frame.f_code)
+
+    def _test_code(self, code: types.CodeType) -> bool:
+        name = code.co_filename
+        return type(name) is not str or name in self.tests or name in self.made or \
             not name.startswith(("/", "<frozen"))
+
+    @staticmethod
+    def _in_library(frame: types.FrameType) -> bool:
+        name = frame.f_code.co_filename
+        return type(name) is str and _LIBRARY in name
 
     def _pytest_parsing(self) -> bool:
         """Whether the compile under way is pytest formatting a traceback (not the test reading).
@@ -562,4 +691,17 @@ _RUNS: dict[type, str] = {types.GeneratorType: "gi_running", types.CoroutineType
                           types.AsyncGeneratorType: "ag_running"}
 #: ctypes' own folder in a code object's file name.
 _CTYPES = f"{os.sep}ctypes{os.sep}"
+#: A library's folder (site-packages, dist-packages) in a code object's file name.
+_LIBRARY = f"-packages{os.sep}"
+#: Functions of the standard library that take frames and return them (or print them with
+#: the test's ``repr``) to their caller, who is judged instead: name -> file endings.
+_HANDERS: dict[str, tuple[str, ...]] = {
+    "get_stack": (f"{os.sep}bdb.py", f"asyncio{os.sep}tasks.py"),
+    "print_stack": (f"asyncio{os.sep}tasks.py",),
+    "_task_get_stack": (f"asyncio{os.sep}base_tasks.py",),
+    "_task_print_stack": (f"asyncio{os.sep}base_tasks.py",),
+}
+#: How far up the stack the hooks look (a stack deeper than this ends the look).
+_DEPTH = 300
+_SOURCE_FILE_LOADER = importlib.machinery.SourceFileLoader
 

@@ -556,6 +556,19 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "import logging.config\nlogging.config.dictConfig({'version': 1})",
     "import builtins\nrun = next(v for k, v in vars(builtins).items() if k == 'x')",
     "names = sys.__dict__",
+    # red team 30: code compiled under a module's file name, functions made by another
+    # spelling, attributes looked up by a name built at run time
+    "code = compile('x = 1', '/opt/lib/helpers.py', 'exec')",
+    "code = compile('x = 1', filename=name, mode='exec')",
+    "code = compile('x = 1', '<frozen importlib._bootstrap>', 'exec')",
+    "f = type(lambda: None)(code, globals())",
+    "def helper():\n    pass\nf = type(helper)(code, {})",
+    "f = nightly_rate.__code__.replace(co_filename='/x.py')",
+    "import builtins\nrun = builtins.__getattribute__(''.join(('ex', 'ec')))",
+    "import builtins\nrun = object.__getattribute__(builtins, name)",
+    "import builtins, functools\nrun = functools.reduce(getattr, [name], builtins)",
+    "import builtins\nrun = list(map(getattr, [builtins], [name]))[0]",
+    "import builtins, inspect\nrun = dict(inspect.getmembers(builtins))[name]",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -574,7 +587,13 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "assert str(tmp_path) not in sys.path",
     "import timeit\ntimeit.timeit('1 + 1', number=1)",
     "code = compile('x = 1', 'f.py', 'exec')",
+    "code = compile('x = 1', '<probe>', 'exec')",
     "assert vars(tmp_path) is not None",
+    "assert type(tmp_path)(str(tmp_path)) == tmp_path",
+    "assert getattr(tmp_path, 'name')",
+    "assert tmp_path.__getattribute__('name')",
+    "import inspect\nassert inspect.getmembers(tmp_path)",
+    "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
     assert "static-hidden-code" not in rules(_in_test(code))
@@ -587,3 +606,12 @@ def test_a_dotted_string_rooted_in_a_native_bridge_is_named() -> None:
                  "import pydoc\npydoc.locate('ctypes:pointer')"):
         assert "static-native-code" in rules(_in_test(code)), code
     assert "static-native-code" not in rules(_in_test("assert 'ctypesque' != 'x'"))
+
+
+def test_a_native_bridge_reached_as_another_modules_attribute_is_named() -> None:
+    # Red teams 29 and 30: multiprocessing.sharedctypes imports ctypes; its attribute is ctypes.
+    for code in ("from multiprocessing import sharedctypes\np = sharedctypes.ctypes.py_object",
+                 "import multiprocessing.sharedctypes as s\np = s.ctypes"):
+        assert "static-native-code" in rules(_in_test(code)), code
+    assert "static-native-code" not in rules(_in_test(
+        "from multiprocessing import sharedctypes\nassert sharedctypes.RawArray"))

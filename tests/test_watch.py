@@ -459,11 +459,14 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
     mine = other(1)
     next(mine)
     watch = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
-    watch("object.__getattr__", (mine, "gi_frame"))  # a generator of the test's own: quiet
     _reporter(watch, gen, "gi_frame")  # a reader that keeps it: quiet
     assert watch.reads == []
     watch("object.__getattr__", (gen, "gi_frame"))
     assert watch.reads == ["read the target's code through gi_frame"]
+    # the test's own generator: a frame that leads below once resumed (red team 30)
+    own = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
+    own("object.__getattr__", (mine, "gi_frame"))
+    assert own.reads == ["walked the process's frames or objects (gi_frame)"]
 
 
 def test_watch_sees_gc_asked_what_anything_holds(tmp_path: Path) -> None:
@@ -628,9 +631,23 @@ def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Pa
     running = walk()
     next(running)
     assert seen[0].reads == ["walked the process's frames or objects (gi_frame)"]
+    # Suspended, the test's own generator's frame leads nowhere yet, but once resumed from
+    # under a reader its f_back leads there with no event (red team 30): a walk too. A
+    # library's read of it (trio checks each task's frame) and a generator of a module's
+    # code are not.
     done = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
-    done("object.__getattr__", (running, "gi_frame"))  # suspended: its frame leads nowhere
-    assert done.reads == []
+    done("object.__getattr__", (running, "gi_frame"))
+    assert done.reads == ["walked the process's frames or objects (gi_frame)"]
+    library = _compiled_as(_site("somelib", "tasks.py"),
+                           "def check(watch, gen):\n    watch('object.__getattr__', (gen, "
+                           "'gi_frame'))\n")
+    kept = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    library["check"](kept, running)
+    _, _, gen, _ = _generator_target(tmp_path)
+    kept("object.__getattr__", (gen, "gi_frame"))  # finished: no frame at all
+    assert kept.reads == []
+    import inspect
+    assert READERS.keepers.holds(inspect.getgeneratorstate.__code__)  # a state, no frame
 
     def worker(watch: Watch, fn: Any) -> None:  # like concurrent.futures' _WorkItem.run
         fn("sys._current_frames", ())
@@ -676,3 +693,159 @@ def test_a_librarys_reader_keeps_what_it_reads_the_standard_librarys_hands_it_on
         watch = watching(TARGET, str(path), fingerprint(""), str(tmp_path / "test_other.py"))
         reader["name_of"](watch, gen)
         assert watch.reads == seen, filename
+
+
+def _compiled_as(filename: str, source: str) -> dict[str, Any]:
+    """Functions whose code carries ``filename``, made before any watch exists (a module's)."""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _site(*parts: str) -> str:
+    """A file in this interpreter's site-packages: a library's."""
+    import sysconfig
+
+    return os.path.join(sysconfig.get_paths()["purelib"], *parts)
+
+
+def _traceback() -> types.TracebackType:
+    try:
+        raise ValueError("x")
+    except ValueError as exc:
+        assert exc.__traceback__ is not None
+        return exc.__traceback__
+
+
+TAKE = "def take(watch, tb):\n    watch('object.__getattr__', (tb, 'tb_frame'))\n"
+WALKED = ["walked the process's frames or objects (tb_frame)"]
+
+
+def test_code_compiled_in_the_tests_time_is_the_tests_whatever_its_name(tmp_path: Path
+                                                                       ) -> None:
+    # Red team 30: a probe compiled as /opt/quest-helpers/probes.py (and the whole test)
+    # passed for a library's code, which keeps what it takes.
+    name = "/opt/quest-helpers/probes.py"
+    probe, tb = _compiled_as(name, TAKE), _traceback()
+    before = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    probe["take"](before, tb)
+    assert before.reads == [] and before.made == set()
+    for event, args in (("compile", ("x = 1", name)),
+                        ("code.__new__", (b"", name, "take", 2, 0, 0, 2, 2, 3)),
+                        ("compile", ("x = 1", "<frozen importlib._bootstrap>"))):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch(event, args)
+        probe["take"](watch, tb)
+        assert watch.reads == (WALKED if args[1] == name else []), event
+    relative = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    relative("compile", ("x = 1", "<string>"))  # the test's already: nothing to keep
+    assert relative.made == set()
+
+
+def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
+        tmp_path: Path) -> None:
+    """Told by the code of each frame: SourceLoader.get_code (of a plain SourceFileLoader,
+    which reads the module's own file) -> source_to_code -> _call_with_frames_removed."""
+    import dataclasses
+    from importlib.machinery import SourceFileLoader
+
+    chain = _compiled_as("<import>", (
+        "def _call_with_frames_removed(watch, source, name):\n"
+        "    watch('compile', (source, name))\n"
+        "def source_to_code(watch, source, name):\n"
+        "    _call_with_frames_removed(watch, source, name)\n"
+        "def get_code(watch, self, source, name):\n"
+        "    source_to_code(watch, source, name)\n"))
+    known = dataclasses.replace(READERS, importers=Codes(
+        chain[n].__code__ for n in ("_call_with_frames_removed", "source_to_code", "get_code")))
+    name = _site("somelib", "util.py")
+    probe, tb = _compiled_as(name, TAKE), _traceback()
+
+    class Loader(SourceFileLoader):
+        """Its get_data may answer anything: not the module's own file."""
+
+    for loader, seen in ((SourceFileLoader("util", name), []), (Loader("util", name), WALKED),
+                         (None, WALKED)):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
+                         known=known)
+        if loader is None:
+            chain["source_to_code"](watch, "x = 1", name)  # no get_code below it
+        else:
+            chain["get_code"](watch, loader, "x = 1", name)
+        probe["take"](watch, tb)
+        assert watch.reads == seen, loader
+    real = readers()
+    assert real.importers.holds(SourceFileLoader.get_code.__code__)
+
+
+def test_ctypes_used_by_a_library_the_test_called_is_the_tests(tmp_path: Path) -> None:
+    # Red team 30: pytest's CallInfo.from_call(partial(py_object.from_address, ...)) made the
+    # ctypes call from a library's frame for the test.
+    runner = _compiled_as(_site("somelib", "runner.py"),
+                          "def call(fn, *args):\n    return fn(*args)\n")
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    runner["call"](watch, "ctypes.cdata", (1,))
+    assert watch.reads == ["used ctypes (ctypes.cdata)"]
+    # the project's binding of a C library through a library: the project's, not the test's
+    binding = _compiled_as(str(tmp_path / "binding.py"),
+                           "def bind(call, watch):\n    call(watch, 'ctypes.cdata', (1,))\n")
+    quiet = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    binding["bind"](runner["call"], quiet)
+    assert quiet.reads == []
+
+
+def test_a_standard_library_function_that_returns_frames_reads_for_its_caller(
+        tmp_path: Path) -> None:
+    # Red team 30: bdb's Bdb.get_stack(None, tb) and asyncio's Task.get_stack took the frames
+    # for the test and handed them back.
+    import bdb
+
+    stdlib = _compiled_as(bdb.__file__, TAKE.replace("take", "get_stack"))
+    library = _compiled_as(_site("somelib", "debug.py"), TAKE.replace("take", "get_stack"))
+    caller = _compiled_as(_site("somelib", "caller.py"),
+                          "def show(get_stack, watch, tb):\n    get_stack(watch, tb)\n")
+    tb = _traceback()
+    for functions, via, seen in ((stdlib, None, WALKED), (library, None, []),
+                                 (stdlib, caller, [])):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        if via is None:
+            functions["get_stack"](watch, tb)
+        else:
+            via["show"](functions["get_stack"], watch, tb)  # a library asked: it keeps them
+        assert watch.reads == seen
+
+
+def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: Path) -> None:
+    # Red team 30: traceback's summaries hold the code in a local and call linecache, which
+    # asks the module's __loader__ (the test's object) for its source; rich's
+    # _caller_frame_info (a library, through inspect.currentframe) then took the frame.
+    import dataclasses
+
+    info = _compiled_as(_site("somelib", "console.py"),
+                        "import sys\ndef caller_info(watch):\n"
+                        "    return watch('sys._getframe', ()) if sys._getframe else None\n")
+
+    def holder(callback: Any) -> None:  # like StackSummary._extract_from_extended_frame_gen
+        co = holder.__code__  # noqa: F841 - what a holder holds
+        callback()
+
+    known = dataclasses.replace(READERS, holders=Codes([holder.__code__]),
+                                consumers=READERS.consumers | Codes([holder.__code__]))
+    under = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    holder(lambda: info["caller_info"](under))
+    assert under.reads == ["walked the process's frames or objects (sys._getframe) while a "
+                           "reader held code"]
+    alone = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    info["caller_info"](alone)  # a library's own lookup, no holder below
+    assert alone.reads == []
+
+
+def test_asyncios_reports_are_consumers_its_stack_getters_are_not() -> None:
+    import asyncio.base_tasks
+    import asyncio.coroutines
+
+    known = readers()
+    assert known.holders.holds(asyncio.coroutines._format_coroutine.__code__)
+    assert known.consumers.holds(asyncio.base_tasks._task_repr_info.__code__)
+    assert not known.consumers.holds(asyncio.base_tasks._task_get_stack.__code__)
+    assert not known.consumers.holds(asyncio.base_tasks._task_print_stack.__code__)

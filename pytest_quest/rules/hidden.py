@@ -45,7 +45,7 @@ _FROM_TEXT = frozenset({"exec", "eval", "compile", "builtins.exec", "builtins.ev
                         "pdb.run", "pdb.runeval", "typing.ForwardRef"})
 #: Calls that make runnable code out of data, whatever their arguments.
 _FROM_DATA = frozenset({
-    "marshal.loads", "marshal.load", "types.CodeType", "types.FunctionType",
+    "marshal.loads", "marshal.load", "types.CodeType", "types.FunctionType", "types.LambdaType",
     "runpy.run_path", "runpy.run_module", "importlib.util.spec_from_file_location",
     "importlib.machinery.SourceFileLoader", "importlib.machinery.SourcelessFileLoader",
     "code.InteractiveInterpreter", "code.InteractiveConsole", "code.interact",
@@ -74,6 +74,8 @@ _HANDED = _FROM_TEXT | {"marshal.loads", "marshal.load", "runpy.run_path", "runp
 #: key, ``vars(sys)`` ``_current_frames``: red team 29).
 _WALKED = frozenset({"builtins", "sys", "gc", "inspect", "os", "importlib", "types", "ctypes",
                      "_thread", "threading", "marshal", "pickle", "operator", "functools"})
+#: What looks up any attribute by name when handed on (not called here).
+_LOOKUPS = frozenset({"getattr", "builtins.getattr", "operator.attrgetter"})
 #: Builtins looked up by a literal key (``__builtins__["exec"]``): a call the names miss.
 _KEYS = frozenset({"exec", "eval", "compile", "__import__"})
 
@@ -82,6 +84,8 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
     """One fact per place the file runs code it does not spell out."""
     direct: set[int] = set()
     dumped = _dumped_names(tree, names)
+    functions = {node.name for node in ast.walk(tree)
+                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -90,6 +94,15 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
             direct.add(id(node.func))
             if node.args and const_str(node.args[0]) is None:
                 yield _fact(sub, node, f"`{quote(sub, node)}` runs code built at run time")
+            elif name.endswith("compile") and not _own_name(node):
+                yield _fact(sub, node, f"`{quote(sub, node)}` compiles code under a file name "
+                            "that passes for a module's")
+        elif _makes_function(node, names, functions):
+            yield _fact(sub, node, f"`{quote(sub, node)}` makes code out of data")
+        elif _looks_up_by_built_name(node, names):
+            direct.add(id(node.func))
+            yield _fact(sub, node, f"`{quote(sub, node)}` looks up an attribute by a name "
+                        "built at run time")
         elif name in _FROM_DATA:
             direct.add(id(node.func))
             yield _fact(sub, node, f"`{quote(sub, node)}` makes code out of data")
@@ -101,11 +114,18 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
         elif name == "syspath_prepend" or (isinstance(node.func, ast.Attribute) and
                                           node.func.attr == "syspath_prepend"):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in direct and \
                 isinstance(getattr(node, "ctx", None), ast.Load) and \
                 names.resolve(node) in _HANDED:
             yield _fact(sub, node, f"`{quote(sub, node)}` is handed on: it may run any code")
+        elif isinstance(node, ast.Name | ast.Attribute) and id(node) not in called and \
+                isinstance(getattr(node, "ctx", None), ast.Load) and \
+                names.resolve(node) in _LOOKUPS:
+            # map(getattr, [builtins], [name]), functools.reduce(getattr, ...) (red team 30)
+            yield _fact(sub, node, f"`{quote(sub, node)}` is handed on: it looks up any "
+                        "attribute")
         elif isinstance(node, ast.Subscript) and const_str(node.slice) in _KEYS:
             yield _fact(sub, node, f"`{quote(sub, node)}` looks up a builtin that runs code")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
@@ -118,6 +138,44 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
                         "run or reach code")
         elif _changes_import_places(node, names):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
+
+
+def _own_name(node: ast.Call) -> bool:
+    """``compile(text, "<name>", ...)``: a file name written here that no module's code has
+    (a module's is absolute, or ``<frozen ...>``), or none given."""
+    filename = node.args[1] if len(node.args) > 1 else next(
+        (k.value for k in node.keywords if k.arg == "filename"), None)
+    if filename is None:
+        return True
+    text = const_str(filename)
+    return text is not None and not text.startswith(("/", "<frozen"))
+
+
+def _makes_function(node: ast.Call, names: Names, functions: set[str]) -> bool:
+    """``type(lambda: None)(code, globals())`` (or ``type(f)`` of a function defined here):
+    FunctionType by another spelling, and
+    ``f.__code__.replace(...)``: a code object made from another (red team 30)."""
+    func = node.func
+    if isinstance(func, ast.Call) and names.resolve(func.func) == "type" and \
+            len(func.args) == 1 and node.args:
+        made = func.args[0]
+        return isinstance(made, ast.Lambda) or (
+            isinstance(made, ast.Name) and made.id in functions)
+    return isinstance(func, ast.Attribute) and func.attr == "replace" and \
+        isinstance(func.value, ast.Attribute) and func.value.attr == "__code__"
+
+
+def _looks_up_by_built_name(node: ast.Call, names: Names) -> bool:
+    """``builtins.__getattribute__(name)``, ``object.__getattribute__(builtins, name)``,
+    ``inspect.getmembers(builtins)``: a name picked at run time, past every spelling the
+    static stage reads (red team 30)."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in ("__getattribute__", "__getattr__"):
+        return any(const_str(arg) is None for arg in node.args[-1:])
+    if names.resolve(func) in ("inspect.getmembers", "inspect.getmembers_static") and \
+            node.args:
+        return names.resolve(node.args[0]) in _WALKED
+    return False
 
 
 def _names_a_runner(text: str) -> bool:

@@ -201,6 +201,12 @@ def _banned(name: str | None) -> tuple[Rule, str] | None:
         rule = _BANNED.get(".".join(parts[:i]))
         if rule is not None:
             return rule, name
+    for part in parts[1:]:
+        # a bridge reached as another module's attribute: multiprocessing.sharedctypes.ctypes
+        # (red teams 29 and 30)
+        rule = _BANNED.get(part)
+        if rule is escapes.NATIVE:
+            return rule, name
     return None
 
 
