@@ -186,7 +186,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
-            positions, *_asyncio_reports()]
+            positions]
     holders = Codes(code for item in keep for code in _codes_of(item))
     return Readers(
         consumers=holders | ours, holders=holders, importers=_importers(),
@@ -201,18 +201,6 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))
-
-
-def _asyncio_reports() -> list[Any]:
-    """asyncio's text about a task or coroutine (its ``repr``), which names the coroutine by
-    its code (an honest async test): only when the judge has loaded asyncio. Not the rest of
-    asyncio: ``Task.get_stack``/``print_stack`` hand frames out or call the test's ``repr``
-    while they hold the code (red team 30)."""
-    coroutines = sys.modules.get("asyncio.coroutines")
-    tasks = sys.modules.get("asyncio.base_tasks")
-    return [getattr(module, name, None) for module, name in (
-        (coroutines, "_format_coroutine"), (tasks, "_task_repr_info"), (tasks, "_task_repr"))
-        if module is not None]
 
 
 def _importers() -> Codes:
@@ -510,6 +498,8 @@ class Watch:
             code = frame.f_code
             if readers.consumers.holds(code):
                 return self._intact(code)
+            if self._stdlib_function(code, _REPORTS):
+                return True
             if readers.keepers.holds(code):
                 return True
             caller = frame.f_back
@@ -635,13 +625,18 @@ class Watch:
 
     def _hands_out(self, frame: types.FrameType) -> bool:
         """A function of the standard library that returns the frames it takes to its caller
-        (asyncio's ``Task.get_stack``, bdb's ``get_stack``: red team 30), told by its file
-        and name: a standard library file is the interpreter's (read-only to a run), and code
-        the test compiled under its name is the test's already."""
-        code = frame.f_code
+        (asyncio's ``Task.get_stack``, bdb's ``get_stack``: red team 30)."""
+        return self._stdlib_function(frame.f_code, _HANDERS)
+
+    def _stdlib_function(self, code: types.CodeType, table: dict[str, tuple[str, ...]]
+                         ) -> bool:
+        """``code`` is one of the standard library's functions in ``table`` (name -> file
+        endings), told by its file and name, whether or not the judge loaded its module: a
+        standard library file is the interpreter's (read-only to a run), and code the test
+        compiled under its name is the test's already."""
         name = code.co_filename
-        return type(name) is str and code.co_name in _HANDERS and name.startswith(_STDLIB) \
-            and name.endswith(_HANDERS[code.co_name]) and name not in self.made
+        return type(name) is str and code.co_name in table and name.startswith(_STDLIB) \
+            and name.endswith(table[code.co_name]) and name not in self.made
 
     def _made_by_test(self, frame: types.FrameType) -> bool:
         """The test file's code, or code made at run time (``<string>``, or under any name
@@ -700,6 +695,14 @@ _HANDERS: dict[str, tuple[str, ...]] = {
     "print_stack": (f"asyncio{os.sep}tasks.py",),
     "_task_get_stack": (f"asyncio{os.sep}base_tasks.py",),
     "_task_print_stack": (f"asyncio{os.sep}base_tasks.py",),
+}
+#: asyncio's text about a task or coroutine (its ``repr``), which names the coroutine by its
+#: code (an honest async test); not the rest of asyncio: ``Task.get_stack``/``print_stack``
+#: hand frames out or call the test's ``repr`` while they hold the code (red team 30).
+_REPORTS: dict[str, tuple[str, ...]] = {
+    "_format_coroutine": (f"asyncio{os.sep}coroutines.py",),
+    "_task_repr_info": (f"asyncio{os.sep}base_tasks.py",),
+    "_task_repr": (f"asyncio{os.sep}base_tasks.py",),
 }
 #: How far up the stack the hooks look (a stack deeper than this ends the look).
 _DEPTH = 300

@@ -840,12 +840,21 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
     assert alone.reads == []
 
 
-def test_asyncios_reports_are_consumers_its_stack_getters_are_not() -> None:
+def test_asyncios_reports_keep_what_they_read_its_stack_getters_do_not(tmp_path: Path) -> None:
+    # asyncio names a coroutine by its code in a task's repr (an honest async test), whether
+    # or not the judge loaded asyncio; Task.print_stack held the code while it called the
+    # test's repr (red team 30), so it is no consumer: it reads for its caller.
     import asyncio.base_tasks
     import asyncio.coroutines
 
-    known = readers()
-    assert known.holders.holds(asyncio.coroutines._format_coroutine.__code__)
-    assert known.consumers.holds(asyncio.base_tasks._task_repr_info.__code__)
-    assert not known.consumers.holds(asyncio.base_tasks._task_get_stack.__code__)
-    assert not known.consumers.holds(asyncio.base_tasks._task_print_stack.__code__)
+    path, _, gen, _ = _generator_target(tmp_path)
+    read = "def {}(watch, gen):\n    watch('object.__getattr__', (gen, 'gi_code'))\n"
+    for module, name, seen in (
+            (asyncio.coroutines, "_format_coroutine", []),
+            (asyncio.base_tasks, "_task_print_stack", ["read the target's code through gi_code"]),
+            (asyncio.base_tasks, "_format_coroutine", ["read the target's code through gi_code"])):
+        reader = _compiled_as(module.__file__, read.format(name))
+        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        reader[name](watch, gen)
+        assert watch.reads == seen, (module, name)
+    assert not readers().consumers.holds(asyncio.coroutines._format_coroutine.__code__)

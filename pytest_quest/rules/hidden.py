@@ -33,7 +33,9 @@ HIDDEN = CATALOG.add(
     "types.FunctionType), no pickle loaded from anything but pickle.dumps, no file run by "
     "runpy or loaded from a path by importlib or zipimport, no change to where Python imports "
     "from (sys.path, sys.meta_path, sys.path_hooks, monkeypatch.syspath_prepend), no walk of "
-    "the names of builtins, sys, gc, inspect and the like (vars(), __dict__, dir()).",
+    "the names of builtins, sys, gc, inspect and the like (vars(), __dict__, dir(), "
+    "inspect.getmembers), no attribute looked up by a name built at run time past every "
+    "spelling (__getattribute__, getattr handed on), no compile under a module's file name.",
     "Write the code in the test file itself. A maintainer reviews a test that must build code.",
 )
 
