@@ -1367,7 +1367,7 @@ class _ChildRun:
         pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _known_readers().copy()))
+                               pipe, _known_readers().copy(), self.allowed))
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():

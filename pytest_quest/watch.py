@@ -38,6 +38,7 @@ from pytest_quest.hooked import (
     get_ident,
     getframe,
     normal,
+    real_path,
     text_of,
 )
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
@@ -180,14 +181,19 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     formatter = getattr(pytest_code, "FormattedExcinfo", None) or getattr(
         pytest_code, "ExceptionInfoFormatter", None)
     keepers += list(vars(formatter).values()) if formatter is not None else []
-    # The state of a generator or coroutine: a name, never the frame it read.
+    # The state or the locals of a generator or coroutine: never the frame it read (an honest
+    # test of a generator's state, red team 31).
     keepers += [getattr(inspect, name, None) for name in (
-        "getgeneratorstate", "getcoroutinestate", "getasyncgenstate")]
+        "getgeneratorstate", "getcoroutinestate", "getasyncgenstate", "getgeneratorlocals",
+        "getcoroutinelocals", "getasyncgenlocals")]
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
             positions]
-    holders = Codes(code for item in keep for code in _codes_of(item))
+    # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
+    # it compares the test's objects (red team 31)
+    holders = Codes(code for item in keep for code in _codes_of(item)) | Codes(
+        code for item in keepers if item is not None for code in _codes_of(item))
     return Readers(
         consumers=holders | ours, holders=holders, importers=_importers(),
         guards=((id(positions.__code__), vars(traceback), "_get_code_position",
@@ -230,7 +236,7 @@ class Watch:
     def __init__(self, target: TargetSpec, path: str,
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
-                 known: Readers | None = None) -> None:
+                 known: Readers | None = None, writable: Iterable[str] = ()) -> None:
         #: The target's file as the run compiled it, and resolved: compared as text.
         self.paths = frozenset({path, normal(path), os.path.realpath(path)})
         self.module = target.module
@@ -257,6 +263,9 @@ class Watch:
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
+        #: The run's writable folders: a module file there is one the test may have written.
+        self.writable = tuple({spelling.rstrip(os.sep) + os.sep for folder in writable
+                               for spelling in (normal(folder), os.path.realpath(folder))})
 
     # ------------------------------------------------------------ the hook
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
@@ -308,7 +317,7 @@ class Watch:
             self._compiled(args[0], args[1])
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
-        elif event.startswith("ctypes.") and self._ctypes_by_test():
+        elif event.startswith("ctypes.") and self._ctypes_by_test(event in _MEMORY_EVENTS):
             # ctypes reads any memory, the installed code included: from the test's own code
             # it is a read (red team 27), or through a trampoline of the standard library (a
             # thread pool's worker: red team 29); a library's binding of a C library is not
@@ -420,9 +429,22 @@ class Watch:
             if not importers.holds(frame.f_code) or frame.f_back is None:
                 return False
             if frame.f_code.co_name == "get_code":
-                return type(frame.f_locals.get("self")) is _SOURCE_FILE_LOADER
+                loader = frame.f_locals.get("self")
+                return type(loader) is _SOURCE_FILE_LOADER and not self._writable(
+                    getattr(loader, "path", None))
             frame = frame.f_back
         return False
+
+    def _writable(self, path: Any) -> bool:
+        """``path`` lies in one of the run's writable folders (or is no text at all): a
+        module imported from there was written in the run, by the test (a plain loader made
+        for a file in its temp dir ran it as a module: red team 30's idea, taken further)."""
+        text = text_of(path)
+        if text is None:
+            return True
+        real = real_path(text)
+        return any(spelling.startswith(self.writable)
+                   for spelling in (text, normal(text), real) if spelling)
 
     def _made(self, filename: Any) -> None:
         """Code made in the test's time under ``filename``: the test's from now on. Only
@@ -473,6 +495,9 @@ class Watch:
                 self._walk_by_test(attr, 4)
                 return
         if not self._is_target_code(found):
+            return
+        if self._for_someone_else(getframe(3), attr):  # 0: here, 1: _judge, 2: __call__
+            self._saw(f"read the target's code through {attr}")
             return
         reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
         if not self._for_itself(reader) and (
@@ -527,10 +552,11 @@ class Watch:
         return readers.reporters.holds(code) or readers.keepers.holds(code) or \
             readers.consumers.holds(code)
 
-    def _ctypes_by_test(self) -> bool:
+    def _ctypes_by_test(self, memory: bool) -> bool:
         """ctypes used for the test: by its own code, by a trampoline of the standard library,
         or by a library the test called (pytest's ``CallInfo.from_call`` made the call for red
-        team 30); a binding of a C library in the project, or ours, is not the test."""
+        team 30); a binding of a C library in the project, or ours, is not the test, unless
+        it reads memory at an address (``from_address``, ``string_at``)."""
         frame: types.FrameType | None = getframe(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and \
                 _CTYPES in frame.f_code.co_filename:
@@ -538,7 +564,11 @@ class Watch:
         for _ in range(_DEPTH):
             if frame is None or self._made_by_test(frame) or self._in_stdlib(frame):
                 return True
-            if self._readers.hooks.holds(frame.f_code) or not self._in_library(frame):
+            if self._readers.hooks.holds(frame.f_code):
+                return False
+            if memory:  # memory read at an address: whoever runs it (red team 31's project
+                return True  # frame ran the test's map of from_address)
+            if not self._in_library(frame):
                 return False
             frame = frame.f_back
         return True
@@ -586,19 +616,27 @@ class Watch:
         pytest, logging and the traceback module take frames for their own reports."""
         frame = getframe(depth)  # 0: here, 1: _judge, 2: __call__
         callee = _CALLEES.get(what)
-        if callee is not None and not self._readers.consumers.holds(frame.f_code) and \
-                not self._names(frame.f_code, callee) and self._trusted_names(frame.f_code):
+        if self._for_someone_else(frame, callee or what):
             self._saw(f"walked the process's frames or objects ({what})")
             return
         walkers, passing = self._readers.walkers, self._readers.passing
         if what == "tb_frame" and frame.f_back is not None and walkers.holds(frame.f_code) \
                 and walkers.holds(frame.f_back.f_code):
             return  # traceback's own formatting (format_exc): text out, no frame handed on
-        if self._readers.keepers.holds(frame.f_code):
-            return  # a state or a name out (inspect.getgeneratorstate), no frame
-        while (passing.holds(frame.f_code) or walkers.holds(frame.f_code) or
-               self._hands_out(frame)) and frame.f_back is not None:
-            frame = frame.f_back  # inspect.currentframe() takes the frame for its caller
+        code = frame.f_code
+        if self._readers.keepers.holds(code) or (
+                what == "sys._getframe" and walkers.holds(code) and code.co_name in _STACK_TEXT):
+            return  # a state or text out (getgeneratorstate, traceback.format_stack), no frame
+        handed = False
+        while (back := frame.f_back) is not None:
+            if passing.holds(frame.f_code) or walkers.holds(frame.f_code):
+                frame = back  # inspect.currentframe() takes the frame for its caller
+            elif self._hands_out(frame) or (handed and self._in_stdlib(frame)):
+                # and every frame of the standard library between it and who asked (pdb's
+                # setup stored bdb's frames on the test's object: red team 31)
+                handed, frame = True, back
+            else:
+                break
         if self._under_holder(frame):
             self._saw(f"walked the process's frames or objects ({what}) while a reader held "
                       "code")
@@ -608,6 +646,15 @@ class Watch:
                 self._saw(f"walked the process's frames or objects ({what})")
         elif self._made_by_test(frame):
             self._saw(f"walked the process's frames or objects ({what})")
+
+    def _for_someone_else(self, frame: types.FrameType, name: str) -> bool:
+        """A module's frame raised the event without naming what raised it: a C callable it
+        ran did (a thread pool worker running ``sys._current_frames``: red team 29; a library
+        or the project iterating the test's ``map(operator.attrgetter(...), ...)``: red team
+        31). Whoever made that callable is the test; a consumer's own lookups aside."""
+        code = frame.f_code
+        return not self._readers.consumers.holds(code) and self._trusted_names(code) and \
+            not self._names(code, name) and name not in _text_constants(code)
 
     def _under_holder(self, frame: types.FrameType) -> bool:
         """A holder (a consumer with the code in a local) is on the stack below ``frame``."""
@@ -669,6 +716,11 @@ class Watch:
         return False
 
 
+def _text_constants(code: types.CodeType) -> tuple[str, ...]:
+    """The plain strings among ``code``'s constants (``getattr(x, "tb_frame")``)."""
+    return tuple(item for item in code.co_consts if type(item) is str)
+
+
 def _statement_finder() -> types.CodeType | None:
     try:
         from _pytest._code.source import getstatementrange_ast
@@ -684,6 +736,9 @@ _INSTALLS = (sys.settrace, sys.setprofile)
 #: Whether each kind that runs code is running now (its frame's ``f_back`` is live).
 _RUNS: dict[type, str] = {types.GeneratorType: "gi_running", types.CoroutineType: "cr_running",
                           types.AsyncGeneratorType: "ag_running"}
+#: ctypes' events that read memory at an address: the installed code is there to read.
+_MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.cdata/buffer", "ctypes.string_at",
+                            "ctypes.wstring_at"})
 #: ctypes' own folder in a code object's file name.
 _CTYPES = f"{os.sep}ctypes{os.sep}"
 #: A library's folder (site-packages, dist-packages) in a code object's file name.
@@ -704,6 +759,8 @@ _REPORTS: dict[str, tuple[str, ...]] = {
     "_task_repr_info": (f"asyncio{os.sep}base_tasks.py",),
     "_task_repr": (f"asyncio{os.sep}base_tasks.py",),
 }
+#: traceback's functions that take their caller's frame and give text or summaries back.
+_STACK_TEXT = frozenset({"extract_stack", "format_stack", "print_stack"})
 #: How far up the stack the hooks look (a stack deeper than this ends the look).
 _DEPTH = 300
 _SOURCE_FILE_LOADER = importlib.machinery.SourceFileLoader

@@ -569,6 +569,12 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "import builtins, functools\nrun = functools.reduce(getattr, [name], builtins)",
     "import builtins\nrun = list(map(getattr, [builtins], [name]))[0]",
     "import builtins, inspect\nrun = dict(inspect.getmembers(builtins))[name]",
+    # red team 31: a module file written to tmp_path, found and run; a debugger's frames
+    "from importlib.machinery import PathFinder\nspec = PathFinder.find_spec('m', [str(tmp_path)])",
+    "import importlib.util\nm = importlib.util.module_from_spec(spec)",
+    "spec.loader.exec_module(m)",
+    "import pdb\npdb.Pdb.setup(duck, None, tb)",
+    "import bdb\nframes = bdb.Bdb.get_stack(None, None, tb)",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -613,5 +619,7 @@ def test_a_native_bridge_reached_as_another_modules_attribute_is_named() -> None
     for code in ("from multiprocessing import sharedctypes\np = sharedctypes.ctypes.py_object",
                  "import multiprocessing.sharedctypes as s\np = s.ctypes"):
         assert "static-native-code" in rules(_in_test(code)), code
+    assert "static-native-code" in rules(_in_test(  # ctypes' types by another name
+        "from multiprocessing import sharedctypes\nt = sharedctypes.typecode_to_type['q']"))
     assert "static-native-code" not in rules(_in_test(
-        "from multiprocessing import sharedctypes\nassert sharedctypes.RawArray"))
+        "import multiprocessing\nassert multiprocessing.Value('i', 1).value == 1"))

@@ -764,15 +764,20 @@ def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
     class Loader(SourceFileLoader):
         """Its get_data may answer anything: not the module's own file."""
 
-    for loader, seen in ((SourceFileLoader("util", name), []), (Loader("util", name), WALKED),
-                         (None, WALKED)):
+    written = str(tmp_path / "run" / "probe.py")  # in the run's writable folder
+    written_probe = _compiled_as(written, TAKE)
+    for loader, seen, taker in (
+            (SourceFileLoader("util", name), [], probe),
+            (Loader("util", name), WALKED, probe), (None, WALKED, probe),
+            (SourceFileLoader("probe", written), WALKED, written_probe)):
         watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         known=known)
+                         known=known, writable=[str(tmp_path / "run")])
+        filename = getattr(loader, "path", name)
         if loader is None:
             chain["source_to_code"](watch, "x = 1", name)  # no get_code below it
         else:
-            chain["get_code"](watch, loader, "x = 1", name)
-        probe["take"](watch, tb)
+            chain["get_code"](watch, loader, "x = 1", filename)
+        taker["take"](watch, tb)
         assert watch.reads == seen, loader
     real = readers()
     assert real.importers.holds(SourceFileLoader.get_code.__code__)
@@ -786,12 +791,16 @@ def test_ctypes_used_by_a_library_the_test_called_is_the_tests(tmp_path: Path) -
     watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
     runner["call"](watch, "ctypes.cdata", (1,))
     assert watch.reads == ["used ctypes (ctypes.cdata)"]
-    # the project's binding of a C library through a library: the project's, not the test's
+    # the project's binding of a C library through a library: the project's, not the test's;
+    # but memory read at an address is a read whoever runs it (red team 31: the project's
+    # own frame consumed the test's map of from_address)
     binding = _compiled_as(str(tmp_path / "binding.py"),
-                           "def bind(call, watch):\n    call(watch, 'ctypes.cdata', (1,))\n")
-    quiet = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
-    binding["bind"](runner["call"], quiet)
-    assert quiet.reads == []
+                           "def bind(call, watch, event):\n    call(watch, event, (1,))\n")
+    for event, seen in (("ctypes.call_function", []),
+                        ("ctypes.cdata", ["used ctypes (ctypes.cdata)"])):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        binding["bind"](runner["call"], watch, event)
+        assert watch.reads == seen, event
 
 
 def test_a_standard_library_function_that_returns_frames_reads_for_its_caller(
@@ -858,3 +867,55 @@ def test_asyncios_reports_keep_what_they_read_its_stack_getters_do_not(tmp_path:
         reader[name](watch, gen)
         assert watch.reads == seen, (module, name)
     assert not readers().consumers.holds(asyncio.coroutines._format_coroutine.__code__)
+
+
+def test_a_modules_frame_that_does_not_name_what_was_read_read_for_the_test(tmp_path: Path
+                                                                          ) -> None:
+    # Red team 31: the test's map(operator.attrgetter(<built name>), ...) consumed by a
+    # library's generator (rich's loop_last) or the project's own list(...): the frame on top
+    # when the event came was the consumer's, which never named tb_frame or f_code.
+    import functools
+
+    consume = _compiled_as(_site("somelib", "loop.py"),
+                           "def consume(items):\n    return list(items)\n")
+    path, _, gen, tb = _generator_target(tmp_path)
+    for holder, attr, seen in (
+            (tb, "tb_frame", WALKED),
+            (gen.gi_frame if gen.gi_frame else gen, "gi_code",
+             ["read the target's code through gi_code"])):
+        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        consume["consume"](map(functools.partial(watch, "object.__getattr__"),
+                               [(holder, attr)]))
+        assert watch.reads == seen, attr
+    named = watching(TARGET, str(path), fingerprint(""), __file__)
+    _compiled_as(_site("somelib", "frames.py"), TAKE)["take"](named, tb)  # names it: its own
+    assert named.reads == []
+
+
+def test_the_standard_library_between_a_frame_getter_and_who_asked_reads_for_them(
+        tmp_path: Path) -> None:
+    # Red team 31: pdb's Pdb.setup(duck, None, tb) called bdb's get_stack and stored the
+    # frames on the test's object; judged by pdb's frame, it was quiet.
+    import bdb
+    import pdb
+
+    get_stack = _compiled_as(bdb.__file__, TAKE.replace("take", "get_stack"))["get_stack"]
+    setup = _compiled_as(pdb.__file__, "def setup(get_stack, watch, tb):\n"
+                                       "    get_stack(watch, tb)\n")["setup"]
+    other = _compiled_as(pdb.__file__, TAKE.replace("take", "lookup"))["lookup"]
+    tb = _traceback()
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    setup(get_stack, watch, tb)
+    assert watch.reads == WALKED
+    quiet = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    setup(other, quiet, tb)  # a function of the standard library that hands nothing out
+    assert quiet.reads == []
+
+
+def test_pytests_keepers_hold_code_too() -> None:
+    # Red team 31: Traceback.cut holds a Code (its .raw is the code, read with no event) while
+    # it compares the test's objects; a frame taken from under it is a walk.
+    from _pytest._code.code import Traceback
+
+    assert READERS.holders.holds(Traceback.cut.__code__)
+    assert READERS.keepers.holds(Traceback.cut.__code__)

@@ -116,6 +116,8 @@ BANNED = {
     **dict.fromkeys((
         "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess", "_testcapi",
         "_testinternalcapi", "_xxsubinterpreters", "_interpreters",
+        # ctypes' types by another name: typecode_to_type["q"].__mro__[1] (red team 31)
+        "multiprocessing.sharedctypes",
     ), NATIVE),
     **dict.fromkeys((
         "site.getsitepackages", "site.getusersitepackages", "site.addsitedir", "site.USER_SITE",
