@@ -919,3 +919,31 @@ def test_pytests_keepers_hold_code_too() -> None:
 
     assert READERS.holders.holds(Traceback.cut.__code__)
     assert READERS.keepers.holds(Traceback.cut.__code__)
+
+
+def test_text_of_the_stack_and_a_generators_locals_take_no_frame_for_the_test(
+        tmp_path: Path) -> None:
+    # Honest tests red team 31 saw FAIL: traceback.format_stack() takes the caller's frame
+    # for text; inspect.getgeneratorlocals gives the locals, not the frame. Real events: the
+    # watch is this process's audit hook for the test (a hook cannot be removed: it is made
+    # inert after).
+    import inspect
+    import traceback
+
+    from pytest_quest.hooked import Phase
+
+    def count() -> Any:
+        yield 1
+
+    suspended = count()
+    next(suspended)
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    sys.addaudithook(watch)
+    try:
+        assert traceback.format_stack() and inspect.getgeneratorlocals(suspended) == {}
+        quiet = list(watch.reads)
+        assert suspended.gi_frame is not None  # the test's own frame: a walk
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    assert quiet == []
+    assert watch.reads == ["walked the process's frames or objects (gi_frame)"]
