@@ -657,16 +657,22 @@ class Watch:
             not self._names(code, name) and name not in _text_constants(code)
 
     def _under_holder(self, frame: types.FrameType) -> bool:
-        """A holder (a consumer with the code in a local) is on the stack below ``frame``."""
-        holders = self._readers.holders
-        if holders.holds(frame.f_code):
-            return False  # logging's caller lookup takes its own frames
-        below = frame.f_back
+        """A holder (a consumer with the code in a local) is on the stack below ``frame``, with
+        code that is not a reader's in between: the test's, a library's, the project's (a
+        holder's own calls into pytest's traceback API, logging's lookup of its own caller,
+        are the holder's)."""
+        holders, readers = self._readers.holders, self._readers
+        own = True
+        below: types.FrameType | None = frame
         for _ in range(_DEPTH):
             if below is None:
                 return False
-            if holders.holds(below.f_code):
-                return True
+            code = below.f_code
+            if holders.holds(code):
+                return not own
+            if not (self._trusted(code) or readers.walkers.holds(code) or
+                    readers.passing.holds(code)):
+                own = False
             below = below.f_back
         return False
 

@@ -847,6 +847,25 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
     alone = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
     info["caller_info"](alone)  # a library's own lookup, no holder below
     assert alone.reads == []
+    # the holder's own calls into readers (pytest's TracebackEntry.name -> .frame reads
+    # tb_frame): its own machinery, with no code of the test's or a module's in between
+    take, tb = _compiled_as(_site("somelib", "frames.py"), TAKE)["take"], _traceback()
+
+    def reporting(watch: Watch) -> None:  # a holder that calls the reader by name
+        co = reporting.__code__  # noqa: F841 - what a holder holds
+        take(watch, tb)
+
+    mine = dataclasses.replace(
+        known, reporters=Codes([take.__code__]), holders=Codes([holder.__code__,
+                                                                 reporting.__code__]),
+        consumers=known.consumers | Codes([reporting.__code__]))
+    inner = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=mine)
+    holder(lambda: take(inner, tb))  # the lambda: the test's code in between
+    assert inner.reads == ["walked the process's frames or objects (tb_frame) while a reader "
+                           "held code"]
+    direct = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=mine)
+    reporting(direct)  # nothing but readers from the holder up
+    assert direct.reads == []
 
 
 def test_asyncios_reports_keep_what_they_read_its_stack_getters_do_not(tmp_path: Path) -> None:

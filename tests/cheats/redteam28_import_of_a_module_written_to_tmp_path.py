@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: static-hidden-code|run-reads-target
 #
 # RED TEAM 28: the static stage reads only the test file, and static-hidden-code names file
 #   loaders (spec_from_file_location, SourceFileLoader, runpy) but not the plain import
@@ -19,6 +18,8 @@
 #   `import` audit event of a module whose file is under the run's temp dir (or any module
 #   not in the project, stdlib or site-packages), and `sys.path` grown in the test's time,
 #   are findings (REVIEW at least).
+# Since red team 31 the run FAILs it as well: the module's file lies in the run's writable
+#   folder, so its code is the test's, and its ctypes read of memory counts whoever runs it.
 import importlib
 import sys
 
