@@ -196,8 +196,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         code for item in keepers if item is not None for code in _codes_of(item))
     return Readers(
         consumers=holders | ours, holders=holders, importers=_importers(),
-        guards=((id(positions.__code__), vars(traceback), "_get_code_position",
-                 traceback._get_code_position),),  # type: ignore[attr-defined]
+        guards=_guards(traceback, logging, positions),
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=Codes(code for item in keepers if item is not None for code in _codes_of(item)),
         passing=code_objects(_modules(("inspect", "types")))
@@ -207,6 +206,24 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))
+
+
+def _guards(traceback: Any, logging: Any, positions: Any
+            ) -> tuple[tuple[int, dict[str, Any], str, Any], ...]:
+    """What the holders call that the test could replace: each a gadget once replaced (red
+    team 32 replaced ``traceback.FrameSummary``, which the summaries call with the code in
+    a local; red team 28 ``linecache.lazycache``)."""
+    import linecache
+
+    extract = traceback.StackSummary._extract_from_extended_frame_gen.__func__.__code__
+    caller = logging.Logger.findCaller.__code__
+    found = [(id(positions.__code__), vars(traceback), "_get_code_position")]
+    found += [(id(extract), vars(traceback), name) for name in ("FrameSummary", "linecache")]
+    found += [(id(extract), vars(linecache), name) for name in (
+        "lazycache", "checkcache", "getline", "getlines", "updatecache")]
+    found += [(id(caller), vars(logging), name) for name in (
+        "currentframe", "_is_internal_frame")]
+    return tuple((code, names, name, names.get(name)) for code, names, name in found)
 
 
 def _importers() -> Codes:
@@ -251,8 +268,9 @@ class Watch:
         self.reads: list[str] = []
         self.nodeid = ""
         self._readers = known if known is not None else Readers()
-        self._guards = {code: (names, name, original)
-                        for code, names, name, original in self._readers.guards}
+        self._guards: dict[int, list[tuple[dict[str, Any], str, Any]]] = {}
+        for code, names, name, original in self._readers.guards:
+            self._guards.setdefault(code, []).append((names, name, original))
         self._pipe = pipe if pipe is not None else AnswerPipe(None)
         self._phase = Phase()
         self._loading = False
@@ -263,6 +281,8 @@ class Watch:
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
+        #: Frames of modules' readers that read the target's code and kept it (holders).
+        self._kept: list[types.FrameType] = []
         #: The run's writable folders: a module file there is one the test may have written.
         self.writable = tuple({spelling.rstrip(os.sep) + os.sep for folder in writable
                                for spelling in (normal(folder), os.path.realpath(folder))})
@@ -296,7 +316,7 @@ class Watch:
             elif attr in _RUN_GETTERS and not self._loading:
                 self._code_through(args[0], attr)
             elif attr == "tb_frame" and not self._loading:
-                self._walk_by_test("tb_frame")
+                self._walk_by_test("tb_frame", handed=args[0])
         elif event == "object.__setattr__" and count == 3 and type(args[1]) is str and \
                 args[1] == "__code__":
             self._code_replaced(args[0])
@@ -430,8 +450,8 @@ class Watch:
                 return False
             if frame.f_code.co_name == "get_code":
                 loader = frame.f_locals.get("self")
-                return type(loader) is _SOURCE_FILE_LOADER and not self._writable(
-                    getattr(loader, "path", None))
+                return type(loader) is _SOURCE_FILE_LOADER and _plain(loader) and \
+                    not self._writable(getattr(loader, "path", None))
             frame = frame.f_back
         return False
 
@@ -500,10 +520,16 @@ class Watch:
             self._saw(f"read the target's code through {attr}")
             return
         reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
-        if not self._for_itself(reader) and (
-                self._readers.reporters.holds(reader.f_code) or self._made_by_test(reader)
-                or self._in_stdlib(reader)):
+        if self._for_itself(reader):
+            return
+        if self._readers.reporters.holds(reader.f_code) or self._made_by_test(reader) or \
+                self._in_stdlib(reader):
             self._saw(f"read the target's code through {attr}")
+        elif len(self._kept) < MAX_READS:
+            # A module's reader keeps what it read, but holds it in a local from now on: a
+            # holder of the test's own making (pyparsing asked the test's __class__: red
+            # team 32)
+            self._kept.append(reader)
 
     def _in_stdlib(self, frame: types.FrameType) -> bool:
         name = frame.f_code.co_filename
@@ -574,8 +600,8 @@ class Watch:
         return True
 
     def _intact(self, code: types.CodeType) -> bool:
-        guard = self._guards.get(id(code))
-        return guard is None or guard[0].get(guard[1]) is guard[2]
+        return all(names.get(name) is original
+                   for names, name, original in self._guards.get(id(code), ()))
 
     def _tracer(self, what: str) -> None:
         """A profiler, tracer or ``sys.monitoring`` callback installed in the test's time by
@@ -609,7 +635,7 @@ class Watch:
             hook = hook.__func__
         return type(hook) is types.FunctionType and self._readers.hooks.holds(hook.__code__)
 
-    def _walk_by_test(self, what: str, depth: int = 3) -> None:
+    def _walk_by_test(self, what: str, depth: int = 3, handed: Any = None) -> None:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
         (red team 6, finding 06), also through ``inspect`` or ``traceback`` (red team 8,
         finding 03): its file's code, or code made at run time (``<string>``: red team 27).
@@ -627,19 +653,27 @@ class Watch:
         if self._readers.keepers.holds(code) or (
                 what == "sys._getframe" and walkers.holds(code) and code.co_name in _STACK_TEXT):
             return  # a state or text out (getgeneratorstate, traceback.format_stack), no frame
-        handed = False
+        got = False  # a standard-library function that hands frames out got them
         while (back := frame.f_back) is not None:
             if passing.holds(frame.f_code) or walkers.holds(frame.f_code):
                 frame = back  # inspect.currentframe() takes the frame for its caller
-            elif self._hands_out(frame) or (handed and self._in_stdlib(frame)):
+            elif self._hands_out(frame) or (got and self._in_stdlib(frame)):
                 # and every frame of the standard library between it and who asked (pdb's
                 # setup stored bdb's frames on the test's object: red team 31)
-                handed, frame = True, back
+                got, frame = True, back
             else:
                 break
         if self._under_holder(frame):
             self._saw(f"walked the process's frames or objects ({what}) while a reader held "
                       "code")
+            return
+        if type(handed) is types.TracebackType and not self._trusted(frame.f_code) and \
+                self._holds_a_reader(handed):
+            # a reader's frame outlives it in a traceback, its locals with it (logging's
+            # caller lookup made to raise by the test's object: red team 32); pytest's own
+            # reports of a failure read every frame of it (a pytest.raises(match=...) that
+            # failed in a mutant's run has its keeper's frame there)
+            self._saw(f"walked the process's frames or objects ({what}) to a reader's frame")
             return
         if self._readers.reporters.holds(frame.f_code):
             if not self._for_itself(frame):  # excinfo.traceback[-1].locals: red team 28
@@ -660,9 +694,10 @@ class Watch:
         """A holder (a consumer with the code in a local) is on the stack below ``frame``, with
         code that is not a reader's in between: the test's, a library's, the project's (a
         holder's own calls into pytest's traceback API, logging's lookup of its own caller,
-        are the holder's)."""
+        are the holder's). A module's reader that kept the target's code counts with the
+        test's code in between."""
         holders, readers = self._readers.holders, self._readers
-        own = True
+        own, tested = True, False
         below: types.FrameType | None = frame
         for _ in range(_DEPTH):
             if below is None:
@@ -670,10 +705,30 @@ class Watch:
             code = below.f_code
             if holders.holds(code):
                 return not own
+            if tested and self._kept_frame(below):
+                return True
             if not (self._trusted(code) or readers.walkers.holds(code) or
                     readers.passing.holds(code)):
                 own = False
+            tested = tested or self._made_by_test(below)
             below = below.f_back
+        return False
+
+    def _kept_frame(self, frame: types.FrameType) -> bool:
+        return any(frame is kept for kept in self._kept)
+
+    def _holds_a_reader(self, tb: types.TracebackType) -> bool:
+        """The frame a traceback hands out, or one below it, is a holder's (but pytest's) or
+        a kept reader's."""
+        frame: types.FrameType | None = tb.tb_frame
+        holders, keepers = self._readers.holders, self._readers.keepers
+        for _ in range(_DEPTH):
+            if frame is None:
+                return False
+            code = frame.f_code
+            if (holders.holds(code) and not keepers.holds(code)) or self._kept_frame(frame):
+                return True
+            frame = frame.f_back
         return False
 
     def _hands_out(self, frame: types.FrameType) -> bool:
@@ -697,9 +752,12 @@ class Watch:
         return self._test_code(frame.f_code)
 
     def _test_code(self, code: types.CodeType) -> bool:
+        """The test file's, code made in the test's time, or a module file in the run's
+        writable folders (a module the test wrote and imported, its ``.pyc`` too: red teams
+        31 and 32)."""
         name = code.co_filename
         return type(name) is not str or name in self.tests or name in self.made or \
-            not name.startswith(("/", "<frozen"))
+            not name.startswith(("/", "<frozen")) or name.startswith(self.writable)
 
     @staticmethod
     def _in_library(frame: types.FrameType) -> bool:
@@ -720,6 +778,19 @@ class Watch:
                 return True
             frame = frame.f_back
         return False
+
+
+#: The plain loader's own methods, as the import system runs them.
+_LOADER_METHODS = {name: getattr(importlib.machinery.SourceFileLoader, name) for name in (
+    "get_data", "path_stats", "get_filename", "source_to_code", "get_code", "set_data")}
+
+
+def _plain(loader: Any) -> bool:
+    """A ``SourceFileLoader`` whose methods are the import system's: none replaced on its
+    class or on itself (red team 32 replaced ``get_data`` and reloaded a library's module,
+    whose compile then named the test's text as that library's)."""
+    return not any(name in vars(loader) or getattr(_SOURCE_FILE_LOADER, name) is not method
+                   for name, method in _LOADER_METHODS.items())
 
 
 def _text_constants(code: types.CodeType) -> tuple[str, ...]:

@@ -575,6 +575,11 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "spec.loader.exec_module(m)",
     "import pdb\npdb.Pdb.setup(duck, None, tb)",
     "import bdb\nframes = bdb.Bdb.get_stack(None, None, tb)",
+    # red team 32: compiled modules written and imported, a library module reloaded
+    "(tmp_path / 'probe.pyc').write_bytes(data)",
+    "(tmp_path / '__pycache__').mkdir()",
+    "list.append(sys.path, str(tmp_path))",
+    "import importlib\nimportlib.reload(pytest)",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -599,6 +604,8 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "assert getattr(tmp_path, 'name')",
     "assert tmp_path.__getattribute__('name')",
     "import inspect\nassert inspect.getmembers(tmp_path)",
+    "assert len(sys.path) > 0 and str(tmp_path) not in list(sys.path)",
+    "assert (tmp_path / 'data.py').name == 'data.py'",
     "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:

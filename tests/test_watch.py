@@ -564,10 +564,25 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
     names["handoff"] = print
     positions(watch)
     assert watch.reads == ["read the target's code through f_code"]
+    import linecache
+    import logging
     import traceback
 
-    assert [(names_, name) for _, names_, name, _ in READERS.guards] == [
-        (vars(traceback), "_get_code_position")]
+    # red team 32 replaced traceback.FrameSummary, which the summaries call holding the code
+    assert {(id(names_), name) for _, names_, name, _ in READERS.guards} == {
+        (id(vars(traceback)), "_get_code_position"), (id(vars(traceback)), "FrameSummary"),
+        (id(vars(traceback)), "linecache"), *((id(vars(linecache)), name) for name in (
+            "lazycache", "checkcache", "getline", "getlines", "updatecache")),
+        (id(vars(logging)), "currentframe"), (id(vars(logging)), "_is_internal_frame")}
+    two = Readers(consumers=Codes([positions.__code__]), guards=(
+        (id(positions.__code__), names, "handoff", print),
+        (id(positions.__code__), names, "other", None)))
+    both = watching(TARGET, str(path), fingerprint(""), __file__, known=two)
+    positions(both)
+    assert both.reads == []
+    names["other"] = len  # any one of its callees replaced
+    positions(both)
+    assert both.reads == ["read the target's code through f_code"]
 
 
 def test_pytest_reading_for_its_report_is_quiet_but_not_through_a_trampoline(tmp_path: Path
@@ -966,3 +981,83 @@ def test_text_of_the_stack_and_a_generators_locals_take_no_frame_for_the_test(
         watch._phase = Phase()  # never started: it judges nothing from here on
     assert quiet == []
     assert watch.reads == ["walked the process's frames or objects (gi_frame)"]
+
+
+def test_a_readers_frame_handed_out_by_a_traceback_is_a_walk(tmp_path: Path) -> None:
+    # Red team 32: logging's findCaller holds the code and checks the test's stack_info
+    # object, which raised; the dead frame (its locals with it) stood in the traceback, and
+    # rich's Traceback.extract(show_locals=True) handed its locals to the test.
+    import dataclasses
+
+    def holder(callback: Any) -> None:  # like Logger.findCaller
+        co = holder.__code__  # noqa: F841 - what a holder holds
+        callback()
+
+    def fail() -> None:
+        raise ValueError("from the test's object")
+
+    try:
+        holder(fail)
+    except ValueError as exc:
+        assert exc.__traceback__ is not None and exc.__traceback__.tb_next is not None
+        through, below = exc.__traceback__.tb_next, exc.__traceback__.tb_next.tb_next
+    known = dataclasses.replace(READERS, holders=Codes([holder.__code__]),
+                                consumers=READERS.consumers | Codes([holder.__code__]))
+    walk = _compiled_as(_site("somelib", "tb.py"), TAKE)["take"]
+    for tb, seen in ((through, ["walked the process's frames or objects (tb_frame) to a "
+                                "reader's frame"]),
+                     (below, ["walked the process's frames or objects (tb_frame) to a "
+                              "reader's frame"]),  # its f_back is the holder's
+                     (_traceback(), [])):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
+                         known=known)
+        walk(watch, tb)
+        assert watch.reads == seen
+
+
+def test_a_modules_reader_of_the_targets_code_holds_it_from_then_on(tmp_path: Path) -> None:
+    # Red team 32: pyparsing's explain_exception read the target frame's f_code (a library's
+    # reader keeps what it reads), then asked the test's __class__; from there rich's
+    # _caller_frame_info took the frames below.
+    path, _, gen, _ = _generator_target(tmp_path)
+    library = _compiled_as(_site("somelib", "explain.py"), (
+        "def explain(watch, gen, callback):\n"
+        "    code = watch('object.__getattr__', (gen, 'gi_code'))\n"
+        "    callback()\n"))
+    info = _compiled_as(_site("otherlib", "console.py"),
+                        "import sys\ndef caller_info(watch):\n"
+                        "    return watch('sys._getframe', ()) if sys._getframe else None\n")
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    library["explain"](watch, gen, lambda: None)
+    assert watch.reads == []  # kept to itself
+    library["explain"](watch, gen, lambda: info["caller_info"](watch))
+    assert watch.reads == ["walked the process's frames or objects (sys._getframe) while a "
+                           "reader held code"]
+    alone = watching(TARGET, str(path), fingerprint(""), __file__)
+    library["explain"](alone, gen, lambda: None)
+    info["caller_info"](alone)  # the reader is gone from the stack
+    assert alone.reads == []
+
+
+def test_a_module_file_in_the_runs_writable_folders_is_the_tests(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    # Red team 32: a .pyc in tmp_path/__pycache__ (no compile event) carried the name of its
+    # source there; and a plain loader with get_data replaced compiled the test's text under
+    # a library's name.
+    from importlib.machinery import SourceFileLoader
+
+    from pytest_quest import watch as watch_module
+
+    run = tmp_path / "run"
+    take, tb = _compiled_as(str(run / "probe.py"), TAKE)["take"], _traceback()
+    for writable, seen in (([str(run)], WALKED), ([], [])):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
+                         writable=writable)
+        take(watch, tb)
+        assert watch.reads == seen
+    loader = SourceFileLoader("util", _site("somelib", "util.py"))
+    assert watch_module._plain(loader)
+    loader.get_data = lambda path: b"x = 1"  # type: ignore[method-assign]  # on itself
+    assert not watch_module._plain(loader)
+    monkeypatch.setattr(SourceFileLoader, "get_data", lambda self, path: b"x = 1")
+    assert not watch_module._plain(SourceFileLoader("util", _site("somelib", "util.py")))

@@ -65,7 +65,7 @@ _FROM_DATA = frozenset({
 #: stored bdb's frames on the test's object: red team 31); the path finder finds a module
 #: file the test wrote in any folder it names (red team 31).
 _FROM_DATA_BELOW = ("pdb.", "bdb.", "importlib.machinery.PathFinder",
-                    "importlib.util.module_from_spec")
+                    "importlib.util.module_from_spec", "importlib.reload", "imp.reload")
 #: A loader's methods that run a module (``spec.loader.exec_module(module)``), on anything.
 _LOADS = frozenset({"exec_module", "load_module"})
 #: Loads that run any global a pickle names (``REDUCE`` of ``builtins.exec``: red team 28),
@@ -148,6 +148,11 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
                         "run or reach code")
         elif _changes_import_places(node, names):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                _names_compiled_code(node.value):
+            # a .pyc written to tmp_path and imported: code with no compile to see (red
+            # team 32)
+            yield _fact(sub, node, f"`{quote(sub, node)}` names a file of compiled code")
 
 
 def _own_name(node: ast.Call) -> bool:
@@ -206,8 +211,19 @@ def _walks_a_module(node: ast.AST, names: Names) -> bool:
         names.resolve(node.value) in _WALKED
 
 
+def _names_compiled_code(text: str) -> bool:
+    """``"probe.pyc"``, ``"__pycache__"``: where compiled modules are read from."""
+    return len(text) < 500 and ("__pycache__" in text or text.rstrip().endswith(
+        (".pyc", ".pyo")))
+
+
 def _changes_import_places(node: ast.AST, names: Names) -> bool:
-    """``sys.path.insert(...)`` and the like, or an assignment to one of the places."""
+    """``sys.path.insert(...)`` and the like, an assignment to one of the places, or one of
+    them handed to a call (``list.append(sys.path, ...)``: red team 32)."""
+    if isinstance(node, ast.Call) and any(
+            names.resolve(arg) in _IMPORT_PLACES for arg in node.args):
+        return names.resolve(node.func) not in ("len", "list", "tuple", "set", "sorted",
+                                                 "repr", "str", "print")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return names.resolve(node.func.value) in _IMPORT_PLACES and node.func.attr in (
             "insert", "append", "extend", "__setitem__", "update", "setdefault")
