@@ -337,7 +337,9 @@ class Watch:
             self._compiled(args[0], args[1])
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
-        elif event.startswith("ctypes.") and self._ctypes_by_test(event in _MEMORY_EVENTS):
+        elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
+                self._ctypes_by_test(event in _MEMORY_EVENTS):
+            # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)
             # ctypes reads any memory, the installed code included: from the test's own code
             # it is a read (red team 27), or through a trampoline of the standard library (a
             # thread pool's worker: red team 29); a library's binding of a C library is not
@@ -588,8 +590,16 @@ class Watch:
                 _CTYPES in frame.f_code.co_filename:
             frame = frame.f_back  # ctypes' own Python helpers (cast, string_at) for a caller
         for _ in range(_DEPTH):
-            if frame is None or self._made_by_test(frame) or self._in_stdlib(frame):
+            if frame is None or self._made_by_test(frame):
                 return True
+            if self._in_stdlib(frame):
+                # a trampoline (a thread pool's worker), unless a module of the standard
+                # library that binds C itself makes a call of ctypes it names
+                # (multiprocessing.Value's from_buffer and memset: an honest test)
+                bound = frame.f_globals.get("ctypes")
+                return not (type(bound) is types.ModuleType and
+                            bound is sys.modules.get("ctypes") and
+                            not _CTYPES_CALLS.isdisjoint(frame.f_code.co_names))
             if self._readers.hooks.holds(frame.f_code):
                 return False
             if memory:  # memory read at an address: whoever runs it (red team 31's project
@@ -814,8 +824,10 @@ _INSTALLS = (sys.settrace, sys.setprofile)
 _RUNS: dict[type, str] = {types.GeneratorType: "gi_running", types.CoroutineType: "cr_running",
                           types.AsyncGeneratorType: "ag_running"}
 #: ctypes' events that read memory at an address: the installed code is there to read.
-_MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.cdata/buffer", "ctypes.string_at",
-                            "ctypes.wstring_at"})
+_MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
+#: ctypes' calls a module of the standard library makes itself (by name in its code).
+_CTYPES_CALLS = frozenset({"from_buffer", "from_buffer_copy", "from_address", "memset",
+                           "memmove", "addressof", "string_at", "wstring_at", "cast"})
 #: ctypes' own folder in a code object's file name.
 _CTYPES = f"{os.sep}ctypes{os.sep}"
 #: A library's folder (site-packages, dist-packages) in a code object's file name.

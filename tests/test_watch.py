@@ -1061,3 +1061,27 @@ def test_a_module_file_in_the_runs_writable_folders_is_the_tests(tmp_path: Path,
     assert not watch_module._plain(loader)
     monkeypatch.setattr(SourceFileLoader, "get_data", lambda self, path: b"x = 1")
     assert not watch_module._plain(SourceFileLoader("util", _site("somelib", "util.py")))
+
+
+def test_the_standard_librarys_own_binding_of_c_is_not_the_test(tmp_path: Path) -> None:
+    # multiprocessing.Value and Array (an honest test red team 32 saw FAIL) call ctypes'
+    # memset from multiprocessing.sharedctypes, a module of the standard library that binds
+    # C itself; a thread pool's worker (no ctypes of its own) is a trampoline, and memory
+    # read at an address counts wherever it is run.
+    import ctypes
+    import multiprocessing.sharedctypes as shared
+
+    source = ("import ctypes\ndef call(watch, event):\n    watch(event, (1,))\n"
+              "    return ctypes.memset if event else ctypes.from_buffer\n"
+              "def relay(watch, event):\n    watch(event, (1,))\n")
+    binding = _compiled_as(shared.__file__, source)
+    for function, event, seen in (
+            ("call", "ctypes.call_function", []), ("call", "ctypes.cdata", []),
+            ("call", "ctypes.cdata/buffer", []),
+            # names no call of ctypes: it ran one for someone else
+            ("relay", "ctypes.cdata", ["used ctypes (ctypes.cdata)"]),
+            ("relay", "ctypes.call_function", ["used ctypes (ctypes.call_function)"])):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        binding[function](watch, event)
+        assert watch.reads == seen, (function, event)
+    assert binding["ctypes"] is ctypes
