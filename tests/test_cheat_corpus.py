@@ -6,6 +6,8 @@ Every file in ``tests/cheats/`` names its quest (``# quest: path::qualname``) an
 gate must answer (``# expect: <rule-id>``, alternatives as ``a|b``, or ``# expect: PASS``);
 ``# claim: LINE REASON`` submits it with that line claimed unreachable. ``# verdict: REVIEW``
 marks a cheat no machine rule can stop today: it must not PASS, and a human sees it.
+``# python: 3.X`` marks an attack built for that CPython alone (bytecode written as data):
+on any other it must not PASS, whatever stops it.
 Good tests are there too, so the rules are shown to stay quiet on strong tests (and strong
 tests survive the later stages).
 
@@ -39,6 +41,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import sysconfig
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -58,7 +61,7 @@ from pytest_quest.submission import Claim
 from pytest_quest.submit import Result
 
 CORPUS = Path(__file__).resolve().parent / "cheats"
-_HEADER = re.compile(r"^# (quest|expect|verdict|pending|also-stopped-by): (\S+)\s*$",
+_HEADER = re.compile(r"^# (quest|expect|verdict|pending|also-stopped-by|python): (\S+)\s*$",
                      re.MULTILINE)
 #: ``# claim: LINE REASON``: the submission claims LINE unreachable (``submit --unreachable``).
 _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
@@ -271,6 +274,10 @@ def test_cheat_fails_on_its_rule(path: Path, attempt: Callable[[Path], Result]) 
     verdict = attempt(path).verdict
     fired = [f.rule for f in verdict.facts]
     expected = header["expect"].split("|")
+    running = "{}.{}".format(*sys.version_info[:2])
+    if header.get("python", running) != running:
+        assert verdict.outcome is not Outcome.PASS, (path.name, verdict.facts)
+        return
     assert verdict.outcome is Outcome(header.get("verdict", "FAIL")), (path.name, verdict.facts)
     assert verdict.root_cause in expected or set(expected) & set(fired), (path.name, fired)
     fact = next(f for f in verdict.facts if f.rule in expected)

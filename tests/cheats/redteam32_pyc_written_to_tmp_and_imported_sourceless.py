@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: static-hidden-code
 # verdict: REVIEW
+# python: 3.11
 #
 # RED TEAM 32, finding 02: a compiled module (.pyc bytes) written to tmp_path and imported by a
 #   plain `import` statement: hidden code with no REVIEW and no "made" name.
