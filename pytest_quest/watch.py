@@ -707,6 +707,8 @@ class Watch:
         are the holder's). A module's reader that kept the target's code counts with the
         test's code in between."""
         holders, readers = self._readers.holders, self._readers
+        if readers.consumers.holds(frame.f_code):
+            return False  # takes it for itself (coverage's monitoring callback, logging's lookup)
         own, tested = True, False
         below: types.FrameType | None = frame
         for _ in range(_DEPTH):

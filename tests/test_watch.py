@@ -881,6 +881,13 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
     direct = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=mine)
     reporting(direct)  # nothing but readers from the holder up
     assert direct.reads == []
+    # a consumer takes frames for itself wherever it runs (coverage's sys.monitoring callback
+    # fired inside linecache under pytest's traceback getter, Python 3.13)
+    monitor = dataclasses.replace(mine, consumers=mine.consumers | Codes(
+        [info["caller_info"].__code__]))
+    ours = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=monitor)
+    holder(lambda: info["caller_info"](ours))
+    assert ours.reads == []
 
 
 def test_asyncios_reports_keep_what_they_read_its_stack_getters_do_not(tmp_path: Path) -> None:
