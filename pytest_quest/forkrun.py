@@ -1367,7 +1367,10 @@ class _ChildRun:
         pipe = AnswerPipe(self.answer_fd)
         sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
                                os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _known_readers().copy(), self.allowed))
+                               pipe, _known_readers().copy(),
+                               # our own suite's coverage data folder (its checkout) holds
+                               # our modules, not the test's
+                               [d for d in self.allowed if d != judge.own_coverage]))
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():
