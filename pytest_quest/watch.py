@@ -21,6 +21,7 @@ event at all (docs/security.md, "What is left").
 from __future__ import annotations
 
 import importlib.machinery
+import marshal
 import os
 import sys
 import sysconfig
@@ -50,6 +51,8 @@ __all__ = ["Readers", "Watch", "readers"]
 MAX_READS = 20
 #: At most this many file names of code the test's time made (past it, a finding).
 MAX_MADE = 1000
+#: At most this many modules' reads of the target's code kept (past it, a finding).
+MAX_KEPT = 200
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: Events that hand out frames (every thread's, too).
@@ -236,6 +239,8 @@ def _importers() -> Codes:
     trampoline = _bootstrap._call_with_frames_removed  # type: ignore[attr-defined]
     return Codes(code for item in (trampoline,
                                    loader.source_to_code, loader.get_code,
+                                   _bootstrap_external.SourcelessFileLoader.get_code,
+                                   _bootstrap_external._compile_bytecode,  # type: ignore[attr-defined]
                                    getattr(rewrite, "_rewrite_test", None))
                  for code in _codes_of(item))
 
@@ -337,6 +342,9 @@ class Watch:
             self._compiled(args[0], args[1])
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
+        elif event == "marshal.loads" and count and not self._loading and \
+                not self._plain_bytecode():
+            self._unmarshalled(args[0])
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
             # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)
@@ -468,6 +476,36 @@ class Watch:
         return any(spelling.startswith(self.writable)
                    for spelling in (text, normal(text), real) if spelling)
 
+    def _plain_bytecode(self) -> bool:
+        """The import system reading a module's own ``.pyc``: ``_compile_bytecode`` under a
+        plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders."""
+        frame = getframe(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
+        if not (self._readers.importers.holds(frame.f_code) and
+                frame.f_code.co_name == "_compile_bytecode"):
+            return False
+        if self._writable(frame.f_locals.get("bytecode_path")):
+            return False
+        caller = frame.f_back
+        loader = caller.f_locals.get("self") if caller is not None and \
+            self._readers.importers.holds(caller.f_code) else None
+        return type(loader) in _FILE_LOADERS and _plain(loader)
+
+    def _unmarshalled(self, data: Any) -> None:
+        """Code read from bytes with no compile to see (a ``.pyc`` in a zip archive or a
+        folder the test wrote, ``marshal.loads`` itself): every file name it carries is the
+        test's (red teams 32 and 33 baked a library's name into one)."""
+        if type(data) not in (bytes, bytearray, memoryview):
+            return
+        try:
+            loaded = _UNMARSHAL(data)
+        except (ValueError, EOFError, TypeError):
+            return
+        pending = [loaded] if type(loaded) is types.CodeType else []
+        while pending:
+            code = pending.pop()
+            self._made(code.co_filename)
+            pending.extend(item for item in code.co_consts if type(item) is types.CodeType)
+
     def _made(self, filename: Any) -> None:
         """Code made in the test's time under ``filename``: the test's from now on. Only
         names that would pass for a module's are kept (``<string>`` is the test's anyway)."""
@@ -527,11 +565,13 @@ class Watch:
         if self._readers.reporters.holds(reader.f_code) or self._made_by_test(reader) or \
                 self._in_stdlib(reader):
             self._saw(f"read the target's code through {attr}")
-        elif len(self._kept) < MAX_READS:
+        elif len(self._kept) < MAX_KEPT:
             # A module's reader keeps what it read, but holds it in a local from now on: a
             # holder of the test's own making (pyparsing asked the test's __class__: red
             # team 32)
             self._kept.append(reader)
+        else:  # more than the watch keeps: a read (red team 33 filled the list first)
+            self._saw(f"read the target's code through {attr} more than {MAX_KEPT} times")
 
     def _in_stdlib(self, frame: types.FrameType) -> bool:
         name = frame.f_code.co_filename
@@ -709,7 +749,8 @@ class Watch:
         holders, readers = self._readers.holders, self._readers
         if readers.consumers.holds(frame.f_code):
             return False  # takes it for itself (coverage's monitoring callback, logging's lookup)
-        own, tested = True, False
+        own = True
+        roots: set[str] = set()  # the libraries (or the project's folders) on the way
         below: types.FrameType | None = frame
         for _ in range(_DEPTH):
             if below is None:
@@ -717,14 +758,17 @@ class Watch:
             code = below.f_code
             if holders.holds(code):
                 return not own
-            if tested and self._kept_frame(below):
-                return True
+            if self._kept_frame(below):
+                # a module's reader: its own library's frames above it are its own (trio
+                # checks its own KI protection by frame), any other code is not (red team 33
+                # reached pyparsing's through rich with only C between)
+                return bool(roots - {_root(code.co_filename)})
             if not (self._trusted(code) or readers.walkers.holds(code) or
                     readers.passing.holds(code)):
                 own = False
-            tested = tested or self._made_by_test(below)
+                roots.add(_root(code.co_filename) if not self._made_by_test(below) else "")
             below = below.f_back
-        return False
+        return True  # deeper than the look: as if a holder were there (red team 33 recursed)
 
     def _kept_frame(self, frame: types.FrameType) -> bool:
         return any(frame is kept for kept in self._kept)
@@ -741,7 +785,7 @@ class Watch:
             if (holders.holds(code) and not keepers.holds(code)) or self._kept_frame(frame):
                 return True
             frame = frame.f_back
-        return False
+        return True  # deeper than the look: as if a holder were there
 
     def _hands_out(self, frame: types.FrameType) -> bool:
         """A function of the standard library that returns the frames it takes to its caller
@@ -805,6 +849,18 @@ def _plain(loader: Any) -> bool:
                    for name, method in _LOADER_METHODS.items())
 
 
+def _root(filename: Any) -> str:
+    """The library a file belongs to (the folder below site-packages, or below a vendoring
+    package's ``_vendor``), or the folder of any other file."""
+    if type(filename) is not str:
+        return ""
+    _, found, rest = filename.partition(_LIBRARY)
+    if not found:
+        return os.path.dirname(filename)
+    vendored = rest.partition(f"{os.sep}_vendor{os.sep}")
+    return (vendored[2] if vendored[1] else rest).split(os.sep, 1)[0]
+
+
 def _text_constants(code: types.CodeType) -> tuple[str, ...]:
     """The plain strings among ``code``'s constants (``getattr(x, "tb_frame")``)."""
     return tuple(item for item in code.co_consts if type(item) is str)
@@ -853,6 +909,10 @@ _REPORTS: dict[str, tuple[str, ...]] = {
 #: traceback's functions that take their caller's frame and give text or summaries back.
 _STACK_TEXT = frozenset({"extract_stack", "format_stack", "print_stack"})
 #: How far up the stack the hooks look (a stack deeper than this ends the look).
-_DEPTH = 300
+_DEPTH = 1000
 _SOURCE_FILE_LOADER = importlib.machinery.SourceFileLoader
+_FILE_LOADERS = (importlib.machinery.SourceFileLoader,
+                 importlib.machinery.SourcelessFileLoader)
+#: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
+_UNMARSHAL = marshal.loads
 

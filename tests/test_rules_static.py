@@ -580,6 +580,11 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "(tmp_path / '__pycache__').mkdir()",
     "list.append(sys.path, str(tmp_path))",
     "import importlib\nimportlib.reload(pytest)",
+    # red team 33: a package's __path__, pickle's loads under other names
+    "import hotel\nhotel.__path__.append(str(tmp_path))",
+    "import hotel\nhotel.__path__ = [str(tmp_path)]",
+    "from multiprocessing.reduction import ForkingPickler\nForkingPickler.loads(data)",
+    "import pickle\npickle._loads(data)",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -606,6 +611,7 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "import inspect\nassert inspect.getmembers(tmp_path)",
     "assert len(sys.path) > 0 and str(tmp_path) not in list(sys.path)",
     "assert (tmp_path / 'data.py').name == 'data.py'",
+    "import hotel\nassert hotel.__name__ == 'hotel'",
     "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:

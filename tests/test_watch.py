@@ -3,6 +3,7 @@ lets pass, and that nothing but the frame that started it can stop it."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import types
@@ -1092,3 +1093,98 @@ def test_the_standard_librarys_own_binding_of_c_is_not_the_test(tmp_path: Path) 
         binding[function](watch, event)
         assert watch.reads == seen, (function, event)
     assert binding["ctypes"] is ctypes
+
+
+def test_code_read_from_bytes_carries_names_that_are_the_tests(tmp_path: Path) -> None:
+    # Red team 33: a .pyc in a zip archive on a package's __path__ (zipimport reads it with
+    # marshal, no compile) kept the library's name baked into it.
+    import marshal
+
+    name = _site("somelib", "baked.py")
+    data = marshal.dumps(compile("def inner():\n    pass\n", name, "exec"))
+    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch("marshal.loads", (data,))
+    assert name in watch.made
+    watch("marshal.loads", (b"not marshal data",))  # nothing to read: nothing made
+    assert watch.made == {name}
+
+
+def test_the_import_systems_read_of_a_modules_own_pyc_makes_nothing_the_tests(
+        tmp_path: Path) -> None:
+    import dataclasses
+    import marshal
+    from importlib.machinery import SourceFileLoader
+
+    chain = _compiled_as("<import>", (
+        "def _compile_bytecode(watch, data, bytecode_path):\n"
+        "    watch('marshal.loads', (data,))\n"
+        "def get_code(watch, self, data, bytecode_path):\n"
+        "    _compile_bytecode(watch, data, bytecode_path)\n"))
+    known = dataclasses.replace(READERS, importers=Codes(
+        chain[n].__code__ for n in ("_compile_bytecode", "get_code")))
+    name = _site("somelib", "util.py")
+    data = marshal.dumps(compile("x = 1", name, "exec"))
+    run = tmp_path / "run"
+    for pyc, made in ((_site("somelib", "__pycache__", "util.cpython-311.pyc"), set()),
+                      (str(run / "__pycache__" / "util.cpython-311.pyc"), {name})):
+        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
+                         known=known, writable=[str(run)])
+        chain["get_code"](watch, SourceFileLoader("util", name), data, pyc)
+        assert watch.made == made, pyc
+
+
+def test_the_watch_fails_closed_past_what_it_keeps_and_how_deep_it_looks(tmp_path: Path
+                                                                        ) -> None:
+    # Red team 33: twenty reads filled the list of kept readers, then the 21st went unkept;
+    # a holder 308 frames below the taker was past the look.
+    from pytest_quest import watch as watch_module
+
+    path, _, gen, _ = _generator_target(tmp_path)
+    reader = _compiled_as(_site("somelib", "names.py"),
+                          "def name_of(watch, gen):\n"
+                          "    watch('object.__getattr__', (gen, 'gi_code'))\n")
+    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    for _ in range(watch_module.MAX_KEPT):
+        reader["name_of"](watch, gen)
+    assert watch.reads == []
+    reader["name_of"](watch, gen)
+    assert watch.reads == [f"read the target's code through gi_code more than "
+                           f"{watch_module.MAX_KEPT} times"]
+    info = _compiled_as(_site("otherlib", "console.py"),
+                        "import sys\ndef caller_info(watch):\n"
+                        "    return watch('sys._getframe', ()) if sys._getframe else None\n")
+
+    def deep(watch: Watch, depth: int) -> None:
+        if depth:
+            deep(watch, depth - 1)
+        else:
+            info["caller_info"](watch)
+
+    for depth, seen in ((10, []), (watch_module._DEPTH + 10, [
+            "walked the process's frames or objects (sys._getframe) while a reader held "
+            "code"])):
+        deeper = watching(TARGET, str(path), fingerprint(""), __file__)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, watch_module._DEPTH * 3))
+        try:
+            deep(deeper, depth)
+        finally:
+            sys.setrecursionlimit(limit)
+        assert deeper.reads == seen, depth
+
+
+def test_a_kept_readers_own_library_above_it_is_its_own(tmp_path: Path) -> None:
+    # trio reads its tasks' code and takes frames of its own; rich taking frames above
+    # pyparsing's kept reader, with only C between, is someone else (red team 33).
+    path, _, gen, _ = _generator_target(tmp_path)
+    source = ("import sys\ndef read(watch, gen, callback):\n"
+              "    watch('object.__getattr__', (gen, 'gi_code'))\n    callback()\n"
+              "def take(watch):\n"
+              "    return watch('sys._getframe', ()) if sys._getframe else None\n")
+    trio = _compiled_as(_site("trio", "_core", "_run.py"), source)
+    rich = _compiled_as(_site("rich", "console.py"), source)
+    for taker, seen in ((trio, []), (rich, ["walked the process's frames or objects "
+                                            "(sys._getframe) while a reader held code"])):
+        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        trio["read"](watch, gen, functools.partial(taker["take"], watch))
+        assert watch.reads == seen

@@ -65,7 +65,10 @@ _FROM_DATA = frozenset({
 #: stored bdb's frames on the test's object: red team 31); the path finder finds a module
 #: file the test wrote in any folder it names (red team 31).
 _FROM_DATA_BELOW = ("pdb.", "bdb.", "importlib.machinery.PathFinder",
-                    "importlib.util.module_from_spec", "importlib.reload", "imp.reload")
+                    "importlib.util.module_from_spec", "importlib.reload", "imp.reload",
+                    # pickle's loads under other names (red team 33)
+                    "pickle._", "_pickle.", "multiprocessing.reduction", "copyreg.",
+                    "zipimport.")
 #: A loader's methods that run a module (``spec.loader.exec_module(module)``), on anything.
 _LOADS = frozenset({"exec_module", "load_module"})
 #: Loads that run any global a pickle names (``REDUCE`` of ``builtins.exec``: red team 28),
@@ -217,9 +220,26 @@ def _names_compiled_code(text: str) -> bool:
         (".pyc", ".pyo")))
 
 
+def _package_path(node: ast.AST) -> bool:
+    """``hotel.__path__``: where a package imports its submodules from (red team 33 put a zip
+    archive there)."""
+    return isinstance(node, ast.Attribute) and node.attr == "__path__"
+
+
 def _changes_import_places(node: ast.AST, names: Names) -> bool:
     """``sys.path.insert(...)`` and the like, an assignment to one of the places, or one of
-    them handed to a call (``list.append(sys.path, ...)``: red team 32)."""
+    them handed to a call (``list.append(sys.path, ...)``: red team 32); a package's
+    ``__path__`` likewise."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            _package_path(node.func.value) and node.func.attr in (
+                "insert", "append", "extend", "__setitem__", "__iadd__"):
+        return True
+    if isinstance(node, ast.Call) and any(_package_path(arg) for arg in node.args):
+        return True
+    if isinstance(node, ast.Assign | ast.AugAssign) and any(
+            _package_path(t.value if isinstance(t, ast.Subscript) else t)
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+        return True
     if isinstance(node, ast.Call) and any(
             names.resolve(arg) in _IMPORT_PLACES for arg in node.args):
         return names.resolve(node.func) not in ("len", "list", "tuple", "set", "sorted",
