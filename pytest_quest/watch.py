@@ -345,6 +345,10 @@ class Watch:
         elif event == "marshal.loads" and count and not self._loading and \
                 not self._plain_bytecode():
             self._unmarshalled(args[0])
+        elif event == "marshal.load" and not self._loading:
+            # from a file, with nothing to read in the event: code that may carry any name
+            # (pkgutil.read_code, pstats: red team 34); fails closed
+            self._saw("read code objects from a file (marshal.load)")
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
             # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)

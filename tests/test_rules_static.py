@@ -583,8 +583,13 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     # red team 33: a package's __path__, pickle's loads under other names
     "import hotel\nhotel.__path__.append(str(tmp_path))",
     "import hotel\nhotel.__path__ = [str(tmp_path)]",
+    "import hotel\nhotel.__spec__.submodule_search_locations.append(str(tmp_path))",
     "from multiprocessing.reduction import ForkingPickler\nForkingPickler.loads(data)",
     "import pickle\npickle._loads(data)",
+    # red team 34: code objects read from a file, made a function by another spelling
+    "import pkgutil, io\ncode = pkgutil.read_code(io.BytesIO(data))",
+    "import pstats\nstats = pstats.Stats(str(tmp_path / 'p'))",
+    "import json\nf = type(json.dumps)(code, {})",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -612,6 +617,7 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "assert len(sys.path) > 0 and str(tmp_path) not in list(sys.path)",
     "assert (tmp_path / 'data.py').name == 'data.py'",
     "import hotel\nassert hotel.__name__ == 'hotel'",
+    "from hotel import pricing\nassert type(tmp_path)(str(tmp_path))",
     "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:

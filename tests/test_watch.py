@@ -1106,7 +1106,10 @@ def test_code_read_from_bytes_carries_names_that_are_the_tests(tmp_path: Path) -
     watch("marshal.loads", (data,))
     assert name in watch.made
     watch("marshal.loads", (b"not marshal data",))  # nothing to read: nothing made
-    assert watch.made == {name}
+    assert watch.made == {name} and watch.reads == []
+    # from a file (pkgutil.read_code, pstats: red team 34) the event carries nothing to read
+    watch("marshal.load", ())
+    assert watch.reads == ["read code objects from a file (marshal.load)"]
 
 
 def test_the_import_systems_read_of_a_modules_own_pyc_makes_nothing_the_tests(

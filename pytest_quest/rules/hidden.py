@@ -68,7 +68,9 @@ _FROM_DATA_BELOW = ("pdb.", "bdb.", "importlib.machinery.PathFinder",
                     "importlib.util.module_from_spec", "importlib.reload", "imp.reload",
                     # pickle's loads under other names (red team 33)
                     "pickle._", "_pickle.", "multiprocessing.reduction", "copyreg.",
-                    "zipimport.")
+                    "zipimport.",
+                    # code objects read from a file with marshal.load (red team 34)
+                    "pkgutil.read_code", "pstats.")
 #: A loader's methods that run a module (``spec.loader.exec_module(module)``), on anything.
 _LOADS = frozenset({"exec_module", "load_module"})
 #: Loads that run any global a pickle names (``REDUCE`` of ``builtins.exec``: red team 28),
@@ -177,8 +179,13 @@ def _makes_function(node: ast.Call, names: Names, functions: set[str]) -> bool:
     if isinstance(func, ast.Call) and names.resolve(func.func) == "type" and \
             len(func.args) == 1 and node.args:
         made = func.args[0]
+        root = made
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        # a function of a module (type(json.dumps): red team 34)
         return isinstance(made, ast.Lambda) or (
-            isinstance(made, ast.Name) and made.id in functions)
+            isinstance(made, ast.Name) and made.id in functions) or (
+            isinstance(root, ast.Name) and root.id in names.imports)
     return isinstance(func, ast.Attribute) and func.attr == "replace" and \
         isinstance(func.value, ast.Attribute) and func.value.attr == "__code__"
 
@@ -223,7 +230,8 @@ def _names_compiled_code(text: str) -> bool:
 def _package_path(node: ast.AST) -> bool:
     """``hotel.__path__``: where a package imports its submodules from (red team 33 put a zip
     archive there)."""
-    return isinstance(node, ast.Attribute) and node.attr == "__path__"
+    return isinstance(node, ast.Attribute) and node.attr in (
+        "__path__", "submodule_search_locations")  # the same list, through __spec__
 
 
 def _changes_import_places(node: ast.AST, names: Names) -> bool:

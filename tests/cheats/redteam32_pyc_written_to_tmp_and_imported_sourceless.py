@@ -1,7 +1,6 @@
 # ruff: noqa
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: static-hidden-code|run-reads-target
 # python: 3.11
 #
 # RED TEAM 32, finding 02: a compiled module (.pyc bytes) written to tmp_path and imported by a
@@ -31,8 +30,8 @@
 #   a file in the run's writable folders, add every co_filename of the loaded code (and the
 #   source path) to Watch.made, or FAIL it; statically, flag sys.path handed to any call
 #   (`list.append(sys.path, ...)`, `sys.path.__iadd__`) and a write of a `.pyc`/`.py`/`.zip`.
-# Fixed by (REVIEW, the floor for code the static stage cannot read; the run does not see
-#   it: a sourceless .pyc keeps the file name baked into it): a name of compiled code (.pyc, __pycache__) and sys.path handed to a
+# Fixed by: code read from bytes with no compile (marshal.loads) carries file names that are
+#   the test's (red team 33's fix: the run FAILs it); a name of compiled code (.pyc, __pycache__) and sys.path handed to a
 #   call are static-hidden-code.
 import dis
 import sys
