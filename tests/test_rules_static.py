@@ -617,6 +617,7 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "assert len(sys.path) > 0 and str(tmp_path) not in list(sys.path)",
     "assert (tmp_path / 'data.py').name == 'data.py'",
     "import hotel\nassert hotel.__name__ == 'hotel'",
+    "import pdb\ntry:\n    assert tmp_path\nexcept AssertionError:\n    pdb.post_mortem()",
     "from hotel import pricing\nassert type(tmp_path)(str(tmp_path))",
     "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
 ])
