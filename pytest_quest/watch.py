@@ -8,11 +8,13 @@ on the target is ``run-target-replaced``.
 
 It runs in the test's own process, so nothing of the run holds it: it is steered and speaks
 as :mod:`pytest_quest.hooked` says (a test reached it through ``request.config.pluginmanager``
-and paused it around a read of ``__code__``). Who reads is told by the reading code object,
-never by its file name (code the test ``exec``\\ s is named ``<string>``; red team 27): a read
-of the target's code is the test's unless the reader is one of the :class:`Readers` made
-before test code, which keep what they read to themselves (pytest's reports, ``traceback``,
-``logging``, coverage, ``inspect.signature``'s parameter names).
+and paused it around a read of ``__code__``). Trusted readers are told by their code object
+(the :class:`Readers` made before test code, which keep what they read to themselves:
+pytest's reports, ``traceback``, ``logging``, coverage); a file name is believed only where
+the test cannot choose it: every name the test's time compiles or unmarshals code under is
+the test's, and so is every file in the run's writable folders (red teams 27 to 34). Who asks
+is the frame that names what it reads, past the readers that read for their caller; a frame
+taken while a reader holds the code in a local below it is a walk.
 
 What it cannot see: a test that reads the process's memory through ``ctypes`` raises no audit
 event at all (docs/security.md, "What is left").
