@@ -197,13 +197,13 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
             positions]
     # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
     # it compares the test's objects (red team 31)
-    holders = Codes(code for item in keep for code in _codes_of(item)) | Codes(
-        code for item in keepers if item is not None for code in _codes_of(item))
+    kept = Codes(code for item in keepers if item is not None for code in _codes_of(item))
+    holders = Codes(code for item in keep for code in _codes_of(item)) | kept
     return Readers(
         consumers=holders | ours, holders=holders, importers=_importers(),
         guards=_guards(traceback, logging, positions),
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
-        keepers=Codes(code for item in keepers if item is not None for code in _codes_of(item)),
+        keepers=kept,
         passing=code_objects(_modules(("inspect", "types")))
         | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
@@ -290,6 +290,8 @@ class Watch:
         self.made: set[str] = set()
         #: Frames of modules' readers that read the target's code and kept it (holders).
         self._kept: list[types.FrameType] = []
+        #: Their ids, for the stack walks (the list keeps each frame, so its id stays its own).
+        self._kept_ids: set[int] = set()
         #: The run's writable folders: a module file there is one the test may have written.
         self.writable = tuple({spelling.rstrip(os.sep) + os.sep for folder in writable
                                for spelling in (normal(folder), os.path.realpath(folder))})
@@ -576,6 +578,7 @@ class Watch:
             # holder of the test's own making (pyparsing asked the test's __class__: red
             # team 32)
             self._kept.append(reader)
+            self._kept_ids.add(id(reader))
         else:  # more than the watch keeps: a read (red team 33 filled the list first)
             self._saw(f"read the target's code through {attr} more than {MAX_KEPT} times")
 
@@ -777,7 +780,7 @@ class Watch:
         return True  # deeper than the look: as if a holder were there (red team 33 recursed)
 
     def _kept_frame(self, frame: types.FrameType) -> bool:
-        return any(frame is kept for kept in self._kept)
+        return id(frame) in self._kept_ids
 
     def _holds_a_reader(self, tb: types.TracebackType) -> bool:
         """The frame a traceback hands out, or one below it, is a holder's (but pytest's) or
