@@ -100,12 +100,14 @@ _KEYS = frozenset({"exec", "eval", "compile", "__import__"})
 def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
     """One fact per place the file runs code it does not spell out."""
     direct: set[int] = set()
+    called: set[int] = set()
     dumped = _dumped_names(tree, names)
     functions = {node.name for node in ast.walk(tree)
                  if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
+        called.add(id(node.func))
         name = names.resolve(node.func)
         if name in _FROM_TEXT:
             direct.add(id(node.func))
@@ -133,7 +135,6 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
         elif name == "syspath_prepend" or (isinstance(node.func, ast.Attribute) and
                                           node.func.attr == "syspath_prepend"):
             yield _fact(sub, node, f"`{quote(sub, node)}` changes where Python imports from")
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in direct and \
                 isinstance(getattr(node, "ctx", None), ast.Load) and \
