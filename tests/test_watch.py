@@ -30,6 +30,11 @@ def watching(*args: Any, **kwargs: Any) -> Watch:
     return watch
 
 
+def _watch_on(path: Path | str, **kwargs: Any) -> Watch:
+    """A watch in the test's time for a target at ``path``, with this file as the test."""
+    return watching(TARGET, str(path), fingerprint(""), __file__, **kwargs)
+
+
 def _watch(tmp_path: Path) -> tuple[Watch, Path]:
     path = tmp_path / "shop.py"
     path.write_bytes(SHOP)
@@ -264,7 +269,7 @@ def test_watch_runs_no_code_of_the_test(tmp_path: Path) -> None:
         pass
 
     func.__module__ = Sly(TARGET.module)  # type: ignore[assignment]
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     watch("object.__getattr__", (func, Sly("__code__")))
     watch("object.__getattr__", (func, "__code__"))
     watch("open", (Where(), Sly("r"), 0))
@@ -335,7 +340,7 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     # object, and only known readers that keep what they read are quiet.
     path, _, gen, tb = _generator_target(tmp_path)
     frame = tb.tb_next.tb_frame
-    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
+    watch = _watch_on(path, known=QUIET)
     for holder, attr in ((gen, "gi_code"), (frame, "f_code")):
         _reporter(watch, holder, attr)  # a reader that keeps it: quiet
     assert watch.reads == []
@@ -350,12 +355,10 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     # objects each call ran; red team 27 enabled it from a thread's run()).
     watch("sys.setprofile", ())
     assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
-    tracing = watching(TARGET, str(path), fingerprint(""), __file__,
-                       known=Readers(tracers=Codes([_reporter.__code__])))
+    tracing = _watch_on(path, known=Readers(tracers=Codes([_reporter.__code__])))
     _reporter(tracing, None, "x")  # not an attribute read of the target: nothing
     this = test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame.__code__
-    ours = watching(TARGET, str(path), fingerprint(""), __file__,
-                    known=Readers(tracers=Codes([this])))
+    ours = _watch_on(path, known=Readers(tracers=Codes([this])))
     ours("sys.settrace", ())
     assert ours.reads == [] and tracing.reads == []
     # Frames taken by the test itself (to walk up to the harness), every object of the process.
@@ -383,7 +386,7 @@ def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(tmp_pa
         watch(event, ())
 
     known = Readers(passing=Codes([currentframe.__code__]))
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    watch = _watch_on(tmp_path / "shop.py", known=known)
     elsewhere = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
                          str(tmp_path / "test_other.py"), known=known)
     for event in ("sys._getframe", "sys._current_frames"):
@@ -406,7 +409,7 @@ def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
         walk_tb(watch)
 
     known = Readers(walkers=Codes([walk_tb.__code__, format_exc.__code__]))
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    watch = _watch_on(tmp_path / "shop.py", known=known)
     format_exc(watch)
     assert watch.reads == []
     walk_tb(watch)
@@ -424,8 +427,7 @@ def test_watch_calls_nothing_the_test_can_replace(tmp_path: Path,
     price = _price(tmp_path)
     read, write = os.pipe()
     try:
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         pipe=AnswerPipe(write))
+        watch = _watch_on(tmp_path / "shop.py", pipe=AnswerPipe(write))
         with monkeypatch.context() as patched:
             for module, name in ((os.path, "realpath"), (os.path, "normpath"), (os, "lstat"),
                                  (os, "fstat"), (os, "write"), (os, "readlink"),
@@ -459,13 +461,13 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
 
     mine = other(1)
     next(mine)
-    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
+    watch = _watch_on(path, known=QUIET)
     _reporter(watch, gen, "gi_frame")  # a reader that keeps it: quiet
     assert watch.reads == []
     watch("object.__getattr__", (gen, "gi_frame"))
     assert watch.reads == ["read the target's code through gi_frame"]
     # the test's own generator: a frame that leads below once resumed (red team 30)
-    own = watching(TARGET, str(path), fingerprint(""), __file__, known=QUIET)
+    own = _watch_on(path, known=QUIET)
     own("object.__getattr__", (mine, "gi_frame"))
     assert own.reads == ["walked the process's frames or objects (gi_frame)"]
 
@@ -476,7 +478,7 @@ def test_watch_sees_gc_asked_what_anything_holds(tmp_path: Path) -> None:
     # the code in a local. Whatever the argument, in the test's time it is a walk.
     path, price, gen, tb = _generator_target(tmp_path)
     for held in ((price,), (tb,), (len, [gen])):
-        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        watch = _watch_on(path)
         watch("gc.get_referents", (held,))
         assert watch.reads == ["walked the process's frames or objects (gc.get_referents)"]
 
@@ -486,7 +488,7 @@ def test_watch_sees_the_targets_code_read_under_another_name(tmp_path: Path) -> 
     # which a test may set: renamed for the read of __code__, then renamed back.
     path = tmp_path / "shop.py"
     price = _load(path, "def price(x):\n    return x * 2\n")
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch = _watch_on(path)
 
     def price_too(x: int) -> int:  # the test's own function of the same name: quiet
         return x
@@ -513,7 +515,7 @@ def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Pa
         gi_code(watch, gen)
 
     known = Readers(passing=Codes([gi_code.__code__]), consumers=Codes([report.__code__]))
-    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    watch = _watch_on(path, known=known)
     report(watch, price(1))  # read for a reader that keeps it: quiet
     assert watch.reads == []
     gi_code(watch, price(1))  # read for this test
@@ -559,7 +561,7 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
 
     known = Readers(consumers=Codes([positions.__code__]),
                     guards=((id(positions.__code__), names, "handoff", len),))
-    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    watch = _watch_on(path, known=known)
     positions(watch)
     assert watch.reads == []
     names["handoff"] = print
@@ -578,7 +580,7 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
     two = Readers(consumers=Codes([positions.__code__]), guards=(
         (id(positions.__code__), names, "handoff", print),
         (id(positions.__code__), names, "other", None)))
-    both = watching(TARGET, str(path), fingerprint(""), __file__, known=two)
+    both = _watch_on(path, known=two)
     positions(both)
     assert both.reads == []
     names["other"] = len  # any one of its callees replaced
@@ -610,10 +612,10 @@ def test_pytest_reading_for_its_report_is_quiet_but_not_through_a_trampoline(tmp
 
     known = Readers(reporters=Codes([code.__code__, report.__code__, collect.__code__]),
                     consumers=Codes([ours.__code__]))
-    watch = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    watch = _watch_on(path, known=known)
     ours(watch, code)
     assert watch.reads == ["read the target's code through f_code"]  # the map: not named
-    test = watching(TARGET, str(path), fingerprint(""), __file__, known=known)
+    test = _watch_on(path, known=known)
     report(test, holder)  # pytest's API called by the test itself
     assert test.reads == ["read the target's code through f_code"]
 
@@ -625,7 +627,7 @@ def test_ctypes_used_by_the_test_is_a_read_but_not_by_a_module(tmp_path: Path) -
     wrapper: dict[str, Any] = {}
     exec(compile("def call(watch):\n    watch('ctypes.call_function', (0, ()))\n",
                  str(tmp_path / "binding.py"), "exec"), wrapper)
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     wrapper["call"](watch)
     assert watch.reads == []
     watch("ctypes.cdata", (12345,))
@@ -639,7 +641,7 @@ def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Pa
     seen: list[Watch] = []
 
     def walk() -> Any:
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch = _watch_on(tmp_path / "shop.py")
         seen.append(watch)
         watch("object.__getattr__", (running, "gi_frame"))  # running: it is this one
         yield
@@ -651,13 +653,13 @@ def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Pa
     # under a reader its f_back leads there with no event (red team 30): a walk too. A
     # library's read of it (trio checks each task's frame) and a generator of a module's
     # code are not.
-    done = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    done = _watch_on(tmp_path / "shop.py")
     done("object.__getattr__", (running, "gi_frame"))
     assert done.reads == ["walked the process's frames or objects (gi_frame)"]
     library = _compiled_as(_site("somelib", "tasks.py"),
                            "def check(watch, gen):\n    watch('object.__getattr__', (gen, "
                            "'gi_frame'))\n")
-    kept = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    kept = _watch_on(tmp_path / "shop.py")
     library["check"](kept, running)
     _, _, gen, _ = _generator_target(tmp_path)
     kept("object.__getattr__", (gen, "gi_frame"))  # finished: no frame at all
@@ -743,17 +745,17 @@ def test_code_compiled_in_the_tests_time_is_the_tests_whatever_its_name(tmp_path
     # passed for a library's code, which keeps what it takes.
     name = "/opt/quest-helpers/probes.py"
     probe, tb = _compiled_as(name, TAKE), _traceback()
-    before = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    before = _watch_on(tmp_path / "shop.py")
     probe["take"](before, tb)
     assert before.reads == [] and before.made == set()
     for event, args in (("compile", ("x = 1", name)),
                         ("code.__new__", (b"", name, "take", 2, 0, 0, 2, 2, 3)),
                         ("compile", ("x = 1", "<frozen importlib._bootstrap>"))):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch = _watch_on(tmp_path / "shop.py")
         watch(event, args)
         probe["take"](watch, tb)
         assert watch.reads == (WALKED if args[1] == name else []), event
-    relative = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    relative = _watch_on(tmp_path / "shop.py")
     relative("compile", ("x = 1", "<string>"))  # the test's already: nothing to keep
     assert relative.made == set()
 
@@ -786,8 +788,7 @@ def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
             (SourceFileLoader("util", name), [], probe),
             (Loader("util", name), WALKED, probe), (None, WALKED, probe),
             (SourceFileLoader("probe", written), WALKED, written_probe)):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         known=known, writable=[str(tmp_path / "run")])
+        watch = _watch_on(tmp_path / "shop.py", known=known, writable=[str(tmp_path / "run")])
         filename = getattr(loader, "path", name)
         if loader is None:
             chain["source_to_code"](watch, "x = 1", name)  # no get_code below it
@@ -804,7 +805,7 @@ def test_ctypes_used_by_a_library_the_test_called_is_the_tests(tmp_path: Path) -
     # ctypes call from a library's frame for the test.
     runner = _compiled_as(_site("somelib", "runner.py"),
                           "def call(fn, *args):\n    return fn(*args)\n")
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     runner["call"](watch, "ctypes.cdata", (1,))
     assert watch.reads == ["used ctypes (ctypes.cdata)"]
     # the project's binding of a C library through a library: the project's, not the test's;
@@ -814,7 +815,7 @@ def test_ctypes_used_by_a_library_the_test_called_is_the_tests(tmp_path: Path) -
                            "def bind(call, watch, event):\n    call(watch, event, (1,))\n")
     for event, seen in (("ctypes.call_function", []),
                         ("ctypes.cdata", ["used ctypes (ctypes.cdata)"])):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch = _watch_on(tmp_path / "shop.py")
         binding["bind"](runner["call"], watch, event)
         assert watch.reads == seen, event
 
@@ -832,7 +833,7 @@ def test_a_standard_library_function_that_returns_frames_reads_for_its_caller(
     tb = _traceback()
     for functions, via, seen in ((stdlib, None, WALKED), (library, None, []),
                                  (stdlib, caller, [])):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch = _watch_on(tmp_path / "shop.py")
         if via is None:
             functions["get_stack"](watch, tb)
         else:
@@ -856,11 +857,11 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
 
     known = dataclasses.replace(READERS, holders=Codes([holder.__code__]),
                                 consumers=READERS.consumers | Codes([holder.__code__]))
-    under = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    under = _watch_on(tmp_path / "shop.py", known=known)
     holder(lambda: info["caller_info"](under))
     assert under.reads == ["walked the process's frames or objects (sys._getframe) while a "
                            "reader held code"]
-    alone = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=known)
+    alone = _watch_on(tmp_path / "shop.py", known=known)
     info["caller_info"](alone)  # a library's own lookup, no holder below
     assert alone.reads == []
     # the holder's own calls into readers (pytest's TracebackEntry.name -> .frame reads
@@ -875,18 +876,18 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
         known, reporters=Codes([take.__code__]), holders=Codes([holder.__code__,
                                                                  reporting.__code__]),
         consumers=known.consumers | Codes([reporting.__code__]))
-    inner = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=mine)
+    inner = _watch_on(tmp_path / "shop.py", known=mine)
     holder(lambda: take(inner, tb))  # the lambda: the test's code in between
     assert inner.reads == ["walked the process's frames or objects (tb_frame) while a reader "
                            "held code"]
-    direct = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=mine)
+    direct = _watch_on(tmp_path / "shop.py", known=mine)
     reporting(direct)  # nothing but readers from the holder up
     assert direct.reads == []
     # a consumer takes frames for itself wherever it runs (coverage's sys.monitoring callback
     # fired inside linecache under pytest's traceback getter, Python 3.13)
     monitor = dataclasses.replace(mine, consumers=mine.consumers | Codes(
         [info["caller_info"].__code__]))
-    ours = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__, known=monitor)
+    ours = _watch_on(tmp_path / "shop.py", known=monitor)
     holder(lambda: info["caller_info"](ours))
     assert ours.reads == []
 
@@ -905,7 +906,7 @@ def test_asyncios_reports_keep_what_they_read_its_stack_getters_do_not(tmp_path:
             (asyncio.base_tasks, "_task_print_stack", ["read the target's code through gi_code"]),
             (asyncio.base_tasks, "_format_coroutine", ["read the target's code through gi_code"])):
         reader = _compiled_as(module.__file__, read.format(name))
-        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        watch = _watch_on(path)
         reader[name](watch, gen)
         assert watch.reads == seen, (module, name)
     assert not readers().consumers.holds(asyncio.coroutines._format_coroutine.__code__)
@@ -925,11 +926,11 @@ def test_a_modules_frame_that_does_not_name_what_was_read_read_for_the_test(tmp_
             (tb, "tb_frame", WALKED),
             (gen.gi_frame if gen.gi_frame else gen, "gi_code",
              ["read the target's code through gi_code"])):
-        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        watch = _watch_on(path)
         consume["consume"](map(functools.partial(watch, "object.__getattr__"),
                                [(holder, attr)]))
         assert watch.reads == seen, attr
-    named = watching(TARGET, str(path), fingerprint(""), __file__)
+    named = _watch_on(path)
     _compiled_as(_site("somelib", "frames.py"), TAKE)["take"](named, tb)  # names it: its own
     assert named.reads == []
 
@@ -946,10 +947,10 @@ def test_the_standard_library_between_a_frame_getter_and_who_asked_reads_for_the
                                        "    get_stack(watch, tb)\n")["setup"]
     other = _compiled_as(pdb.__file__, TAKE.replace("take", "lookup"))["lookup"]
     tb = _traceback()
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     setup(get_stack, watch, tb)
     assert watch.reads == WALKED
-    quiet = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    quiet = _watch_on(tmp_path / "shop.py")
     setup(other, quiet, tb)  # a function of the standard library that hands nothing out
     assert quiet.reads == []
 
@@ -979,7 +980,7 @@ def test_text_of_the_stack_and_a_generators_locals_take_no_frame_for_the_test(
 
     suspended = count()
     next(suspended)
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     sys.addaudithook(watch)
     try:
         assert traceback.format_stack() and inspect.getgeneratorlocals(suspended) == {}
@@ -1017,8 +1018,7 @@ def test_a_readers_frame_handed_out_by_a_traceback_is_a_walk(tmp_path: Path) -> 
                      (below, ["walked the process's frames or objects (tb_frame) to a "
                               "reader's frame"]),  # its f_back is the holder's
                      (_traceback(), [])):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         known=known)
+        watch = _watch_on(tmp_path / "shop.py", known=known)
         walk(watch, tb)
         assert watch.reads == seen
 
@@ -1035,13 +1035,13 @@ def test_a_modules_reader_of_the_targets_code_holds_it_from_then_on(tmp_path: Pa
     info = _compiled_as(_site("otherlib", "console.py"),
                         "import sys\ndef caller_info(watch):\n"
                         "    return watch('sys._getframe', ()) if sys._getframe else None\n")
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch = _watch_on(path)
     library["explain"](watch, gen, lambda: None)
     assert watch.reads == []  # kept to itself
     library["explain"](watch, gen, lambda: info["caller_info"](watch))
     assert watch.reads == ["walked the process's frames or objects (sys._getframe) while a "
                            "reader held code"]
-    alone = watching(TARGET, str(path), fingerprint(""), __file__)
+    alone = _watch_on(path)
     library["explain"](alone, gen, lambda: None)
     info["caller_info"](alone)  # the reader is gone from the stack
     assert alone.reads == []
@@ -1059,8 +1059,7 @@ def test_a_module_file_in_the_runs_writable_folders_is_the_tests(tmp_path: Path,
     run = tmp_path / "run"
     take, tb = _compiled_as(str(run / "probe.py"), TAKE)["take"], _traceback()
     for writable, seen in (([str(run)], WALKED), ([], [])):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         writable=writable)
+        watch = _watch_on(tmp_path / "shop.py", writable=writable)
         take(watch, tb)
         assert watch.reads == seen
     loader = SourceFileLoader("util", _site("somelib", "util.py"))
@@ -1089,7 +1088,7 @@ def test_the_standard_librarys_own_binding_of_c_is_not_the_test(tmp_path: Path) 
             # names no call of ctypes: it ran one for someone else
             ("relay", "ctypes.cdata", ["used ctypes (ctypes.cdata)"]),
             ("relay", "ctypes.call_function", ["used ctypes (ctypes.call_function)"])):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+        watch = _watch_on(tmp_path / "shop.py")
         binding[function](watch, event)
         assert watch.reads == seen, (function, event)
     assert binding["ctypes"] is ctypes
@@ -1102,7 +1101,7 @@ def test_code_read_from_bytes_carries_names_that_are_the_tests(tmp_path: Path) -
 
     name = _site("somelib", "baked.py")
     data = marshal.dumps(compile("def inner():\n    pass\n", name, "exec"))
-    watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__)
+    watch = _watch_on(tmp_path / "shop.py")
     watch("marshal.loads", (data,))
     assert name in watch.made
     watch("marshal.loads", (b"not marshal data",))  # nothing to read: nothing made
@@ -1130,8 +1129,7 @@ def test_the_import_systems_read_of_a_modules_own_pyc_makes_nothing_the_tests(
     run = tmp_path / "run"
     for pyc, made in ((_site("somelib", "__pycache__", "util.cpython-311.pyc"), set()),
                       (str(run / "__pycache__" / "util.cpython-311.pyc"), {name})):
-        watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), __file__,
-                         known=known, writable=[str(run)])
+        watch = _watch_on(tmp_path / "shop.py", known=known, writable=[str(run)])
         chain["get_code"](watch, SourceFileLoader("util", name), data, pyc)
         assert watch.made == made, pyc
 
@@ -1146,7 +1144,7 @@ def test_the_watch_fails_closed_past_what_it_keeps_and_how_deep_it_looks(tmp_pat
     reader = _compiled_as(_site("somelib", "names.py"),
                           "def name_of(watch, gen):\n"
                           "    watch('object.__getattr__', (gen, 'gi_code'))\n")
-    watch = watching(TARGET, str(path), fingerprint(""), __file__)
+    watch = _watch_on(path)
     for _ in range(watch_module.MAX_KEPT):
         reader["name_of"](watch, gen)
     assert watch.reads == []
@@ -1166,7 +1164,7 @@ def test_the_watch_fails_closed_past_what_it_keeps_and_how_deep_it_looks(tmp_pat
     for depth, seen in ((10, []), (watch_module._DEPTH + 10, [
             "walked the process's frames or objects (sys._getframe) while a reader held "
             "code"])):
-        deeper = watching(TARGET, str(path), fingerprint(""), __file__)
+        deeper = _watch_on(path)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, watch_module._DEPTH * 3))
         try:
@@ -1188,6 +1186,6 @@ def test_a_kept_readers_own_library_above_it_is_its_own(tmp_path: Path) -> None:
     rich = _compiled_as(_site("rich", "console.py"), source)
     for taker, seen in ((trio, []), (rich, ["walked the process's frames or objects "
                                             "(sys._getframe) while a reader held code"])):
-        watch = watching(TARGET, str(path), fingerprint(""), __file__)
+        watch = _watch_on(path)
         trio["read"](watch, gen, functools.partial(taker["take"], watch))
         assert watch.reads == seen
