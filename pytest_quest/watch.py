@@ -126,11 +126,10 @@ class Readers:
     #: Take frames for their caller (``traceback.walk_tb``, ``walk_stack``), unless they
     #: format them themselves (``format_exc``: red team 11, finding 03, a false FAIL).
     walkers: Codes = field(default_factory=Codes)
-    #: Read ``__code__`` for names and flags and hand it to nothing: its flags
-    #: (``inspect.iscoroutinefunction``), or a signature (``inspect.signature``'s
-    #: ``_signature_from_function``). The latter calls the ``Parameter`` class of its
-    #: ``Signature`` class, which a test subclasses, with the code in a local a frame walk
-    #: reads (red team 28): it is a holder too, so a frame taken from under it is a walk.
+    #: Read ``__code__`` for its flags and hand it to nothing, with no code of the test run
+    #: while the code sits in a local (``inspect.iscoroutinefunction``). Not
+    #: ``inspect.signature``: it calls the ``Parameter`` class of its ``Signature`` class,
+    #: which a test subclasses, with the code in a local a frame walk reads (red team 28).
     signature: Codes = field(default_factory=Codes)
     #: Install a tracer or profiler of their own (the recorder's window, coverage).
     tracers: Codes = field(default_factory=Codes)
@@ -193,10 +192,9 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         "getgeneratorstate", "getcoroutinestate", "getasyncgenstate", "getgeneratorlocals",
         "getcoroutinelocals", "getasyncgenlocals")]
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
-    signature = inspect._signature_from_function  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
-            positions, signature]
+            positions]
     # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
     # it compares the test's objects (red team 31)
     kept = Codes(code for item in keepers if item is not None for code in _codes_of(item))
@@ -209,8 +207,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         passing=code_objects(_modules(("inspect", "types")))
         | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
-        signature=Codes([inspect._has_code_flag.__code__,  # type: ignore[attr-defined]
-                         signature.__code__]),
+        signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader))

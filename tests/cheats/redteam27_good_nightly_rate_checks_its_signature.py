@@ -1,10 +1,10 @@
 # ruff: noqa
 # quest: hotel/pricing.py::nightly_rate
-# expect: PASS
-#   An honest test. inspect.signature reads the target's __code__ for names and flags and,
-#   with the code in a local, calls the Parameter class of the Signature class it is given,
-#   which a test can subclass or patch (red team 28 read the local from there): it is a holder,
-#   so a frame taken from under it is the test's walk, and its own read is quiet.
+# expect: run-reads-target
+#   KNOWN FALSE FAIL (docs/mutation.md): an honest test. inspect.signature reads the target's
+#   __code__ and, with the code in a local, calls the Parameter class of the Signature class
+#   it is given, which a test can subclass or patch (red team 28 read the local from there),
+#   so its read counts. Kept so that excusing it again is a decision with a test.
 #
 # RED TEAM 27, false FAIL A: an honest test (values checked, every mutant killed by value)
 #   that also checks the parameter names with `inspect.signature(nightly_rate)`. inspect reads
@@ -12,8 +12,7 @@
 #   target by anything but `_OURS`, whoever the reader: run-reads-target, a FAIL.
 # Observed on be56407: FAIL run-reads-target 2 of 2 (without test_parameters: PASS).
 # Fixed by: inspect.signature's read of `__code__` is told by its code object
-#   (`inspect._signature_from_function`, which hands the code to nothing), and that code is a
-#   holder (red team 28's three reads of its locals stay run-reads-target): PASS.
+#   (`inspect._signature_from_function`, which hands the code to nothing): PASS.
 # Fix: excuse inspect.signature's read (its code object in an `_OURS`-like set of readers that
 #   hand out only names/defaults), or flag only reads whose result reaches test code.
 import inspect
