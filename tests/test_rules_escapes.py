@@ -38,6 +38,15 @@ from tests.test_rules_static import _ASSERT, _HEAD, _fired, _in_test, rules
     "import operator\nf = operator.attrgetter('tb_fr' + 'ame')(e.__traceback__)",
     "import operator\nc = operator.attrgetter('tb_frame.f_code')(e.__traceback__)",
     "import operator, inspect\nf = operator.attrgetter('current' + 'frame')(inspect)()",
+    # red team 35: with DEBUG_SAVEALL a collected frame lands in gc.garbage, its f_back and
+    # f_locals walk every frame below it with no audit event
+    "import gc\ngc.set_debug(gc.DEBUG_SAVEALL)",
+    "import gc\ngc.set_debug(32)",
+    "from gc import DEBUG_SAVEALL\nflags = DEBUG_SAVEALL",
+    "import gc\nflags = gc.DEBUG_LEAK",
+    "import gc\ngc.callbacks.append(lambda phase, info: None)",
+    "import gc, operator\noperator.attrgetter('set_' + 'debug')(gc)(32)",
+    "import gc, operator\nflags = operator.attrgetter('DEBUG_SAVEALL')(gc)",
 ])
 def test_reflective_access_fires(code: str) -> None:
     fact = _fired("static-reflective-access", _in_test(code, "tmp_path, request, e=None"))
@@ -55,6 +64,9 @@ def test_reflective_access_fires(code: str) -> None:
     "mod = sys.modules[__name__]",
     "import operator\nop = 'add'\nassert getattr(operator, op)(1, 2) == 3",
     "import gc\ngc.collect()",
+    # an honest leak test: without DEBUG_SAVEALL no frame lands in gc.garbage
+    "import gc\ngc.collect()\nassert gc.garbage == []\nassert gc.get_debug() == 0",
+    "import operator\nfire = operator.attrgetter('callbacks')(tmp_path)",
     "import operator\nrooms = sorted([], key=operator.attrgetter('capacity', 'number'))",
     "import operator\nname = ''.join(['sk', 'ip'])\nf = operator.attrgetter(name)(pytest)",
     "import operator\nup = operator.methodcaller('upper')\nassert up('a') == 'A'",

@@ -228,6 +228,33 @@ def test_exit_fires(call: str) -> None:
     assert "static-process-exit" in rules(f"def test_x():\n    assert 1 + 1 == 2\n{body}\n")
 
 
+@pytest.mark.parametrize("code", [
+    # red team 36: the signal module as another module's attribute; a Python signal handler
+    # receives whatever frame is running, with no audit event
+    "import asyncio.unix_events\nasyncio.unix_events.signal.signal(14, print)",
+    "import subprocess\nsubprocess.signal.setitimer(0, 0.1)",
+    "from asyncio.unix_events import signal as s\ns.raise_signal(14)",
+    "from subprocess import signal\nsignal.alarm(1)",
+    "import subprocess\nnumber = subprocess.signal.SIGALRM",
+    "import subprocess\nsig = subprocess._signal",
+    "import subprocess\nsig = getattr(subprocess, 'signal')",
+    "import operator, subprocess\noperator.methodcaller('alarm', 1)(subprocess.signal)",
+])
+def test_signal_reached_as_another_modules_attribute_is_an_exit(code: str) -> None:
+    _fired("static-process-exit", _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    # a library's function named signal, called; a library's own signal package
+    "import blinker\nbooked = blinker.signal('booked')\nbooked.connect(print)",
+    "from blinker import signal\nassert signal('booked') is signal('booked')",
+    "from scipy import signal\nb, a = signal.butter(4, 0.1)",
+    "import scipy.signal\nb, a = scipy.signal.butter(4, 0.1)",
+])
+def test_a_librarys_signal_function_is_not_an_exit(code: str) -> None:
+    assert "static-process-exit" not in rules(_in_test(code))
+
+
 def test_exit_quiet() -> None:
     source = ("import sys\nimport pytest\ndef exit_code(x):\n    return x\n"
               "def test_x():\n    assert exit_code(1) == 1\n    assert sys.version_info > (3,)\n"
@@ -590,6 +617,27 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     "import pkgutil, io\ncode = pkgutil.read_code(io.BytesIO(data))",
     "import pstats\nstats = pstats.Stats(str(tmp_path / 'p'))",
     "import json\nf = type(json.dumps)(code, {})",
+    # red team 35: audit events raised by the test, parsed by the run's hooks
+    "sys.audit('quest.event', tmp_path)",
+    "from sys import audit\naudit('quest.event')",
+    "list(map(sys.audit, ['quest.event']))",
+    # timeit given text that is not written out, as its statement or its setup
+    "import timeit\ncode = ''.join(['1', '+1'])\ntimeit.timeit(code, number=1)",
+    "import timeit\ntimeit.timeit(f'{1}+1', number=1)",
+    "import timeit\ntimeit.repeat('x' + str(1), number=1)",
+    "import timeit\ntimeit.Timer(stmt=bytes.fromhex('31').decode())",
+    "import timeit\ntimeit.timeit(lambda: 1, setup=bytes.fromhex('31').decode())",
+    "import timeit\ntimeit.timeit('1', 'x = %s' % 1)",
+    "import timeit, types\nns = types.SimpleNamespace(code=''.join('1'))\ntimeit.timeit(ns.code)",
+    "import timeit\nhotel_code = ''.join('1')\npricing.code = hotel_code\ntimeit.timeit(pricing.code)",
+    "import timeit\ntimeit.timeit(*parts)",
+    "import timeit\ntimeit.timeit(tmp_path, number=1)",
+    # what else of timeit compiles text: its template, its command line, its constructor
+    "import timeit\ntimeit.template = ''.join('x')\ntimeit.timeit(lambda: 0)",
+    "import timeit\nsetattr(timeit, 'temp' + 'late', 'x')",
+    "monkeypatch.setattr('timeit.template', 'x')",
+    "import timeit\ntimeit.main(['-s', setup])",
+    "import timeit\nt = timeit.Timer(lambda: 0)\ntimeit.Timer.__init__(t, code)",
 ])
 def test_hidden_code_is_a_review(code: str) -> None:
     fact = _fired("static-hidden-code", _in_test(code))
@@ -620,9 +668,63 @@ def test_hidden_code_is_a_review(code: str) -> None:
     "import pdb\ntry:\n    assert tmp_path\nexcept AssertionError:\n    pdb.post_mortem()",
     "from hotel import pricing\nassert type(tmp_path)(str(tmp_path))",
     "assert sorted([tmp_path], key=lambda p: getattr(p, 'name'))",
+    # red team 35's false REVIEW: timeit given a callable, never compiled
+    "import timeit\nt = timeit.timeit(lambda: nightly_rate(100.0, 'high', 7), number=200)",
+    "import timeit\nt = timeit.repeat(lambda: nightly_rate(1.0, 'low', 1), repeat=3, number=10)",
+    "import timeit\nt = timeit.Timer(lambda: 1).timeit(10)",
+    "import timeit, functools\nt = timeit.timeit(functools.partial(nightly_rate, 1.0, 'low', 1))",
+    "import timeit\nt = timeit.timeit(pricing.nightly_rate, number=1)",
+    "import timeit\nt = timeit.timeit(nightly_rate, number=1)",
+    "import timeit\ndef work():\n    return 1\nt = timeit.timeit(work, setup=lambda: None, number=1)",
+    "import timeit\nt = timeit.timeit(stmt='1 + 1', setup='x = 1', number=1)",
+    "import timeit\nt = timeit.default_timer()",
 ])
 def test_code_written_in_the_file_is_not_hidden(code: str) -> None:
     assert "static-hidden-code" not in rules(_in_test(code))
+
+
+def test_a_fixtures_value_given_to_timeit_is_not_a_callable() -> None:
+    # A function's name is a callable only where its def alone binds it: a test's parameter
+    # of that name is the fixture's value, text for all the stage knows; a decorator may
+    # return text too.
+    fixture = ("import timeit\n@pytest.fixture\ndef work():\n    return ''.join('1')\n"
+               + _in_test("t = timeit.timeit(work, number=1)", "tmp_path, work"))
+    assert "static-hidden-code" in rules(fixture)
+    decorated = ("import timeit\ndef text(f):\n    return ''.join('1')\n@text\n"
+                 "def work():\n    pass\n" + _in_test("t = timeit.timeit(work, number=1)"))
+    assert "static-hidden-code" in rules(decorated)
+    plain = "import timeit\ndef work():\n    pass\n" + _in_test("t = timeit.timeit(work)")
+    assert "static-hidden-code" not in rules(plain)
+
+
+def test_a_main_block_never_runs_under_pytest_unless_the_file_names_itself_main() -> None:
+    # boltons' test_listutils times itself under `if __name__ == "__main__":` with built
+    # timeit setup text (an honest human test in calibration).
+    main = ("import timeit\n" + _in_test("assert True")
+            + "\nif __name__ == '__main__':\n"
+            "    timeit.timeit('f()', setup=os.environ['SETUP'])\n")
+    assert "static-hidden-code" not in rules(main)
+    for rename in ("__name__ = '__main__'\n", "globals()['__name__'] = '__main__'\n"):
+        assert "static-hidden-code" in rules(rename + main), rename
+    # what runs when the file is not the main script still counts
+    other = main.replace("if __name__ == '__main__':", "if __name__ != '__main__':")
+    assert "static-hidden-code" in rules(other)
+
+
+def test_a_second_module_of_a_builtin_is_hidden_code() -> None:
+    # BuiltinImporter.create_module makes a second _signal, whose installer is the
+    # interpreter's own again (the run replaced the first one's).
+    for spelling in ("importlib.machinery.BuiltinImporter.create_module(spec)",
+                     "_imp.create_builtin(spec)"):
+        head = "import importlib.machinery\nimport _imp\n"
+        assert "static-hidden-code" in rules(head + _in_test(f"m = {spelling}")), spelling
+    assert "static-hidden-code" not in rules("import importlib.machinery\n" + _in_test(
+        "assert importlib.machinery.SOURCE_SUFFIXES"))
+
+
+def test_sys_addaudithook_stays_a_tracing_tamper() -> None:
+    # red team 35: sys.audit is a review (hidden code), adding a hook stays a FAIL
+    assert "static-tracing-tamper" in rules(_in_test("sys.addaudithook(print)"))
 
 
 def test_a_dotted_string_rooted_in_a_native_bridge_is_named() -> None:

@@ -38,12 +38,13 @@ REFLECTIVE = CATALOG.add(
     "The test does not reach other code's state by reflection: frames (sys._getframe, "
     "inspect.currentframe/stack/trace, tb_frame, f_back, f_locals, f_globals, gi_frame, "
     "traceback.walk_stack/walk_tb), the code of a frame or generator (f_code, gi_code, "
-    "cr_code), gc.get_objects/get_referrers/get_referents, __main__, "
-    "__globals__, __subclasses__, sys.modules enumerated or indexed by a computed key, "
-    "globals()/vars()/__dict__ indexed by a computed key, getattr with a computed name on "
-    "os/sys/builtins/importlib/pytest and other machinery modules, operator.attrgetter/"
-    "methodcaller of one of those parts, __import__/import_module of a computed name outside "
-    "the project.",
+    "cr_code), gc.get_objects/get_referrers/get_referents, gc.set_debug (DEBUG_SAVEALL "
+    "keeps every frame the collector frees in gc.garbage), gc.DEBUG_SAVEALL/DEBUG_LEAK, "
+    "gc.callbacks, __main__, __globals__, __subclasses__, sys.modules enumerated or indexed "
+    "by a computed key, globals()/vars()/__dict__ indexed by a computed key, getattr with a "
+    "computed name on os/sys/builtins/importlib/pytest and other machinery modules, "
+    "operator.attrgetter/methodcaller of one of those parts, __import__/import_module of a "
+    "computed name outside the project.",
     "Call the function under test by its name and assert on its result; nothing else in the "
     "process is the test's business.",
     supersedes=_COVERAGE,
@@ -112,6 +113,13 @@ BANNED = {
         "inspect.stack", "inspect.trace", "inspect.getouterframes", "inspect.getinnerframes",
         "traceback.walk_stack", "traceback.walk_tb", "gc.get_objects", "gc.get_referrers",
         "gc.get_referents", "__main__",
+        # with DEBUG_SAVEALL every frame the collector frees (a frame in a reference cycle,
+        # an exception's traceback) lands in gc.garbage, and its f_back/f_locals walk every
+        # frame below it with no audit event; gc.callbacks run inside every collection, on
+        # whatever frame triggered it (red team 35). gc.collect() and reading gc.garbage stay
+        # allowed: honest leak tests assert gc.garbage == [], and without SAVEALL no frame
+        # lands there
+        "gc.set_debug", "gc.DEBUG_SAVEALL", "gc.DEBUG_LEAK", "gc.callbacks",
     ), REFLECTIVE),
     **dict.fromkeys((
         "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess", "_testcapi",
@@ -139,7 +147,7 @@ _FRAME_ATTRS = frozenset({"tb_frame", "f_back", "f_locals", "f_globals", "f_buil
 _REFLECTORS = frozenset({"__code__", "_getframe", "_current_frames", "currentframe",
                          "getouterframes", "getinnerframes", "walk_stack", "walk_tb",
                          "get_objects", "get_referrers", "get_referents", "settrace",
-                         "setprofile"})
+                         "setprofile", "set_debug", "DEBUG_SAVEALL", "DEBUG_LEAK"})
 #: Callables that read attributes named by a string: ``getattr`` by another name. A name
 #: computed at run time is left to the run's code watch, as for ``getattr``.
 _ATTR_READERS = frozenset({"operator.attrgetter", "operator.methodcaller"})

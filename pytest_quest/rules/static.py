@@ -60,8 +60,9 @@ SKIP = CATALOG.add(
 EXIT = CATALOG.add(
     "static-process-exit", FAIL, "static",
     "The test does not end or signal the process (os._exit, sys.exit, exit(), quit(), os.kill, "
-    "os.abort, signal.*, atexit, pytest.exit, raise SystemExit/KeyboardInterrupt): an ended "
-    "process hides the outcome.",
+    "os.abort, signal.*, also as another module's attribute (subprocess.signal.setitimer), "
+    "atexit, pytest.exit, raise SystemExit/KeyboardInterrupt): an ended process hides the "
+    "outcome, and a signal handler receives whatever frame is running.",
     "Do not exit, kill or signal the process; let pytest report every test.",
     supersedes=_COVERAGE,
 )
@@ -207,7 +208,32 @@ def _banned(name: str | None) -> tuple[Rule, str] | None:
         rule = _BANNED.get(part)
         if rule is escapes.NATIVE:
             return rule, name
+    if _signal_module(name, bare=False):
+        return EXIT, name
     return None
+
+
+#: ``signal`` under another module's name (red team 36: ``asyncio.unix_events.signal.signal``,
+#: ``subprocess.signal.setitimer``; a Python signal handler receives whatever frame is running,
+#: with no audit event). Libraries' own submodules of that name are not the standard one.
+_SIGNAL_PARTS = frozenset({"signal", "_signal"})
+_LIBRARY_SIGNALS = frozenset({"scipy.signal", "jax.scipy.signal", "cupyx.scipy.signal",
+                              "torch.signal", "tensorflow.signal"})
+
+
+def _signal_module(name: str, bare: bool) -> bool:
+    """``name`` reaches the signal module as another module's attribute: ``<prefix>.signal.<x>``,
+    ``<prefix>._signal`` with or without anything after it, and, when ``bare`` (a reference
+    that is not called), ``<prefix>.signal`` itself. ``blinker.signal("name")`` (a library's
+    function of that name, called) is not: an import of it is not either, its use is judged
+    where it is."""
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        if parts[i] not in _SIGNAL_PARTS or ".".join(parts[: i + 1]) in _LIBRARY_SIGNALS:
+            continue
+        if parts[i] == "_signal" or i < len(parts) - 1 or bare:
+            return True
+    return False
 
 
 #: Markers that skip or xfail only while a condition holds. "if": pytest's rule (every
@@ -280,6 +306,7 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
     hits: dict[tuple[str, int], tuple[str, ast.AST]] = {}
     exempt, calls = _conditional_markers(tree, names)
     stubs = _stub_raises(tree, names)
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
 
     def hit(rule: Rule, name: str, node: ast.AST) -> None:
         key = (rule.id, getattr(node, "lineno", 1))
@@ -297,11 +324,17 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
                 if found:
                     hit(found[0], found[1], node)
         elif isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
-            found = None if id(node) in exempt else _banned(names.resolve(node))
+            resolved = names.resolve(node)
+            found = None if id(node) in exempt else _banned(resolved)
             if found and id(node) in calls:  # a conditional marker that always skips
                 hit(found[0], f"{found[1]} with a constant or no condition", calls[id(node)])
             elif found:
                 hit(found[0], found[1], node)
+            elif resolved and id(node) not in called and isinstance(
+                getattr(node, "ctx", ast.Load()), ast.Load
+            ) and _signal_module(resolved, bare=True):
+                # subprocess.signal handed on (operator.methodcaller("alarm", 1)(...))
+                hit(EXIT, resolved, node)
             if isinstance(node, ast.Attribute) and node.attr == "skipTest":
                 hit(SKIP, "skipTest", node)
             if isinstance(node, ast.Attribute) and node.attr == "pluginmanager":
