@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import cgroups, confine, mutate, safeio, seccomp
+from pytest_quest import cgroups, confine, mutate, safeio, seccomp, signals
 from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
 from pytest_quest.hooked import CONTROL, AnswerPipe
@@ -1365,12 +1365,16 @@ class _ChildRun:
         # Both held by the interpreter's hook list only: no attribute of this run reaches them
         # (pytest_quest.hooked); they write what they find to the answer pipe at once.
         pipe = AnswerPipe(self.answer_fd)
-        sys.addaudithook(Watch(judge.target, judge.pristine.path, judge.fingerprint,
-                               os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                               pipe, _known_readers().copy(),
-                               # our own suite's coverage data folder (its checkout) holds
-                               # our modules, not the test's
-                               [d for d in self.allowed if d != judge.own_coverage]))
+        watch = Watch(judge.target, judge.pristine.path, judge.fingerprint,
+                      os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
+                      pipe, _known_readers().copy(),
+                      # our own suite's coverage data folder (its checkout) holds our
+                      # modules, not the test's
+                      [d for d in self.allowed if d != judge.own_coverage])
+        sys.addaudithook(watch)
+        # frame sources with no audit event: the collector's kept garbage, signal handlers
+        gc.callbacks.append(watch.collected)
+        signals.guard(watch.allows_handler)
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():
@@ -1385,7 +1389,7 @@ class _ChildRun:
         sys.audit(CONTROL, "item", judge.spec.test_file or "")  # what the module does at import
         self._announce_start(first_error, guard.early,
                              self._statements() if first_error is None else None)
-        del guard, pipe
+        del guard, pipe, watch
         # Judged from now until this process ends (pytest_quest.hooked): code of the test may
         # run until the answer is written (a method of this run it replaced: red team 27).
         sys.audit(CONTROL, "start")

@@ -22,12 +22,50 @@ event at all (docs/security.md, "What is left").
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]
+import gc
 import importlib.machinery
 import marshal
 import os
+import signal
 import sys
 import sysconfig
 import types
+
+# Bound at import, as module globals: a test that rebinds a builtin (a module's
+# ``__builtins__`` is the builtins' own dict) cannot run its code in the hook through them.
+from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
+    EOFError,
+    ImportError,
+    TypeError,
+    ValueError,
+    all,
+    any,
+    bool,
+    bytearray,
+    bytes,
+    dict,
+    frozenset,
+    getattr,
+    id,
+    int,
+    isinstance,
+    len,
+    list,
+    memoryview,
+    next,
+    object,
+    property,
+    range,
+    set,
+    sorted,
+    staticmethod,
+    str,
+    tuple,
+    type,
+    vars,
+    zip,
+)
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -284,6 +322,8 @@ class Watch:
         #: Threads inside the hook now: their own lookups raise events of their own. One flag
         #: for all let a second thread read unseen while the first was inside (red team 27).
         self._busy: set[int] = set()
+        #: Threads asking who raised an event inside the hook (the question raises one).
+        self._asking: set[int] = set()
         self._replaced: list[str] = []
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
@@ -300,6 +340,8 @@ class Watch:
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         thread = get_ident()
         if thread in self._busy:
+            if thread not in self._asking and self._phase.testing():
+                self._inside(thread)
             return
         if event == CONTROL:
             self._busy.add(thread)
@@ -316,12 +358,62 @@ class Watch:
         finally:
             self._busy.discard(thread)
 
+    def allows_handler(self, handler: Any) -> bool:
+        """Whether a signal handler may be installed now (:mod:`pytest_quest.signals`): any
+        before the test's time; in it, a number (the default, ignore), the interpreter's own,
+        or a function of a module's (a plugin's timeout), never the test's own code or a
+        callable object, which may pass the frame it is handed on (red team 36)."""
+        if not self._phase.testing() or type(handler) is int or \
+                handler is _DEFAULT_INT_HANDLER:
+            return True
+        if type(handler) is types.FunctionType and not self._test_code(handler.__code__):
+            return True
+        self._saw("installed a signal handler of its own (a signal hands it any frame)")
+        return False
+
+    def _handlers_now(self) -> None:
+        """The target's code is read: no signal handler the watch would refuse may be in place
+        now, however it got there (a second ``_signal`` module made by the import system's
+        ``BuiltinImporter`` has an installer of its own, and every reader that holds the code
+        in a local read it with an event first)."""
+        for number in _SIGNALS:
+            handler = _GET_HANDLER(number)
+            if handler is not None and not self.allows_handler(handler):
+                return
+
+    def collected(self, phase: Any, info: Any) -> None:
+        """The collector's callback (``gc.callbacks``): a collection in the test's time with
+        every freed object kept in ``gc.garbage``, which hands out frames with no event (red
+        team 35 kept a helper's dead frame there and walked every frame below it). The
+        flag is checked at each event too, but set and cleared around ``gc.collect()`` it
+        raises none."""
+        if _GC_DEBUG() & _SAVE_ALL and self._phase.testing():
+            self._saw("made the garbage collector keep what it frees (gc.DEBUG_SAVEALL)")
+
+    def _inside(self, thread: int) -> None:
+        """An event raised while this thread is inside the hook: the hook's own lookups, or
+        code of someone else's that the hook ran (a path's ``__fspath__``, a loader's
+        property: red team 35). There events go unjudged and one frame walk finds the hook
+        itself, so such code is a finding, whatever it does."""
+        self._asking.add(thread)  # reading f_code raises an event of its own
+        try:
+            if not self._readers.hooks.holds(getframe(2).f_code):  # 0 here, 1 __call__
+                self._saw("ran code inside the code watch")
+        finally:
+            self._asking.discard(thread)
+
     def _judge(self, event: str, args: tuple[Any, ...]) -> None:
         count = len(args)
+        if _GC_DEBUG() & _SAVE_ALL:
+            # every object the collector frees kept in gc.garbage: a frame among them walks
+            # every frame below it with no event (red team 35)
+            self._saw("made the garbage collector keep what it frees (gc.DEBUG_SAVEALL)")
         if event == "object.__getattr__" and count == 2 and type(args[1]) is str:
             attr = args[1]
             if attr == "__code__":
                 self._code_read(args[0])
+            elif attr == "__globals__":
+                self._globals_read(args[0])
             elif attr in _RUN_GETTERS and not self._loading:
                 self._code_through(args[0], attr)
             elif attr == "tb_frame" and not self._loading:
@@ -442,9 +534,17 @@ class Watch:
         if not ((type(module) is str and module == self.module and type(name) is str
                  and name == self.qualname) or self._is_target_code(func.__code__)):
             return
+        self._handlers_now()
         if self._readers.signature.holds(getframe(3).f_code):  # 0 here, 1 _judge, 2 __call__
             return
         self._saw("read the target's __code__")
+
+    def _globals_read(self, func: Any) -> None:
+        """The globals of a function of ours (the signal installer a run puts in place holds
+        the watch's judgement there) read by anyone but us."""
+        if type(func) is types.FunctionType and self._readers.hooks.holds(func.__code__) and \
+                not self._readers.hooks.holds(getframe(3).f_code):  # 0 here, 1 _judge
+            self._saw("read the globals of pytest-quest's own code")
 
     def _code_replaced(self, func: Any) -> None:
         """The target's ``__code__`` replaced while tests run (the run's own swap is done
@@ -469,7 +569,7 @@ class Watch:
             if frame.f_code.co_name == "get_code":
                 loader = frame.f_locals.get("self")
                 return type(loader) is _SOURCE_FILE_LOADER and _plain(loader) and \
-                    not self._writable(getattr(loader, "path", None))
+                    not self._writable(_own(loader, "path"))
             frame = frame.f_back
         return False
 
@@ -550,20 +650,21 @@ class Watch:
         audit event (red team 29)."""
         if type(holder) not in _RUNNING:
             return  # anything else may run the test's code on ``getattr``
-        running = _RUNS.get(type(holder))
-        if attr in _FRAME_GETTERS and running and getattr(holder, running, False) is True:
-            self._walk_by_test(attr, 4)  # 0: _walk_by_test, 1: here, 2: _judge, 3: __call__
-            return
-        found = getattr(holder, attr, None)
         if attr in _FRAME_GETTERS:
-            found = getattr(found, "f_code", None)
-            if type(found) is types.CodeType and self._test_code(found):
-                # The frame of the test's own suspended generator: once resumed from under a
-                # reader, its ``f_back`` leads there with no event at all.
-                self._walk_by_test(attr, 4)
-                return
+            # Any generator's frame, running or not: once resumed from under a reader, its
+            # ``f_back`` leads there with no event at all (the test's own generator: red team
+            # 31; the standard library's ``Sequence.__iter__`` run by the test's
+            # ``__getitem__``: red team 36).
+            frame = getattr(holder, attr, None)  # None: finished, no frame at all
+            if frame is not None and not self._readers.consumers.holds(getframe(3).f_code) \
+                    and self._walk_by_test(attr, 4):  # 0: _walk_by_test, 1: here, 2: _judge
+                return  # (a consumer keeps what it takes: coverage, traceback's summaries)
+            found = getattr(frame, "f_code", None)
+        else:
+            found = getattr(holder, attr, None)
         if not self._is_target_code(found):
             return
+        self._handlers_now()
         if self._for_someone_else(getframe(3), attr):  # 0: here, 1: _judge, 2: __call__
             self._saw(f"read the target's code through {attr}")
             return
@@ -694,7 +795,7 @@ class Watch:
             hook = hook.__func__
         return type(hook) is types.FunctionType and self._readers.hooks.holds(hook.__code__)
 
-    def _walk_by_test(self, what: str, depth: int = 3, handed: Any = None) -> None:
+    def _walk_by_test(self, what: str, depth: int = 3, handed: Any = None) -> bool:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
         (red team 6, finding 06), also through ``inspect`` or ``traceback`` (red team 8,
         finding 03): its file's code, or code made at run time (``<string>``: red team 27).
@@ -703,15 +804,15 @@ class Watch:
         callee = _CALLEES.get(what)
         if self._for_someone_else(frame, callee or what):
             self._saw(f"walked the process's frames or objects ({what})")
-            return
+            return True
         walkers, passing = self._readers.walkers, self._readers.passing
         if what == "tb_frame" and frame.f_back is not None and walkers.holds(frame.f_code) \
                 and walkers.holds(frame.f_back.f_code):
-            return  # traceback's own formatting (format_exc): text out, no frame handed on
+            return False  # traceback's own formatting (format_exc): text, no frame handed on
         code = frame.f_code
         if self._readers.keepers.holds(code) or (
                 what == "sys._getframe" and walkers.holds(code) and code.co_name in _STACK_TEXT):
-            return  # a state or text out (getgeneratorstate, traceback.format_stack), no frame
+            return False  # a state or text out (getgeneratorstate, format_stack), no frame
         got = False  # a standard-library function that hands frames out got them
         while (back := frame.f_back) is not None:
             if passing.holds(frame.f_code) or walkers.holds(frame.f_code):
@@ -725,7 +826,7 @@ class Watch:
         if self._under_holder(frame):
             self._saw(f"walked the process's frames or objects ({what}) while a reader held "
                       "code")
-            return
+            return True
         if type(handed) is types.TracebackType and not self._trusted(frame.f_code) and \
                 self._holds_a_reader(handed):
             # a reader's frame outlives it in a traceback, its locals with it (logging's
@@ -733,12 +834,15 @@ class Watch:
             # reports of a failure read every frame of it (a pytest.raises(match=...) that
             # failed in a mutant's run has its keeper's frame there)
             self._saw(f"walked the process's frames or objects ({what}) to a reader's frame")
-            return
+            return True
         if self._readers.reporters.holds(frame.f_code):
-            if not self._for_itself(frame):  # excinfo.traceback[-1].locals: red team 28
-                self._saw(f"walked the process's frames or objects ({what})")
-        elif self._made_by_test(frame):
-            self._saw(f"walked the process's frames or objects ({what})")
+            if self._for_itself(frame):
+                return False
+            # not for itself: for the test (excinfo.traceback[-1].locals: red team 28)
+        elif not self._made_by_test(frame):
+            return False
+        self._saw(f"walked the process's frames or objects ({what})")
+        return True
 
     def _for_someone_else(self, frame: types.FrameType, name: str) -> bool:
         """A module's frame raised the event without naming what raised it: a C callable it
@@ -846,16 +950,49 @@ class Watch:
 
 
 #: The plain loader's own methods, as the import system runs them.
-_LOADER_METHODS = {name: getattr(importlib.machinery.SourceFileLoader, name) for name in (
-    "get_data", "path_stats", "get_filename", "source_to_code", "get_code", "set_data")}
+#: A loader's methods that must be its class's: one of its own shadows it.
+_LOADER_METHODS = frozenset({"get_data", "path_stats", "get_filename", "source_to_code",
+                             "get_code", "set_data"})
 
 
 def _plain(loader: Any) -> bool:
-    """A ``SourceFileLoader`` whose methods are the import system's: none replaced on its
-    class or on itself (red team 32 replaced ``get_data`` and reloaded a library's module,
-    whose compile then named the test's text as that library's)."""
-    return not any(name in vars(loader) or getattr(_SOURCE_FILE_LOADER, name) is not method
-                   for name, method in _LOADER_METHODS.items())
+    """A file loader of the import system's, as it was before any test code: its classes
+    unchanged (red team 32 replaced ``get_data`` and reloaded a library's module, whose
+    compile then named the test's text as that library's; red team 35 put a ``property`` on
+    ``path``, which ran the test's code inside the watch) and no method of its own. Nothing
+    of the loader runs: its classes' dicts are compared by identity, its own dict is walked
+    by exact ``str`` keys (a key of the test's class would compare with the test's code)."""
+    kind = type(loader)
+    state = next((saved for known, saved in _LOADER_STATES if known is kind), None)
+    if state is None or not _unchanged(kind, state):
+        return False
+    return all(type(key) is str and key not in _LOADER_METHODS for key in vars(loader))
+
+
+def _own(loader: Any, name: str) -> Any:
+    """An attribute of a :func:`_plain` loader's own dict, read without running its code."""
+    return next((value for key, value in vars(loader).items() if key == name), None)
+
+
+def _class_state(kind: type) -> tuple[tuple[type, ...], tuple[dict[str, Any], ...]]:
+    """A class's lookup order and what each class in it held: the state to compare with."""
+    return kind.__mro__, tuple(dict(vars(each)) for each in kind.__mro__)
+
+
+def _unchanged(kind: type, state: tuple[tuple[type, ...], tuple[dict[str, Any], ...]]
+               ) -> bool:
+    """``kind`` still looks up what it did when ``state`` was taken: the same classes in the
+    same order, each with the same names bound to the same objects."""
+    order, held = state
+    now = kind.__mro__
+    if len(now) != len(order) or any(a is not b for a, b in zip(now, order, strict=True)):
+        return False
+    for each, saved in zip(order, held, strict=True):
+        names = vars(each)
+        if len(names) != len(saved) or any(names.get(key, _GONE) is not value
+                                           for key, value in saved.items()):
+            return False
+    return True
 
 
 def _root(filename: Any) -> str:
@@ -887,9 +1024,6 @@ def _statement_finder() -> types.CodeType | None:
 _PYTEST_PARSER = _statement_finder()
 #: The real installers of trace and profile functions, bound at import.
 _INSTALLS = (sys.settrace, sys.setprofile)
-#: Whether each kind that runs code is running now (its frame's ``f_back`` is live).
-_RUNS: dict[type, str] = {types.GeneratorType: "gi_running", types.CoroutineType: "cr_running",
-                          types.AsyncGeneratorType: "ag_running"}
 #: ctypes' events that read memory at an address: the installed code is there to read.
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 #: ctypes' calls a module of the standard library makes itself (by name in its code).
@@ -922,6 +1056,18 @@ _DEPTH = 1000
 _SOURCE_FILE_LOADER = importlib.machinery.SourceFileLoader
 _FILE_LOADERS = (importlib.machinery.SourceFileLoader,
                  importlib.machinery.SourcelessFileLoader)
+#: The file loaders' classes as they were before any test code (this module is imported by
+#: the judge, before a run is forked).
+_LOADER_STATES = tuple((kind, _class_state(kind)) for kind in _FILE_LOADERS)
+_GONE = object()
+#: The collector's debug flags, bound at import; DEBUG_SAVEALL keeps every object it frees.
+_GC_DEBUG, _SAVE_ALL = gc.get_debug, gc.DEBUG_SAVEALL
+#: The interpreter's own handler of SIGINT (it raises KeyboardInterrupt, no frame handed on).
+_DEFAULT_INT_HANDLER = signal.default_int_handler
+#: Every signal a handler can be installed for, and the reader of the handler in place.
+_SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()
+                        if number not in (signal.SIGKILL, signal.SIGSTOP)))
+_GET_HANDLER = _signal.getsignal  # the interpreter's (signal.getsignal is Python's)
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
 

@@ -465,11 +465,28 @@ def test_watch_sees_the_frame_of_a_generator_of_the_target_taken_by_the_test(tmp
     _reporter(watch, gen, "gi_frame")  # a reader that keeps it: quiet
     assert watch.reads == []
     watch("object.__getattr__", (gen, "gi_frame"))
-    assert watch.reads == ["read the target's code through gi_frame"]
-    # the test's own generator: a frame that leads below once resumed (red team 30)
-    own = _watch_on(path, known=QUIET)
-    own("object.__getattr__", (mine, "gi_frame"))
-    assert own.reads == ["walked the process's frames or objects (gi_frame)"]
+    assert watch.reads == ["walked the process's frames or objects (gi_frame)"]
+    # the test's own generator: a frame that leads below once resumed (red team 30); any
+    # other one too, the standard library's included (red team 36 resumed Sequence.__iter__
+    # from its __getitem__ run by a reader that held the code, then walked f_back from it)
+    import collections.abc
+
+    class Items(collections.abc.Sequence[int]):
+        def __getitem__(self, index: Any) -> Any:
+            raise IndexError(index)
+
+        def __len__(self) -> int:
+            return 0
+
+    library = iter(Items())
+    for taken in (mine, library):
+        own = _watch_on(path, known=QUIET)
+        own("object.__getattr__", (taken, "gi_frame"))
+        assert own.reads == ["walked the process's frames or objects (gi_frame)"]
+    theirs = _watch_on(path, known=QUIET)
+    _compiled_as(_site("somelib", "gen.py"), TAKE.replace("tb, 'tb_frame'", "tb, 'gi_frame'")
+                 )["take"](theirs, library)
+    assert theirs.reads == []  # a library taking one for itself
 
 
 def test_watch_sees_gc_asked_what_anything_holds(tmp_path: Path) -> None:
@@ -1189,3 +1206,143 @@ def test_a_kept_readers_own_library_above_it_is_its_own(tmp_path: Path) -> None:
         watch = _watch_on(path)
         trio["read"](watch, gen, functools.partial(taker["take"], watch))
         assert watch.reads == seen
+
+
+def test_a_loader_is_plain_only_as_the_import_system_made_it(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    # Red team 35: a property on SourceFileLoader.path ran the test's code inside the watch
+    # (the watch read the path with getattr); a key of the test's class in the loader's own
+    # dict would compare with the test's code.
+    from importlib.machinery import SourceFileLoader
+
+    from pytest_quest.watch import _own, _plain
+
+    calls: list[str] = []
+
+    class Key(str):
+        def __eq__(self, other: object) -> bool:
+            calls.append("eq")
+            return False
+
+        __hash__ = str.__hash__
+
+    loader = SourceFileLoader("util", "/somewhere/util.py")
+    assert _plain(loader) and _own(loader, "path") == "/somewhere/util.py"
+    odd = SourceFileLoader("util", "/somewhere/util.py")
+    vars(odd)[Key("path")] = "/elsewhere.py"
+    calls.clear()  # the insert compared the keys; the watch must not
+    own = SourceFileLoader("util", "/somewhere/util.py")
+    own.get_data = lambda path: b""  # type: ignore[method-assign]
+    assert not _plain(odd) and not _plain(own)
+    monkeypatch.setattr(SourceFileLoader, "path", property(lambda self: calls.append("get")),
+                        raising=False)
+    assert not _plain(loader)
+    monkeypatch.undo()
+    assert _plain(loader) and calls == []
+
+
+def test_code_of_someone_else_that_runs_inside_the_watch_is_a_finding(tmp_path: Path) -> None:
+    # Red team 35: events raised inside the hook went unjudged (a path's __fspath__ of the
+    # test's read __code__ there), and a frame walk from there switched the watch off.
+    from pytest_quest.hooked import get_ident
+
+    ours = _compiled_as("/ours/watch.py", "def lookup(watch, func):\n"
+                        "    watch('object.__getattr__', (func, '__code__'))\n")["lookup"]
+    known = Readers(hooks=Codes([ours.__code__]))
+    for raiser, seen in ((ours, []), (_price, ["ran code inside the code watch"])):
+        watch = _watch_on(tmp_path / "shop.py", known=known)
+        watch._busy.add(get_ident())  # inside the hook, as its own lookups are
+        if raiser is ours:
+            ours(watch, len)
+        else:
+            watch("object.__getattr__", (len, "__code__"))
+        assert watch.reads == seen
+
+
+def test_the_collector_keeping_what_it_frees_is_a_finding(tmp_path: Path) -> None:
+    # Red team 35: gc.DEBUG_SAVEALL kept a helper's dead frame in gc.garbage, whose f_back
+    # and f_locals walk every frame below it with no event.
+    import gc
+
+    before = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=READERS)
+    quiet, callback, event = (_watch_on(tmp_path / "shop.py") for _ in range(3))
+    quiet.collected("start", {})
+    quiet("open", ("/nowhere", "r", 0))
+    flags = gc.get_debug()
+    gc.set_debug(flags | gc.DEBUG_SAVEALL)
+    try:
+        before.collected("start", {})
+        callback.collected("start", {})
+        event("open", ("/nowhere", "r", 0))
+    finally:
+        gc.set_debug(flags)
+    finding = ["made the garbage collector keep what it frees (gc.DEBUG_SAVEALL)"]
+    assert quiet.reads == before.reads == [] and callback.reads == event.reads == finding
+
+
+def test_only_a_modules_own_function_may_handle_signals_in_the_tests_time(tmp_path: Path
+                                                                          ) -> None:
+    # Red team 36: a signal handler is handed whatever frame runs (an interval timer's
+    # handler of the test's read inspect.signature's locals), with no event.
+    import signal
+
+    library = _compiled_as(_site("pytest_timeout.py"), "def handler(signum, frame):\n"
+                           "    pass\n")["handler"]
+
+    def mine(signum: int, frame: Any) -> None:
+        pass
+
+    class Passing:
+        def __call__(self, signum: int, frame: Any) -> None:
+            mine(signum, frame)
+
+    before = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=READERS)
+    assert before.allows_handler(mine) and before.reads == []
+    watch = _watch_on(tmp_path / "shop.py")
+    for handler in (0, 1, signal.default_int_handler, library):
+        assert watch.allows_handler(handler), handler
+    assert watch.reads == []
+    for handler in (mine, Passing(), functools.partial(library, 1)):
+        refused = _watch_on(tmp_path / "shop.py")
+        assert not refused.allows_handler(handler)
+        assert refused.reads == ["installed a signal handler of its own (a signal hands it any "
+                                 "frame)"]
+
+
+def test_the_globals_of_our_own_code_are_ours_to_read(tmp_path: Path) -> None:
+    # The signal installer a run puts in place holds the watch's judgement in its globals.
+    ours = _compiled_as("/ours/signals.py", "def install(watch, func):\n"
+                        "    watch('object.__getattr__', (func, '__globals__'))\n")["install"]
+    known = Readers(hooks=Codes([ours.__code__]))
+    theirs = _watch_on(tmp_path / "shop.py", known=known)
+    theirs("object.__getattr__", (ours, "__globals__"))
+    theirs("object.__getattr__", (_price, "__globals__"))  # the test's own: its business
+    mine = _watch_on(tmp_path / "shop.py", known=known)
+    ours(mine, ours)
+    assert theirs.reads == ["read the globals of pytest-quest's own code"] and mine.reads == []
+
+
+def test_a_handler_of_the_tests_in_place_while_the_targets_code_is_read_is_a_finding(
+        tmp_path: Path) -> None:
+    # Red team 36 armed an interval timer with a handler of its own while a reader held the
+    # target's code; a second _signal module (BuiltinImporter.create_module) installs past
+    # the run's installer, but every reader read the code with an event first.
+    import signal
+
+    path = tmp_path / "shop.py"
+    price = _load(path, "def price(x):\n    yield x\n")
+    gen = price(2)
+
+    def mine(signum: int, frame: Any) -> None:
+        pass
+
+    quiet = _watch_on(path, known=QUIET)
+    _reporter(quiet, gen, "gi_code")  # a consumer's read, no handler of the test's
+    previous = signal.signal(signal.SIGUSR2, mine)
+    try:
+        seen = _watch_on(path, known=QUIET)
+        _reporter(seen, gen, "gi_code")
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
+    assert quiet.reads == []
+    assert seen.reads == ["installed a signal handler of its own (a signal hands it any frame)"]
