@@ -22,12 +22,40 @@ from __future__ import annotations
 
 import _thread
 import os
-import pathlib
 import stat
 import sys
 import types
+
+# Bound at import (see pytest_quest.watch): a builtin the test rebinds never runs here.
+from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
+    OSError,
+    ValueError,
+    bool,
+    bytes,
+    classmethod,
+    dict,
+    frozenset,
+    getattr,
+    id,
+    int,
+    isinstance,
+    list,
+    memoryview,
+    property,
+    range,
+    reversed,
+    set,
+    staticmethod,
+    str,
+    tuple,
+    type,
+    vars,
+)
 from collections.abc import Iterable
 from typing import Any
+
+from pytest_quest.pathtext import freeze as _freeze_paths
+from pytest_quest.pathtext import text_of as _text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "code_objects", "get_ident",
            "getframe", "normal", "real_path", "text_of"]
@@ -47,33 +75,13 @@ _lstat, _readlink, _is_link = os.lstat, os.readlink, stat.S_ISLNK
 get_ident = _thread.get_ident
 getframe = sys._getframe
 
-#: Paths read as text by the hooks themselves: these classes' own code gives a plain str.
-_PATH_TYPES = frozenset({pathlib.PurePosixPath, pathlib.PosixPath})
-
-
-def _local_path() -> type | None:
-    try:
-        from _pytest._py.path import LocalPath
-    except ImportError:  # pragma: no cover - another pytest
-        return None
-    return LocalPath
-
-
-_LOCAL_PATH = _local_path()
-
-
 def text_of(path: Any) -> str | None:
     """``path`` as text if it is a str, bytes, or a path of pathlib's or pytest's own (the
-    ``tmpdir`` fixture's) exact class, else None: nothing of the test runs."""
-    kind = type(path)
-    if kind is str:
-        return path
-    if kind is bytes:
-        return path.decode("utf-8", "surrogateescape")
-    if kind in _PATH_TYPES or (kind is _LOCAL_PATH and _LOCAL_PATH is not None):
-        text = path.__fspath__()
-        return text if type(text) is str else None
-    return None
+    ``tmpdir`` fixture's) exact class, else None: nothing of the test runs. Read by
+    :func:`pytest_quest.pathtext.text_of`, which calls no ``__fspath__`` (red team 35 replaced
+    ``PurePath.__fspath__`` and ran its code inside the hook) and gives None for a path whose
+    class or functions the test changed."""
+    return _text_of(path)
 
 
 class Phase:
@@ -93,6 +101,7 @@ class Phase:
         """Apply ``start`` raised by ``caller``; False for anything else (a second start)."""
         if verb == "start" and self.now is BEFORE:
             self._anchor, self.now = caller, TEST
+            _freeze_paths()  # what paths' classes hold now: the state the test starts from
             return True
         return False
 

@@ -27,6 +27,7 @@ import gc
 import importlib.machinery
 import marshal
 import os
+import pathlib
 import signal
 import sys
 import sysconfig
@@ -505,7 +506,14 @@ class Watch:
         return text is not None and (text in self.paths or normal(text) in self.paths)
 
     def _opened(self, args: tuple[Any, ...]) -> None:
-        if not self._is_target(args[0]):
+        path = args[0]
+        kind = type(path)
+        if (kind is _PURE_POSIX or kind is _POSIX) and text_of(path) is None:
+            # a path whose class or slots the test changed: what it opens is unknown (where
+            # the kernel does not hide the target's file, it could be that file)
+            self._saw("opened a path whose class or slots were changed")
+            return
+        if not self._is_target(path):
             return
         mode, flags = (*args[1:], None, 0)[:2]
         writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
@@ -1062,6 +1070,7 @@ _LOADER_STATES = tuple((kind, _class_state(kind)) for kind in _FILE_LOADERS)
 _GONE = object()
 #: The collector's debug flags, bound at import; DEBUG_SAVEALL keeps every object it frees.
 _GC_DEBUG, _SAVE_ALL = gc.get_debug, gc.DEBUG_SAVEALL
+_PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: The interpreter's own handler of SIGINT (it raises KeyboardInterrupt, no frame handed on).
 _DEFAULT_INT_HANDLER = signal.default_int_handler
 #: Every signal a handler can be installed for, and the reader of the handler in place.

@@ -11,7 +11,8 @@ import inspect
 
 import pytest
 
-HOOK_MODULES = ["pytest_quest.watch", "pytest_quest.signals"]
+HOOK_MODULES = ["pytest_quest.watch", "pytest_quest.signals", "pytest_quest.hooked",
+                "pytest_quest.pathtext", "pytest_quest.runparts"]
 
 
 def _builtins_used(source: str) -> set[str]:

@@ -1346,3 +1346,23 @@ def test_a_handler_of_the_tests_in_place_while_the_targets_code_is_read_is_a_fin
         signal.signal(signal.SIGUSR2, previous)
     assert quiet.reads == []
     assert seen.reads == ["installed a signal handler of its own (a signal hands it any frame)"]
+
+
+def test_a_path_of_a_changed_class_opened_is_a_finding(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 35: the hooks no longer run a path's __fspath__; a path they cannot read is
+    # one the test made unreadable, and where the kernel does not hide the target's file it
+    # could be that file.
+    import pathlib
+
+    from pytest_quest import pathtext
+
+    path = pathlib.PurePosixPath(tmp_path / "notes.txt")
+    quiet, seen = _watch_on(tmp_path / "shop.py"), _watch_on(tmp_path / "shop.py")
+    quiet("open", (path, "r", 0))
+    monkeypatch.setattr(pathlib.PurePath, "__fspath__", lambda self: "/elsewhere")
+    seen("open", (pathlib.PurePosixPath(tmp_path / "other.txt"), "r", 0))
+    monkeypatch.undo()
+    pathtext.freeze()
+    assert quiet.reads == []
+    assert seen.reads == ["opened a path whose class or slots were changed"]
