@@ -14,7 +14,12 @@ pytest's reports, ``traceback``, ``logging``, coverage); a file name is believed
 the test cannot choose it: every name the test's time compiles or unmarshals code under is
 the test's, and so is every file in the run's writable folders (red teams 27 to 34). Who asks
 is the frame that names what it reads, past the readers that read for their caller; a frame
-taken while a reader holds the code in a local below it is a walk.
+taken while a reader holds the code in a local below it is a walk, and so is any generator's
+frame the test takes. Frames come with an event, or not at all: the collector's kept garbage
+(``gc.DEBUG_SAVEALL``) and a signal handler of the test's, the two sources without one, are
+findings (red teams 35 and 36; :mod:`pytest_quest.signals`). Nothing of the test runs inside
+the hook knowingly (paths by :mod:`pytest_quest.pathtext`, builtins bound at import), and code
+not ours that raises an event inside it is a finding.
 
 What it cannot see: a test that reads the process's memory through ``ctypes`` raises no audit
 event at all (docs/security.md, "What is left").
