@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import cgroups, confine, mutate, safeio, seccomp, signals
+from pytest_quest import cgroups, confine, mutate, noevent, safeio, seccomp
 from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
 from pytest_quest.hooked import CONTROL, AnswerPipe
@@ -1372,9 +1372,7 @@ class _ChildRun:
                       # modules, not the test's
                       [d for d in self.allowed if d != judge.own_coverage])
         sys.addaudithook(watch)
-        # frame sources with no audit event: the collector's kept garbage, signal handlers
-        gc.callbacks.append(watch.collected)
-        signals.guard(watch.allows_handler)
+        noevent.close()  # frame sources with no audit event: signal handlers, gc.garbage
         guard = Guard(self.allowed, confined, hidden, pipe)
         sys.addaudithook(guard)  # last: it refuses any hook added after it
         with self.recording():

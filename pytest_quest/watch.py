@@ -16,10 +16,10 @@ the test's, and so is every file in the run's writable folders (red teams 27 to 
 is the frame that names what it reads, past the readers that read for their caller; a frame
 taken while a reader holds the code in a local below it is a walk, and so is any generator's
 frame the test takes. Frames come with an event, or not at all: the collector's kept garbage
-(``gc.DEBUG_SAVEALL``) and a signal handler of the test's, the two sources without one, are
-findings (red teams 35 and 36; :mod:`pytest_quest.signals`). Nothing of the test runs inside
-the hook knowingly (paths by :mod:`pytest_quest.pathtext`, builtins bound at import), and code
-not ours that raises an event inside it is a finding.
+(``gc.DEBUG_SAVEALL``) and a signal handler's frame, the two sources without one, are
+closed in each run (red teams 35 and 36; :mod:`pytest_quest.noevent`). Nothing of the test
+runs inside the hook knowingly (paths by :mod:`pytest_quest.pathtext`, builtins bound at
+import), and code not ours that raises an event inside it is a finding.
 
 What it cannot see: a test that reads the process's memory through ``ctypes`` raises no audit
 event at all (docs/security.md, "What is left").
@@ -88,6 +88,7 @@ from pytest_quest.hooked import (
     real_path,
     text_of,
 )
+from pytest_quest.noevent import Shield
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
@@ -330,6 +331,8 @@ class Watch:
         self._busy: set[int] = set()
         #: Threads asking who raised an event inside the hook (the question raises one).
         self._asking: set[int] = set()
+        #: The signal handlers in place when the test's time began (a plugin's, ours).
+        self._handlers: tuple[Any, ...] = (None,) * len(_SIGNALS)
         self._replaced: list[str] = []
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
@@ -364,37 +367,18 @@ class Watch:
         finally:
             self._busy.discard(thread)
 
-    def allows_handler(self, handler: Any) -> bool:
-        """Whether a signal handler may be installed now (:mod:`pytest_quest.signals`): any
-        before the test's time; in it, a number (the default, ignore), the interpreter's own,
-        or a function of a module's (a plugin's timeout), never the test's own code or a
-        callable object, which may pass the frame it is handed on (red team 36)."""
-        if not self._phase.testing() or type(handler) is int or \
-                handler is _DEFAULT_INT_HANDLER:
-            return True
-        if type(handler) is types.FunctionType and not self._test_code(handler.__code__):
-            return True
-        self._saw("installed a signal handler of its own (a signal hands it any frame)")
-        return False
-
     def _handlers_now(self) -> None:
-        """The target's code is read: no signal handler the watch would refuse may be in place
-        now, however it got there (a second ``_signal`` module made by the import system's
-        ``BuiltinImporter`` has an installer of its own, and every reader that holds the code
-        in a local read it with an event first)."""
-        for number in _SIGNALS:
-            handler = _GET_HANDLER(number)
-            if handler is not None and not self.allows_handler(handler):
+        """The target's code is read: no signal handler may be in place that a signal would
+        hand a frame to, but those in place at the test's start (a plugin's) and the
+        interpreter's own (a run installs every other one shielded: pytest_quest.noevent; a
+        second ``_signal`` module has an installer of its own, and every reader that holds
+        the code in a local read it with an event first: red team 36)."""
+        for number, before in zip(_SIGNALS, self._handlers, strict=True):
+            handler = _HANDLER_OF(number)
+            if handler is not before and handler is not None and type(handler) is not int \
+                    and type(handler) is not Shield and handler is not _DEFAULT_INT_HANDLER:
+                self._saw("installed a signal handler that is handed frames")
                 return
-
-    def collected(self, phase: Any, info: Any) -> None:
-        """The collector's callback (``gc.callbacks``): a collection in the test's time with
-        every freed object kept in ``gc.garbage``, which hands out frames with no event (red
-        team 35 kept a helper's dead frame there and walked every frame below it). The
-        flag is checked at each event too, but set and cleared around ``gc.collect()`` it
-        raises none."""
-        if _GC_DEBUG() & _SAVE_ALL and self._phase.testing():
-            self._saw("made the garbage collector keep what it frees (gc.DEBUG_SAVEALL)")
 
     def _inside(self, thread: int) -> None:
         """An event raised while this thread is inside the hook: the hook's own lookups, or
@@ -470,6 +454,7 @@ class Watch:
             return
         caller = getframe(2)  # 0: here, 1: __call__, 2: who raised the event
         if self._phase.steer(verb, caller):
+            self._handlers = tuple(_HANDLER_OF(number) for number in _SIGNALS)
             self._pipe.seal()
             return
         if verb == "loading":
@@ -1081,7 +1066,7 @@ _DEFAULT_INT_HANDLER = signal.default_int_handler
 #: Every signal a handler can be installed for, and the reader of the handler in place.
 _SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()
                         if number not in (signal.SIGKILL, signal.SIGSTOP)))
-_GET_HANDLER = _signal.getsignal  # the interpreter's (signal.getsignal is Python's)
+_HANDLER_OF = _signal.getsignal  # the interpreter's (signal.getsignal is Python's)
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
 

@@ -11,7 +11,7 @@ import inspect
 
 import pytest
 
-HOOK_MODULES = ["pytest_quest.watch", "pytest_quest.signals", "pytest_quest.hooked",
+HOOK_MODULES = ["pytest_quest.watch", "pytest_quest.noevent", "pytest_quest.hooked",
                 "pytest_quest.pathtext", "pytest_quest.runparts"]
 
 

@@ -1,0 +1,91 @@
+"""The interpreter's two frame sources that raise no audit event, closed in each run.
+
+A frame leads to every frame below it and to their locals (``f_back``, ``f_locals``: no
+event), where a reader of the installed code holds it (traceback's summaries, pytest's
+traceback getters): so the code watch judges every event that hands out a frame. Two hand
+them out with no event at all, and each run closes both before test code:
+
+- **A signal handler's frame argument**: the frame that runs when the signal arrives (red
+  team 36 armed an interval timer and read ``inspect.signature``'s locals there). Every
+  handler is installed wrapped in a :class:`Shield`, which calls it with no frame;
+  ``signal.getsignal`` still answers the handler itself. Nothing real needs the frame:
+  pytest-timeout's handler and asyncio's SIGINT handler ignore it (red team 37: a filter on
+  *which* handler may be installed kept out asyncio's and let in ``logging.addLevelName``,
+  which files its second argument).
+- **The collector's kept garbage**: with ``gc.DEBUG_SAVEALL`` every object it frees, dead frames
+  included, lands in ``gc.garbage`` (red team 35). The flag is refused.
+
+Neither replacement holds anything of the run's hooks (red team 37 reached the watch through
+the callback and the judgement an earlier version registered); the code watch checks, at each
+event, that the collector's flag is off, and, whenever the target's code is read, that no
+handler but a shielded one, a number, the interpreter's own or one in place at the test's
+start is installed (a second ``_signal`` module has an installer of its own).
+"""
+
+from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]
+import gc
+import operator
+import signal
+
+# Bound at import (see pytest_quest.watch): a builtin the test rebinds never runs here.
+from builtins import PermissionError, callable, int, type  # noqa: UP029 - on purpose
+from typing import Any
+
+__all__ = ["Shield", "close"]
+
+#: The interpreter's own, bound at import (before any test code).
+_INSTALL, _HANDLER_OF = _signal.signal, _signal.getsignal
+_SET_DEBUG, _SAVE_ALL, _INDEX = gc.set_debug, gc.DEBUG_SAVEALL, operator.index
+_DEFAULT_INT_HANDLER = signal.default_int_handler
+
+
+class Shield:
+    """A handler as a run installs it: called with the signal's number and no frame."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+
+    def __call__(self, signum: int, frame: Any) -> Any:
+        return self.handler(signum, None)
+
+
+def _install(signalnum: Any, handler: Any) -> Any:
+    """``_signal.signal`` as a run has it (``signal.signal`` calls it)."""
+    if callable(handler) and handler is not _DEFAULT_INT_HANDLER:
+        handler = Shield(handler)
+    return _unshielded(_INSTALL(signalnum, handler))
+
+
+def _handler(signalnum: Any) -> Any:
+    """``_signal.getsignal`` as a run has it: the handler as it was given."""
+    return _unshielded(_HANDLER_OF(signalnum))
+
+
+def _unshielded(handler: Any) -> Any:
+    return handler.handler if type(handler) is Shield else handler
+
+
+def _set_debug(flags: Any) -> None:
+    """``gc.set_debug`` as a run has it: every flag but ``DEBUG_SAVEALL``."""
+    value = flags if type(flags) is int else _INDEX(flags)
+    if value & _SAVE_ALL:
+        raise PermissionError("pytest-quest sandbox: gc.DEBUG_SAVEALL is not allowed (it keeps "
+                              "every freed frame in gc.garbage)")
+    _SET_DEBUG(value)
+
+
+# They pass for what they replace (``inspect.getmodule`` names the interpreter's modules).
+for _function, _module, _name in ((_install, "_signal", "signal"),
+                                  (_handler, "_signal", "getsignal"),
+                                  (_set_debug, "gc", "set_debug")):
+    _function.__module__, _function.__name__, _function.__qualname__ = _module, _name, _name
+
+
+def close() -> None:
+    """From now on in this process: handlers get no frame, the collector keeps nothing."""
+    _signal.signal, _signal.getsignal = _install, _handler
+    gc.set_debug = _set_debug

@@ -1,0 +1,73 @@
+"""The two frame sources with no audit event, as a run closes them
+(:mod:`pytest_quest.noevent`); each test puts the interpreter's own back (``monkeypatch``)."""
+
+from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]
+import asyncio
+import gc
+import inspect
+import signal
+from typing import Any
+
+import pytest
+
+from pytest_quest import noevent
+
+
+@pytest.fixture
+def closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_signal, "signal", _signal.signal)
+    monkeypatch.setattr(_signal, "getsignal", _signal.getsignal)
+    monkeypatch.setattr(gc, "set_debug", gc.set_debug)
+    noevent.close()
+
+
+@pytest.mark.usefixtures("closed")
+def test_a_handler_is_called_with_no_frame_and_still_answers_as_itself() -> None:
+    # Red team 36 read a reader's locals through the frame a handler is handed; red team 37
+    # filed it with logging.addLevelName as the handler.
+    handed: list[Any] = []
+
+    def mine(signum: int, frame: Any) -> None:
+        handed.append((signum, frame))
+
+    previous = signal.signal(signal.SIGUSR1, mine)
+    try:
+        assert signal.getsignal(signal.SIGUSR1) is mine
+        signal.raise_signal(signal.SIGUSR1)
+        assert signal.signal(signal.SIGUSR1, signal.SIG_IGN) is mine
+        assert signal.getsignal(signal.SIGUSR1) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert handed == [(signal.SIGUSR1, None)]
+    assert type(_signal.getsignal) is not type(gc.get_debug)  # replaced, ...
+    assert inspect.getmodule(_signal.signal) is _signal  # ... passing for the interpreter's
+
+
+@pytest.mark.usefixtures("closed")
+def test_asyncio_installs_and_restores_its_own_handler() -> None:
+    # Red team 37: asyncio.run installs a partial of Runner._on_sigint; a filter on which
+    # handler may be installed failed every honest asyncio test.
+    before = signal.getsignal(signal.SIGINT)
+
+    async def answer() -> int:
+        return 42
+
+    assert asyncio.run(answer()) == 42
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+@pytest.mark.usefixtures("closed")
+def test_the_collector_may_not_keep_what_it_frees() -> None:
+    flags = gc.get_debug()
+    with pytest.raises(PermissionError, match="DEBUG_SAVEALL"):
+        gc.set_debug(gc.DEBUG_SAVEALL)
+    with pytest.raises(PermissionError):
+        gc.set_debug(gc.DEBUG_LEAK)  # SAVEALL among others
+    gc.set_debug(flags | gc.DEBUG_STATS)
+    try:
+        assert gc.get_debug() == flags | gc.DEBUG_STATS
+    finally:
+        gc.set_debug(flags)
+    assert not gc.get_debug() & gc.DEBUG_SAVEALL
