@@ -15,6 +15,11 @@ them out with no event at all, and each run closes both before test code:
 - **The collector's kept garbage**: with ``gc.DEBUG_SAVEALL`` every object it frees, dead frames
   included, lands in ``gc.garbage`` (red team 35). The flag is refused.
 
+Both replace attributes of the interpreter's modules, so a second module of either (the import
+system's ``_imp.create_builtin`` makes one, from ``imp.init_builtin`` or
+``test.support.import_helper.import_fresh_module``: red team 38) would bring the originals
+back: that is refused too.
+
 Neither replacement holds anything of the run's hooks (red team 37 reached the watch through
 the callback and the judgement an earlier version registered); the code watch checks, at each
 event, that the collector's flag is off, and, whenever the target's code is read, that no
@@ -24,13 +29,21 @@ start is installed (a second ``_signal`` module has an installer of its own).
 
 from __future__ import annotations
 
+import _imp
 import _signal  # type: ignore[import-not-found]
 import gc
 import operator
 import signal
 
 # Bound at import (see pytest_quest.watch): a builtin the test rebinds never runs here.
-from builtins import PermissionError, callable, int, type  # noqa: UP029 - on purpose
+from builtins import (  # noqa: UP029 - on purpose
+    PermissionError,
+    TypeError,
+    callable,
+    int,
+    str,
+    type,
+)
 from typing import Any
 
 __all__ = ["Shield", "close"]
@@ -39,6 +52,19 @@ __all__ = ["Shield", "close"]
 _INSTALL, _HANDLER_OF = _signal.signal, _signal.getsignal
 _SET_DEBUG, _SAVE_ALL, _INDEX = gc.set_debug, gc.DEBUG_SAVEALL, operator.index
 _DEFAULT_INT_HANDLER = signal.default_int_handler
+_CREATE_BUILTIN = _imp.create_builtin
+#: The modules whose attributes a run replaces, and the maker of modules itself.
+_REPLACED = frozenset({"_signal", "gc", "_imp"})
+
+
+class _Spec:
+    """What ``create_builtin`` reads of a spec, copied: the name it was checked by (a spec of
+    the test's could answer one name to the check and another to the interpreter)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 class Shield:
@@ -78,10 +104,21 @@ def _set_debug(flags: Any) -> None:
     _SET_DEBUG(value)
 
 
+def _create_builtin(spec: Any) -> Any:
+    """``_imp.create_builtin`` as a run has it: no second module of those a run changed."""
+    name = spec.name
+    if type(name) is not str:
+        raise TypeError("pytest-quest sandbox: a module's name must be a str")
+    if name in _REPLACED:
+        raise PermissionError(f"pytest-quest sandbox: a second {name} module is not allowed")
+    return _CREATE_BUILTIN(_Spec(name))  # type: ignore[arg-type]
+
+
 # They pass for what they replace (``inspect.getmodule`` names the interpreter's modules).
 for _function, _module, _name in ((_install, "_signal", "signal"),
                                   (_handler, "_signal", "getsignal"),
-                                  (_set_debug, "gc", "set_debug")):
+                                  (_set_debug, "gc", "set_debug"),
+                                  (_create_builtin, "_imp", "create_builtin")):
     _function.__module__, _function.__name__, _function.__qualname__ = _module, _name, _name
 
 
@@ -89,3 +126,4 @@ def close() -> None:
     """From now on in this process: handlers get no frame, the collector keeps nothing."""
     _signal.signal, _signal.getsignal = _install, _handler
     gc.set_debug = _set_debug
+    _imp.create_builtin = _create_builtin

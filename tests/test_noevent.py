@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import _imp
 import _signal  # type: ignore[import-not-found]
 import asyncio
 import gc
+import importlib
+import importlib.machinery
 import inspect
 import signal
+import sys
 from typing import Any
 
 import pytest
@@ -20,6 +24,7 @@ def closed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_signal, "signal", _signal.signal)
     monkeypatch.setattr(_signal, "getsignal", _signal.getsignal)
     monkeypatch.setattr(gc, "set_debug", gc.set_debug)
+    monkeypatch.setattr(_imp, "create_builtin", _imp.create_builtin)
     noevent.close()
 
 
@@ -71,3 +76,25 @@ def test_the_collector_may_not_keep_what_it_frees() -> None:
     finally:
         gc.set_debug(flags)
     assert not gc.get_debug() & gc.DEBUG_SAVEALL
+
+
+@pytest.mark.usefixtures("closed")
+def test_no_second_module_of_those_a_run_changed() -> None:
+    # Red team 38: imp.init_builtin and test.support's import_fresh_module made a second
+    # _signal (the interpreter's installer again) and a second gc (its set_debug).
+    for name in ("_signal", "gc", "_imp"):
+        with pytest.raises(PermissionError, match=f"a second {name} module"):
+            importlib.machinery.BuiltinImporter.create_module(
+                importlib.machinery.ModuleSpec(name, None))
+    class Shifty:  # one name for the check, another for the interpreter
+        names = iter(["_string", "_string", "_signal"])  # the importer, the check, the C
+
+        @property
+        def name(self) -> str:
+            return next(self.names)
+
+    fresh = importlib.machinery.BuiltinImporter.create_module(Shifty())  # type: ignore[arg-type]
+    assert fresh.__name__ == "_string"
+    other = next(n for n in sys.builtin_module_names if n not in sys.modules
+                 and n not in ("_signal", "gc", "_imp"))
+    assert importlib.import_module(other).__name__ == other  # a first import as ever
