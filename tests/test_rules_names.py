@@ -6,7 +6,15 @@ import ast
 
 import pytest
 
-from pytest_quest.rules.names import Names, const_str, expand, folded_strings, in_tmp, truthiness
+from pytest_quest.rules.names import (
+    Names,
+    const_str,
+    expand,
+    folded_strings,
+    in_tmp,
+    rooted,
+    truthiness,
+)
 
 
 def _resolve(source: str) -> str | None:
@@ -30,6 +38,47 @@ def _resolve(source: str) -> str | None:
 ])
 def test_resolves_through_aliases_and_lookups(source: str, name: str) -> None:
     assert _resolve(source) == name
+
+
+@pytest.mark.parametrize(("source", "name"), [
+    # red team 37: a well-known module reached as another module's attribute is that module
+    ("import timeit\ntimeit.gc.callbacks", "gc.callbacks"),
+    ("import a.b\na.b.sys.modules", "sys.modules"),
+    ("from tracemalloc import pickle\npickle.loads", "pickle.loads"),
+    ("from tracemalloc.pickle import loads\nloads", "pickle.loads"),
+    ("import timeit\ntimeit.sys.modules['os']", "os"),
+    ("import timeit\nx = timeit.gc\nx.callbacks", "gc.callbacks"),
+    ("import timeit\ngetattr(timeit, 'gc').callbacks", "gc.callbacks"),
+    ("import subprocess\nsubprocess.signal", "signal"),  # handed on, not called
+    ("import asyncio\nasyncio.subprocess.subprocess.signal", "signal"),
+    ("import timeit\ntimeit.timeit", "timeit.timeit"),  # the module's own function
+    ("import socket\nsocket.socket", "socket.socket"),
+    ("import scipy.signal\nscipy.signal.butter", "scipy.signal.butter"),
+    ("import os\nos.path.join", "os.path.join"),
+    ("import logging\nlogging.getLogger", "logging.getLogger"),
+    ("import hotel.pricing\nhotel.pricing", "hotel.pricing"),
+])
+def test_a_well_known_module_is_rooted_where_it_is_reached(source: str, name: str) -> None:
+    assert _resolve(source) == name
+
+
+def test_a_well_known_name_called_last_is_no_module() -> None:
+    tree = ast.parse("import blinker\nblinker.signal('booked')\nblinker.signal.connect")
+    names = Names(tree)
+    call, attr = (s.value for s in tree.body[1:] if isinstance(s, ast.Expr))
+    assert isinstance(call, ast.Call)
+    assert names.resolve(call.func) == "blinker.signal"
+    assert names.resolve(attr) == "signal.connect"  # an attribute of it: the module
+    assert rooted("blinker.signal", end=False) == "blinker.signal"
+    assert rooted("blinker.signal", end=True) == "signal"
+
+
+def test_the_targets_own_module_is_never_rooted() -> None:
+    assert rooted("mypkg.types.parse", end=True, own="mypkg.types") == "mypkg.types.parse"
+    assert rooted("mypkg.types", end=True, own="mypkg.types.sub") == "mypkg.types"
+    assert rooted("mypkg.types.types.CodeType", end=True, own="mypkg.types") == "types.CodeType"
+    assert rooted("mypkg.logging.logging", end=True, own="mypkg.logging") == "logging"
+    assert rooted("mypkg.types.parse", end=True) == "types.parse"
 
 
 @pytest.mark.parametrize("source", [

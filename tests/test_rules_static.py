@@ -255,6 +255,68 @@ def test_a_librarys_signal_function_is_not_an_exit(code: str) -> None:
     assert "static-process-exit" not in rules(_in_test(code))
 
 
+@pytest.mark.parametrize(("code", "rule"), [
+    # red team 37: a module the rules judge, reached as another module's attribute, is judged
+    # as that module (rules/names.py, rooted)
+    ("import timeit\ntimeit.gc.callbacks.append(print)", "static-reflective-access"),
+    ("import timeit\nmod = timeit.sys.modules[key]", "static-reflective-access"),
+    ("import tracemalloc\nvalue = tracemalloc.pickle.loads(b)", "static-hidden-code"),
+    ("import asyncio.unix_events\nasyncio.unix_events.signal.raise_signal(2)", "static-process-exit"),
+    ("from tracemalloc import pickle\nvalue = pickle.loads(b)", "static-hidden-code"),
+    ("import a.b\na.b.sys.settrace(None)", "static-tracing-tamper"),
+    ("import timeit\nleave = timeit.sys.exit\nleave(0)", "static-process-exit"),
+    ("from hotel.pricing import os as o\no._exit(0)", "static-process-exit"),
+    ("from linecache import sys\nfor name in sys.modules:\n    pass", "static-reflective-access"),
+    ("import timeit\nnames = vars(timeit.builtins)", "static-hidden-code"),
+    ("import timeit\nfn = getattr(timeit.os, name)", "static-reflective-access"),
+    ("import timeit\ntimeit.sys.path.insert(0, str(tmp_path))", "static-hidden-code"),
+    ("import timeit\ntimeit.itertools.builtins.quit()", "static-process-exit"),
+    ("import asyncio.subprocess\nasyncio.subprocess.subprocess.signal.alarm(1)", "static-process-exit"),
+    # a module's own function of its name, handed on, is still that function
+    ("import timeit\nrun = timeit.timeit\nrun(code)", "static-hidden-code"),
+    # dotted names written as strings, for pkgutil.resolve_name, pydoc.locate, mock.patch
+    ("import pkgutil\nload = pkgutil.resolve_name('tracemalloc.pickle:loads')", "static-hidden-code"),
+    ("import pydoc\nlib = pydoc.locate('multiprocessing.sharedctypes.ctypes.CDLL')", "static-native-code"),
+])
+def test_a_module_reached_as_another_modules_attribute_is_that_module(code: str, rule: str) -> None:
+    _fired(rule, _in_test(code))
+
+
+@pytest.mark.parametrize("code", [
+    "import blinker\nbooked = blinker.signal('booked')",
+    "import scipy.signal\nb, a = scipy.signal.butter(4, 0.1)",
+    "from pathlib import Path\nassert Path(tmp_path).exists()",
+    "assert os.path.join('a', 'b') == 'a/b'",
+    "import logging\nlog = logging.getLogger(__name__)\nlog.info('x')",
+    "import json\nassert json.dumps([1]) == '[1]'",
+    "import types\nns = types.SimpleNamespace(gc=1, sys=2)\nassert ns.gc + ns.sys == 3",
+    "assert pricing.nightly_rate(100.0, 'high', 7) == 112.5",
+    "import socket\nassert isinstance(socket.socket, type)",
+])
+def test_a_module_named_like_a_well_known_one_in_honest_code_is_quiet(code: str) -> None:
+    assert rules(_in_test(code)) == set()
+
+
+def test_self_sys_is_no_module() -> None:
+    source = (_HEAD + "class TestX:\n    def test_x(self):\n        self.sys = sys\n"
+              "        assert self.sys.modules and self.gc.callbacks\n" + _ASSERT.replace(
+                  "    ", "        ", 1))
+    assert rules(source) == set()
+
+
+def test_the_targets_module_named_like_a_well_known_one_stays_the_target() -> None:
+    # a target in mypkg/types.py: hotel.types is its module, not the standard types, so the
+    # target rules still find it; the standard types it imports is still that module
+    head = "import hotel.types\nfrom hotel.types import parse\n"
+    test = "def test_x(monkeypatch):\n    {}\n    assert parse('1') == 1\n"
+    kwargs = {"qualname": "parse", "path": "hotel/types.py"}
+    assert rules(head + test.format("assert parse('2') == 2"), **kwargs) == set()
+    assert "static-target-replaced" in rules(
+        head + test.format("monkeypatch.setattr(hotel.types, 'parse', len)"), **kwargs)
+    assert "static-hidden-code" in rules(
+        head + test.format("f = hotel.types.types.FunctionType(code, {})"), **kwargs)
+
+
 def test_exit_quiet() -> None:
     source = ("import sys\nimport pytest\ndef exit_code(x):\n    return x\n"
               "def test_x():\n    assert exit_code(1) == 1\n    assert sys.version_info > (3,)\n"
@@ -715,8 +777,10 @@ def test_a_second_module_of_a_builtin_is_hidden_code() -> None:
     # BuiltinImporter.create_module makes a second _signal, whose installer is the
     # interpreter's own again (the run replaced the first one's).
     for spelling in ("importlib.machinery.BuiltinImporter.create_module(spec)",
-                     "_imp.create_builtin(spec)"):
-        head = "import importlib.machinery\nimport _imp\n"
+                     "_imp.create_builtin(spec)", "imp.init_builtin('gc')",
+                     "import_helper.import_fresh_module('signal', fresh=['_signal'])"):
+        head = ("import importlib.machinery\nimport _imp\nimport imp\n"
+                "from test.support import import_helper\n")
         assert "static-hidden-code" in rules(head + _in_test(f"m = {spelling}")), spelling
     assert "static-hidden-code" not in rules("import importlib.machinery\n" + _in_test(
         "assert importlib.machinery.SOURCE_SUFFIXES"))

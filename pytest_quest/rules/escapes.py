@@ -23,7 +23,15 @@ from dataclasses import dataclass
 
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
-from pytest_quest.rules.names import Names, const_str, expand, folded_strings, in_tmp, quote
+from pytest_quest.rules.names import (
+    Names,
+    const_str,
+    expand,
+    folded_strings,
+    in_tmp,
+    quote,
+    rooted,
+)
 from pytest_quest.submission import Submission
 
 __all__ = [
@@ -250,7 +258,9 @@ def _hits(tree: ast.Module, names: Names, target: Target) -> Iterator[_Hit]:
 
 def _string(node: ast.AST, text: str) -> Iterator[_Hit]:
     """String constants that name a native bridge, /proc or a .pth file."""
-    root = re.split(r"[.:]", text.strip(), maxsplit=1)[0]
+    # as a dotted name, rooted at the module it reaches ("multiprocessing.sharedctypes.ctypes"
+    # is "ctypes": red team 37)
+    root = rooted(text.strip().replace(":", "."), end=True).split(".", 1)[0]
     if text in _NATIVE_STRINGS or root in _NATIVE_STRINGS or "libc.so" in text:
         # "ctypes.py_object" for pkgutil.resolve_name, pydoc.locate, mock.patch (red team 28)
         yield NATIVE, node, f"no {text} in a quest test"

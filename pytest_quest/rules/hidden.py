@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from pytest_quest.facts import REVIEW, Fact
 from pytest_quest.gate import CATALOG
-from pytest_quest.rules.names import Names, const_str, quote
+from pytest_quest.rules.names import Names, const_str, quote, rooted
 from pytest_quest.submission import Submission
 
 __all__ = ["HIDDEN", "check"]
@@ -85,8 +85,10 @@ _FROM_DATA_BELOW = ("pdb.", "bdb.", "importlib.machinery.PathFinder",
                     "zipimport.",
                     # code objects read from a file with marshal.load (red team 34)
                     "pkgutil.read_code", "pstats.",
-                    # a second module of a builtin (a second _signal's installer)
-                    "importlib.machinery.BuiltinImporter", "_imp.", "importlib._bootstrap")
+                    # a second module of a builtin (a second _signal's installer; red team 38
+                    # made one with imp.init_builtin and test.support's import_fresh_module)
+                    "importlib.machinery.BuiltinImporter", "_imp.", "importlib._bootstrap",
+                    "imp.", "test.support")
 #: A debugger stopped at a failure, left in a human's test (boltons' test_listutils calls
 #: pdb.post_mortem()): its frames stay in its own objects, out of the test's reach.
 _DEBUGGER_STOPS = frozenset({"pdb.set_trace", "pdb.post_mortem", "pdb.pm"})
@@ -376,7 +378,8 @@ def _names_a_runner(text: str) -> bool:
     """``"builtins:exec"``, ``"builtins.eval"``, ``"marshal.loads"`` as a dotted name."""
     if len(text) > 200 or not text.isascii():
         return False
-    dotted = text.strip().replace(":", ".")
+    # rooted at the module it reaches: "tracemalloc.pickle:loads" is pickle's (red team 37)
+    dotted = rooted(text.strip().replace(":", "."), end=True)
     # "sys:audit" for pkgutil.resolve_name, "timeit.template" for monkeypatch.setattr
     return (dotted in _FROM_TEXT | _FROM_DATA | _PICKLE_LOADS | _HANDED | _AUDITS
             or dotted.startswith(_TIMEIT_STATE)) and "." in dotted

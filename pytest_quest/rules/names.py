@@ -20,8 +20,8 @@ from typing import Any
 from pytest_quest.submission import Submission
 
 __all__ = [
-    "Names", "const_str", "decorator_name", "expand", "folded_strings", "in_tmp", "is_fixture",
-    "quote", "truthiness",
+    "WELL_KNOWN", "Names", "const_str", "decorator_name", "expand", "folded_strings", "in_tmp",
+    "is_fixture", "quote", "rooted", "truthiness",
 ]
 
 
@@ -32,17 +32,75 @@ def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+#: Modules the rules judge by name that other modules import and so expose as attributes:
+#: ``timeit.gc`` is ``gc``, ``tracemalloc.pickle`` is ``pickle``, ``subprocess.signal`` is
+#: ``signal`` (red team 37, after red teams 29, 30 and 36 found ``ctypes`` and ``signal``).
+WELL_KNOWN = frozenset({
+    "sys", "os", "posix", "gc", "signal", "_signal", "pickle", "_pickle", "marshal",
+    "importlib", "inspect", "types", "builtins", "ctypes", "_ctypes", "cffi", "_cffi_backend",
+    "_posixsubprocess", "_testcapi", "_testinternalcapi", "_xxsubinterpreters", "_interpreters",
+    "threading", "_thread", "subprocess", "socket", "io", "_io", "runpy", "site", "sysconfig",
+    "shutil", "traceback", "faulthandler", "atexit", "multiprocessing", "copyreg", "pkgutil",
+    "zipimport", "linecache", "dis", "tracemalloc", "code", "codeop", "pdb", "bdb", "timeit",
+    "cProfile", "profile", "pstats", "operator", "functools", "warnings", "logging",
+})
+#: Libraries' own modules that share a well-known name and are not the standard one.
+_LIBRARY_MODULES = frozenset({"scipy.signal", "jax.scipy.signal", "cupyx.scipy.signal",
+                              "torch.signal", "tensorflow.signal"})
+
+
+def rooted(name: str, end: bool, own: str = "") -> str:
+    """``name`` re-rooted at its last part after the first that names a :data:`WELL_KNOWN`
+    module: ``timeit.gc.callbacks`` -> ``gc.callbacks``, ``a.b.sys.modules`` ->
+    ``sys.modules``, ``from tracemalloc import pickle; pickle.loads`` -> ``pickle.loads``.
+
+    Red team 37: the rules matched a dotted name from its first part only, so
+    ``timeit.gc.callbacks``, ``timeit.sys.modules[k]`` and ``tracemalloc.pickle.loads(blob)``
+    passed the bans on ``gc.callbacks``, ``sys.modules`` and ``pickle.loads``. Re-rooting here,
+    in what :meth:`Names.resolve` returns, gives every rule that reads resolved names the
+    module's own spelling at once. A part is not the module when it is the name's last part
+    and ``end`` is false (the name is called, or imported to be judged where it is used:
+    ``blinker.signal("booked")``, ``from blinker import signal``), when it ends a library's
+    own module of that name (``scipy.signal``) or a module on the way to ``own``, the target's
+    module (``mypkg.types`` stays the target's own, so the target rules still find it), or
+    when it repeats a module part before it (``timeit.timeit``, ``socket.socket``: the
+    module's own function or class; but ``mypkg.logging.logging`` of a target module
+    ``mypkg.logging`` is the standard ``logging`` it imports). A relative import is re-rooted
+    too: ``from .. import os`` is the real ``os`` when the package's ``__init__`` imports it.
+    """
+    parts = name.split(".")
+
+    def module_at(i: int) -> bool:
+        """``parts[i]`` is the root or a well-known module reached as an attribute."""
+        if i == 0:
+            return True
+        prefix = ".".join(parts[: i + 1])
+        return parts[i] in WELL_KNOWN and prefix not in _LIBRARY_MODULES and not (
+            own == prefix or own.startswith(prefix + "."))
+
+    for i in range(len(parts) - 1, 0, -1):
+        if module_at(i) and (end or i < len(parts) - 1) and not (
+                parts[i] == parts[i - 1] and module_at(i - 1)):
+            return ".".join(parts[i:])
+    return name
+
+
 class Names:
     """Resolve expressions to dotted names through imports and simple aliases.
 
     ``import os as o; o._exit`` -> ``os._exit``; ``from pytest import mark;
     mark.skip`` -> ``pytest.mark.skip``; ``getattr(sys, "exit")`` -> ``sys.exit``;
-    ``importlib.import_module("os")`` -> ``os``; ``x = os._exit; x`` -> ``os._exit``.
+    ``importlib.import_module("os")`` -> ``os``; ``x = os._exit; x`` -> ``os._exit``;
+    ``timeit.sys.exit`` -> ``sys.exit`` (:func:`rooted`).
     Names bound locally (def, class, assignment of something unresolvable) that
     shadow a builtin resolve to nothing, so a local ``def exit()`` is not a hit.
+    ``own`` is the target's module, never re-rooted.
     """
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, own: str = "") -> None:
+        self.own = own
+        #: The nodes called (``f`` of ``f()``): a well-known name last in them is no module.
+        self.called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
         self.imports: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
         self.local: set[str] = set()
@@ -81,6 +139,10 @@ class Names:
 
     def resolve(self, node: ast.AST | None) -> str | None:
         """The dotted name ``node`` refers to, or None when it is not a plain reference."""
+        name = self._resolve(node)
+        return rooted(name, id(node) not in self.called, self.own) if name else name
+
+    def _resolve(self, node: ast.AST | None) -> str | None:
         if isinstance(node, ast.Name):
             if node.id in self.imports:
                 return self.imports[node.id]

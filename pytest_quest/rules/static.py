@@ -33,6 +33,7 @@ from pytest_quest.rules.names import (
     in_tmp,
     is_fixture,
     quote,
+    rooted,
     truthiness,
 )
 from pytest_quest.submission import MAX_DEPTH, Submission, nesting
@@ -168,7 +169,8 @@ def check(sub: Submission) -> Iterator[Fact]:
         return
     tree = sub.tree
     assert tree is not None
-    names = Names(tree)
+    module, parts = _target_parts(sub)
+    names = Names(tree, own=module)
     yield from _references(sub, tree, names)
     yield from _dynamic_code(sub, tree, names)
     yield from hidden.check(sub, tree, names)
@@ -176,7 +178,6 @@ def check(sub: Submission) -> Iterator[Fact]:
     yield from _builtins(sub, tree, names)
     yield from _target(sub, tree, names)
     yield from _source_writes(sub, tree, names)
-    module, parts = _target_parts(sub)
     full = f"{module}.{'.'.join(parts)}"
     packages = {module.split(".")[0]} | {
         Path(s).name.removesuffix(".py") for s in sub.settings.sources}
@@ -202,38 +203,7 @@ def _banned(name: str | None) -> tuple[Rule, str] | None:
         rule = _BANNED.get(".".join(parts[:i]))
         if rule is not None:
             return rule, name
-    for part in parts[1:]:
-        # a bridge reached as another module's attribute: multiprocessing.sharedctypes.ctypes
-        # (red teams 29 and 30)
-        rule = _BANNED.get(part)
-        if rule is escapes.NATIVE:
-            return rule, name
-    if _signal_module(name, bare=False):
-        return EXIT, name
     return None
-
-
-#: ``signal`` under another module's name (red team 36: ``asyncio.unix_events.signal.signal``,
-#: ``subprocess.signal.setitimer``; a Python signal handler receives whatever frame is running,
-#: with no audit event). Libraries' own submodules of that name are not the standard one.
-_SIGNAL_PARTS = frozenset({"signal", "_signal"})
-_LIBRARY_SIGNALS = frozenset({"scipy.signal", "jax.scipy.signal", "cupyx.scipy.signal",
-                              "torch.signal", "tensorflow.signal"})
-
-
-def _signal_module(name: str, bare: bool) -> bool:
-    """``name`` reaches the signal module as another module's attribute: ``<prefix>.signal.<x>``,
-    ``<prefix>._signal`` with or without anything after it, and, when ``bare`` (a reference
-    that is not called), ``<prefix>.signal`` itself. ``blinker.signal("name")`` (a library's
-    function of that name, called) is not: an import of it is not either, its use is judged
-    where it is."""
-    parts = name.split(".")
-    for i in range(1, len(parts)):
-        if parts[i] not in _SIGNAL_PARTS or ".".join(parts[: i + 1]) in _LIBRARY_SIGNALS:
-            continue
-        if parts[i] == "_signal" or i < len(parts) - 1 or bare:
-            return True
-    return False
 
 
 #: Markers that skip or xfail only while a condition holds. "if": pytest's rule (every
@@ -306,7 +276,6 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
     hits: dict[tuple[str, int], tuple[str, ast.AST]] = {}
     exempt, calls = _conditional_markers(tree, names)
     stubs = _stub_raises(tree, names)
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
 
     def hit(rule: Rule, name: str, node: ast.AST) -> None:
         key = (rule.id, getattr(node, "lineno", 1))
@@ -320,7 +289,8 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
                 full = alias.name if isinstance(node, ast.Import) else f"{base}.{alias.name}"
                 if full in _CONDITIONAL:
                     continue  # judged where it is used
-                found = _banned(full)
+                # the last part is judged where it is used (``from blinker import signal``)
+                found = _banned(rooted(full, end=False, own=names.own))
                 if found:
                     hit(found[0], found[1], node)
         elif isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
@@ -330,11 +300,6 @@ def _references(sub: Submission, tree: ast.Module, names: Names,
                 hit(found[0], f"{found[1]} with a constant or no condition", calls[id(node)])
             elif found:
                 hit(found[0], found[1], node)
-            elif resolved and id(node) not in called and isinstance(
-                getattr(node, "ctx", ast.Load()), ast.Load
-            ) and _signal_module(resolved, bare=True):
-                # subprocess.signal handed on (operator.methodcaller("alarm", 1)(...))
-                hit(EXIT, resolved, node)
             if isinstance(node, ast.Attribute) and node.attr == "skipTest":
                 hit(SKIP, "skipTest", node)
             if isinstance(node, ast.Attribute) and node.attr == "pluginmanager":
@@ -428,7 +393,7 @@ def _dynamic_code(sub: Submission, tree: ast.Module, names: Names) -> Iterator[F
                               f"`{quote(sub, node)}` runs code that nests too deep to analyse "
                               f"(at most {MAX_DEPTH} levels)")
             continue
-        for fact in _references(sub, inner, Names(inner), quiet=True):
+        for fact in _references(sub, inner, Names(inner, names.own), quiet=True):
             rule = CATALOG.get(fact.rule)
             assert rule is not None
             yield rule.fact(_at(sub, node), fact.expected,
