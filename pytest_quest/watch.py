@@ -526,7 +526,7 @@ class Watch:
         """``__code__`` of the target read, whatever its ``__qualname__`` and ``__module__`` say
         now (a test renamed the target for the read: red team 8, finding 05), by anything but
         ``inspect.signature`` (names only) or our loader importing the module."""
-        if type(func) is not types.FunctionType or self._loading:
+        if type(func) is not _FUNCTION or self._loading:
             return
         module, name = func.__module__, func.__qualname__
         if not ((type(module) is str and module == self.module and type(name) is str
@@ -540,14 +540,14 @@ class Watch:
     def _globals_read(self, func: Any) -> None:
         """The globals of a function of ours (the signal installer a run puts in place holds
         the watch's judgement there) read by anyone but us."""
-        if type(func) is types.FunctionType and self._readers.hooks.holds(func.__code__) and \
+        if type(func) is _FUNCTION and self._readers.hooks.holds(func.__code__) and \
                 not self._readers.hooks.holds(getframe(3).f_code):  # 0 here, 1 _judge
             self._saw("read the globals of pytest-quest's own code")
 
     def _code_replaced(self, func: Any) -> None:
         """The target's ``__code__`` replaced while tests run (the run's own swap is done
         before): ``run-target-replaced`` for the test under way."""
-        if type(func) is types.FunctionType and self._is_target_code(func.__code__):
+        if type(func) is _FUNCTION and self._is_target_code(func.__code__):
             label = self.nodeid or "the test module"
             if label not in self._replaced and len(self._replaced) < MAX_READS:
                 self._replaced.append(label)
@@ -606,11 +606,11 @@ class Watch:
             loaded = _UNMARSHAL(data)
         except (ValueError, EOFError, TypeError):
             return
-        pending = [loaded] if type(loaded) is types.CodeType else []
+        pending = [loaded] if type(loaded) is _CODE else []
         while pending:
             code = pending.pop()
             self._made(code.co_filename)
-            pending.extend(item for item in code.co_consts if type(item) is types.CodeType)
+            pending.extend(item for item in code.co_consts if type(item) is _CODE)
 
     def _made(self, filename: Any) -> None:
         """Code made in the test's time under ``filename``: the test's from now on. Only
@@ -625,7 +625,7 @@ class Watch:
         self.made.add(text)
 
     def _is_target_code(self, code: Any) -> bool:
-        if type(code) is not types.CodeType:
+        if type(code) is not _CODE:
             return False
         qualname, name = code.co_qualname, code.co_filename
         return type(qualname) is str and qualname == self.qualname and \
@@ -646,7 +646,8 @@ class Watch:
         7, finding 01), by anything but a reader that keeps it to itself; and the frame of a
         running generator, whoever's, whose ``f_back`` reaches every frame below it with no
         audit event (red team 29)."""
-        if type(holder) not in _RUNNING:
+        kind = type(holder)
+        if not any(kind is known for known in _RUNNING):  # by identity: no hash of the test's
             return  # anything else may run the test's code on ``getattr``
         if attr in _FRAME_GETTERS:
             # Any generator's frame, running or not: once resumed from under a reader, its
@@ -745,8 +746,8 @@ class Watch:
                 # library that binds C itself makes a call of ctypes it names
                 # (multiprocessing.Value's from_buffer and memset: an honest test)
                 bound = frame.f_globals.get("ctypes")
-                return not (type(bound) is types.ModuleType and
-                            bound is sys.modules.get("ctypes") and
+                return not (type(bound) is _MODULE and
+                            bound is _MODULES.get("ctypes") and
                             not _CTYPES_CALLS.isdisjoint(frame.f_code.co_names))
             if self._readers.hooks.holds(frame.f_code):
                 return False
@@ -789,9 +790,9 @@ class Watch:
     def _hook_ours(self, hook: Any) -> bool:
         if hook is None:
             return True
-        if type(hook) is types.MethodType:
+        if type(hook) is _METHOD:
             hook = hook.__func__
-        return type(hook) is types.FunctionType and self._readers.hooks.holds(hook.__code__)
+        return type(hook) is _FUNCTION and self._readers.hooks.holds(hook.__code__)
 
     def _walk_by_test(self, what: str, depth: int = 3, handed: Any = None) -> bool:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
@@ -825,7 +826,7 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({what}) while a reader held "
                       "code")
             return True
-        if type(handed) is types.TracebackType and not self._trusted(frame.f_code) and \
+        if type(handed) is _TRACEBACK and not self._trusted(frame.f_code) and \
                 self._holds_a_reader(handed):
             # a reader's frame outlives it in a traceback, its locals with it (logging's
             # caller lookup made to raise by the test's object: red team 32); pytest's own
@@ -1060,6 +1061,10 @@ _LOADER_STATES = tuple((kind, _class_state(kind)) for kind in _FILE_LOADERS)
 _GONE = object()
 #: The collector's debug flags, bound at import; DEBUG_SAVEALL keeps every object it frees.
 _GC_DEBUG, _SAVE_ALL = gc.get_debug, gc.DEBUG_SAVEALL
+#: The kinds the hook compares with, bound at import: ``types.FunctionType`` rebound by the
+#: test made every read of ``__code__`` look like no function's (red team 39).
+_CODE, _FUNCTION, _METHOD = types.CodeType, types.FunctionType, types.MethodType
+_TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modules
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: The interpreter's own handler of SIGINT (it raises KeyboardInterrupt, no frame handed on).
 _DEFAULT_INT_HANDLER = signal.default_int_handler

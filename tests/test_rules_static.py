@@ -786,6 +786,19 @@ def test_a_second_module_of_a_builtin_is_hidden_code() -> None:
         "assert importlib.machinery.SOURCE_SUFFIXES"))
 
 
+def test_a_module_put_in_a_container_is_hidden_code() -> None:
+    # Red team 39: [sys.modules][0]["..."] and setattr([types][0], ...) reached what every
+    # rule refuses by name.
+    for spelling in ("m = [sys.modules][0]", "t = (types,)[0]", "d = {'k': gc}['k']",
+                     "x = [m for m in [os]]"):
+        head = "import sys\nimport types\nimport gc\nimport os\n"
+        assert "static-hidden-code" in rules(head + _in_test(spelling)), spelling
+    for honest in ("paths = [os.path.join('a', 'b')]", "names = [pricing, 'x']",
+                   "calls = [nightly_rate]"):
+        head = "import os\n"
+        assert "static-hidden-code" not in rules(head + _in_test(honest)), honest
+
+
 def test_sys_addaudithook_stays_a_tracing_tamper() -> None:
     # red team 35: sys.audit is a review (hidden code), adding a hook stays a FAIL
     assert "static-tracing-tamper" in rules(_in_test("sys.addaudithook(print)"))

@@ -111,6 +111,13 @@ _WALKED = frozenset({"builtins", "sys", "gc", "inspect", "os", "importlib", "typ
                      "_thread", "threading", "marshal", "pickle", "operator", "functools",
                      # its template is compiled with every statement (red team 35)
                      "timeit"})
+#: Modules (and ``sys.modules``) whose names the rules refuse: put in a container, what is
+#: reached through it is no name the rules can read (red team 39).
+_LAUNDERED = frozenset({
+    "sys", "sys.modules", "gc", "types", "builtins", "os", "posix", "importlib", "inspect",
+    "ctypes", "_ctypes", "signal", "_signal", "_imp", "imp", "marshal", "pickle", "_pickle",
+    "runpy", "_thread", "threading", "tracemalloc", "faulthandler", "atexit",
+})
 #: What looks up any attribute by name when handed on (not called here).
 _LOOKUPS = frozenset({"getattr", "builtins.getattr", "operator.attrgetter"})
 #: Builtins looked up by a literal key (``__builtins__["exec"]``): a call the names miss.
@@ -200,6 +207,11 @@ def check(sub: Submission, tree: ast.Module, names: Names) -> Iterator[Fact]:
             # "()" factories of logging.config (red team 28)
             yield _fact(sub, node, f"`{quote(sub, node)}` names a function that runs code "
                         "or what it compiles")
+        elif _launders(node, names):
+            # [sys.modules][0]["..."], setattr([types][0], ...): a name taken through a
+            # container is lost to every rule that reads names (red team 39)
+            yield _fact(sub, node, f"`{quote(sub, node)}` puts a module in a container: what "
+                        "is reached through it escapes every rule")
         elif _walks_a_module(node, names):
             yield _fact(sub, node, f"`{quote(sub, node)}` walks the names of a module that can "
                         "run or reach code")
@@ -383,6 +395,27 @@ def _names_a_runner(text: str) -> bool:
     # "sys:audit" for pkgutil.resolve_name, "timeit.template" for monkeypatch.setattr
     return (dotted in _FROM_TEXT | _FROM_DATA | _PICKLE_LOADS | _HANDED | _AUDITS
             or dotted.startswith(_TIMEIT_STATE)) and "." in dotted
+
+
+def _launders(node: ast.AST, names: Names) -> bool:
+    """A list, tuple, set or dict display (or a comprehension) holding one of the modules
+    that reach the process or the interpreter, or ``sys.modules`` (not ``functools`` or a
+    library's: boltons parametrizes a test over ``(functools, funcutils)``)."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        items: list[ast.expr | None] = list(node.elts)
+    elif isinstance(node, ast.Dict):
+        items = [*node.keys, *node.values]
+    elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        items = [node.elt]
+    else:
+        return False
+    for item in items:
+        if isinstance(item, ast.Starred):
+            item = item.value
+        name = names.resolve(item) if isinstance(item, ast.Name | ast.Attribute) else None
+        if name in _LAUNDERED:
+            return True
+    return False
 
 
 def _walks_a_module(node: ast.AST, names: Names) -> bool:
