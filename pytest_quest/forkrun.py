@@ -85,8 +85,8 @@ from pytest_quest.watch import Readers, Watch, readers
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
 
-__all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "open_run_output",
-           "own_descriptors", "set_dumpable"]
+__all__ = ["ForkRuns", "Judge", "Zygote", "drop_capabilities", "forget_our_modules",
+           "open_run_output", "own_descriptors", "set_dumpable"]
 
 # prctl options confinement names too are confine's; these two only the runs use.
 _PR_SET_DUMPABLE = 4
@@ -1388,6 +1388,7 @@ class _ChildRun:
         self._announce_start(first_error, guard.early,
                              self._statements() if first_error is None else None)
         del guard, pipe, watch
+        forget_our_modules(sys.modules)
         # Judged from now until this process ends (pytest_quest.hooked): code of the test may
         # run until the answer is written (a method of this run it replaced: red team 27).
         sys.audit(CONTROL, "start")
@@ -1553,6 +1554,16 @@ class _ChildRun:
             return {"executed": {}, "coverage_error": str(exc)}
         return {"executed": executed}
 
+
+
+def forget_our_modules(modules: dict[str, Any]) -> None:
+    """Our modules out of a run's ``sys.modules`` before test code: nothing of the test finds
+    them by name (red team 39 reached the watch's classes and the interpreter's originals
+    :mod:`pytest_quest.noevent` keeps through ``sys.modules``, and a store to a class's or a
+    module's attribute raises no audit event). What this run's code holds of them stays."""
+    for name in [name for name in modules if name == "pytest_quest" or
+                 name.startswith("pytest_quest.")]:
+        del modules[name]
 
 
 #: The frames of our loader importing the module again, as the watch believes them.

@@ -98,3 +98,13 @@ def test_no_second_module_of_those_a_run_changed() -> None:
     other = next(n for n in sys.builtin_module_names if n not in sys.modules
                  and n not in ("_signal", "gc", "_imp"))
     assert importlib.import_module(other).__name__ == other  # a first import as ever
+
+
+def test_a_run_forgets_our_modules_by_name() -> None:
+    # Red team 39 reached the watch's classes and noevent's originals through sys.modules.
+    from pytest_quest.forkrun import forget_our_modules
+
+    modules: dict[str, Any] = {"pytest_quest": 1, "pytest_quest.watch": 2, "pytest": 3,
+                               "pytest_questions": 4, "hotel.pricing": 5}
+    forget_our_modules(modules)
+    assert modules == {"pytest": 3, "pytest_questions": 4, "hotel.pricing": 5}
