@@ -16,11 +16,10 @@
 #   Fix: as redteam39_watch_class_method_replaced_through_laundered_sys_modules: the phase
 #   must not be reachable state of an importable class (a closure cell set once by the
 #   CONTROL event); the hooks' modules and classes out of the test's reach.
-# Fixed by: Stopped at REVIEW only: a module that reaches the process put in a container
-#   ([sys.modules][0]) is static-hidden-code. Not fixed at run time: pytest-quest's own modules
-#   stay in sys.modules of the run, their classes and globals (the interpreter's originals that
-#   noevent replaced, the watch's Phase) can be changed by a test that reaches them some way the
-#   static rules do not name (docs/security.md, residual risks).
+# Fixed by: a module that reaches the process put in a container ([sys.modules][0]) is
+#   static-hidden-code (REVIEW); and a run forgets pytest-quest's modules by name before
+#   test code (forkrun.forget_our_modules): sys.modules no longer leads to the watch's
+#   classes or to noevent's originals.
 import dis
 import sys
 

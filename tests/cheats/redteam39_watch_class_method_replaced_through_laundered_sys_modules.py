@@ -15,11 +15,10 @@
 #   Fix: the hooks' modules out of sys.modules (or their classes' methods bound in closures);
 #   judge object.__setattr__ on any pytest_quest class/module in the test's time; static:
 #   any subscript/get of a value that came from sys.modules through a container.
-# Fixed by: Stopped at REVIEW only: a module that reaches the process put in a container
-#   ([sys.modules][0]) is static-hidden-code. Not fixed at run time: pytest-quest's own modules
-#   stay in sys.modules of the run, their classes and globals (the interpreter's originals that
-#   noevent replaced, the watch's Phase) can be changed by a test that reaches them some way the
-#   static rules do not name (docs/security.md, residual risks).
+# Fixed by: a module that reaches the process put in a container ([sys.modules][0]) is
+#   static-hidden-code (REVIEW); and a run forgets pytest-quest's modules by name before
+#   test code (forkrun.forget_our_modules): sys.modules no longer leads to the watch's
+#   classes or to noevent's originals.
 import dis
 import sys
 
