@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: run-exit-code|static-hidden-code
 #
 # RED TEAM 39: both hooks ask one shared class whether the test's time has begun:
 #   `hooked.Phase.testing()`. `[sys.modules][0]["pytest_quest.hooked"]` (sys.modules laundered

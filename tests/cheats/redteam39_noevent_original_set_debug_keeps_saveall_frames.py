@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: run-exit-code|static-hidden-code
 #
 # RED TEAM 39: pytest_quest.noevent keeps the interpreter's own `gc.set_debug` in a module
 #   global (`_SET_DEBUG`). `[sys.modules][0]["pytest_quest.noevent"]` and

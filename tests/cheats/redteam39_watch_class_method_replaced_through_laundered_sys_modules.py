@@ -1,7 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: run-exit-code|static-hidden-code
 #
 # RED TEAM 39: the watch's class is an ordinary mutable class in an ordinary module.
 #   `[sys.modules][0]["pytest_quest.watch"]` (sys.modules laundered through a list, so
