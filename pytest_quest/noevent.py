@@ -40,6 +40,7 @@ from builtins import (  # noqa: UP029 - on purpose
     PermissionError,
     TypeError,
     callable,
+    frozenset,
     int,
     str,
     type,
