@@ -115,14 +115,6 @@ def _create_builtin(spec: Any) -> Any:
     return _CREATE_BUILTIN(_Spec(name))  # type: ignore[arg-type]
 
 
-# They pass for what they replace (``inspect.getmodule`` names the interpreter's modules).
-for _function, _module, _name in ((_install, "_signal", "signal"),
-                                  (_handler, "_signal", "getsignal"),
-                                  (_set_debug, "gc", "set_debug"),
-                                  (_create_builtin, "_imp", "create_builtin")):
-    _function.__module__, _function.__name__, _function.__qualname__ = _module, _name, _name
-
-
 def close() -> None:
     """From now on in this process: handlers get no frame, the collector keeps nothing."""
     _signal.signal, _signal.getsignal = _install, _handler

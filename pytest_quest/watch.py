@@ -402,8 +402,6 @@ class Watch:
             attr = args[1]
             if attr == "__code__":
                 self._code_read(args[0])
-            elif attr == "__globals__":
-                self._globals_read(args[0])
             elif attr in _RUN_GETTERS and not self._loading:
                 self._code_through(args[0], attr)
             elif attr == "tb_frame" and not self._loading:
@@ -536,13 +534,6 @@ class Watch:
         if self._readers.signature.holds(getframe(3).f_code):  # 0 here, 1 _judge, 2 __call__
             return
         self._saw("read the target's __code__")
-
-    def _globals_read(self, func: Any) -> None:
-        """The globals of a function of ours (the signal installer a run puts in place holds
-        the watch's judgement there) read by anyone but us."""
-        if type(func) is _FUNCTION and self._readers.hooks.holds(func.__code__) and \
-                not self._readers.hooks.holds(getframe(3).f_code):  # 0 here, 1 _judge
-            self._saw("read the globals of pytest-quest's own code")
 
     def _code_replaced(self, func: Any) -> None:
         """The target's ``__code__`` replaced while tests run (the run's own swap is done

@@ -799,6 +799,18 @@ def test_a_module_put_in_a_container_is_hidden_code() -> None:
         assert "static-hidden-code" not in rules(head + _in_test(honest)), honest
 
 
+def test_a_frame_or_globals_name_joined_from_pieces_is_still_that_name() -> None:
+    # Red team 40: `_GL = "".join(["__glo", "bals__"])` then `getattr(f, _GL)` (a function's
+    # globals raise no audit event), `getattr(object, _S)` for `__subclasses__`.
+    head = '_GL = "".join(["__glo", "bals__"])\n_S = "".join(("__subcla", "sses__"))\n'
+    for spelling in ("g = getattr(nightly_rate, _GL)", "s = getattr(object, _S)()",
+                     'g = getattr(nightly_rate, "".join(["__glo", "bals__"]))'):
+        assert "static-reflective-access" in rules(head + _in_test(spelling)), spelling
+    name = 'NAME = "".join(["nightly", "_rate"])\n'
+    assert "static-reflective-access" not in rules(name + _in_test(
+        "f = getattr(pricing, NAME)"))
+
+
 def test_sys_addaudithook_stays_a_tracing_tamper() -> None:
     # red team 35: sys.audit is a review (hidden code), adding a hook stays a FAIL
     assert "static-tracing-tamper" in rules(_in_test("sys.addaudithook(print)"))

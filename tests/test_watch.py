@@ -1279,19 +1279,6 @@ def test_the_collector_keeping_what_it_frees_is_a_finding(tmp_path: Path) -> Non
     assert seen.reads == ["made the garbage collector keep what it frees (gc.DEBUG_SAVEALL)"]
 
 
-def test_the_globals_of_our_own_code_are_ours_to_read(tmp_path: Path) -> None:
-    # The signal installer a run puts in place holds the watch's judgement in its globals.
-    ours = _compiled_as("/ours/signals.py", "def install(watch, func):\n"
-                        "    watch('object.__getattr__', (func, '__globals__'))\n")["install"]
-    known = Readers(hooks=Codes([ours.__code__]))
-    theirs = _watch_on(tmp_path / "shop.py", known=known)
-    theirs("object.__getattr__", (ours, "__globals__"))
-    theirs("object.__getattr__", (_price, "__globals__"))  # the test's own: its business
-    mine = _watch_on(tmp_path / "shop.py", known=known)
-    ours(mine, ours)
-    assert theirs.reads == ["read the globals of pytest-quest's own code"] and mine.reads == []
-
-
 def test_a_handler_handed_frames_in_place_while_the_targets_code_is_read_is_a_finding(
         tmp_path: Path) -> None:
     # Red team 36 armed an interval timer with a handler of its own while a reader held the

@@ -312,8 +312,9 @@ def _call(node: ast.Call, names: Names, target: Target) -> Iterator[_Hit]:
         base = names.resolve(node.args[0]) or ""
         if base.split(".")[0] in _MACHINERY:
             yield REFLECTIVE, node, f"getattr on {base} by a name written in the test"
-    if bare == "getattr" and len(node.args) >= 2 and const_str(node.args[1]) in _FRAME_ATTRS:
-        yield REFLECTIVE, node, f"no {const_str(node.args[1])} in a quest test"
+    if bare == "getattr" and len(node.args) >= 2 and (
+            attr := next((t for t in _texts(node.args[1], names) if t in _FRAME_ATTRS), None)):
+        yield REFLECTIVE, node, f"no {attr} in a quest test"
     if func in _ATTR_READERS and node.args:
         texts = [const_str(a) for a in (node.args if func.endswith("attrgetter")
                                         else node.args[:1])]
@@ -365,6 +366,31 @@ def _writes(node: ast.Call, names: Names) -> bool:
     if text is not None:
         return any(c in text for c in "wax+")
     return _flags_write(mode, names)
+
+
+def _texts(node: ast.AST, names: Names) -> list[str]:
+    """The strings ``node`` folds to, ``"".join`` of literals too: itself, or every value a
+    name of the file is given (``_GL = "".join(["__glo", "bals__"])`` then
+    ``getattr(f, _GL)``: red team 40)."""
+    text = _joined(node)
+    if text is not None:
+        return [text]
+    if isinstance(node, ast.Name):
+        return [t for value in names.assigned.get(node.id, ()) if (t := _joined(value))]
+    return []
+
+
+def _joined(node: ast.AST) -> str | None:
+    """A string literal, ``"a" + "b"``, or ``"".join(["a", "b"])`` of literals, folded."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "join" and len(node.args) == 1 and not node.keywords and \
+            isinstance(node.args[0], ast.List | ast.Tuple):
+        separator = const_str(node.func.value)
+        pieces = [const_str(piece) for piece in node.args[0].elts]
+        if separator is None or any(piece is None for piece in pieces):
+            return None
+        return separator.join(piece for piece in pieces if piece is not None)
+    return const_str(node)
 
 
 def _flags_write(node: ast.expr, names: Names) -> bool:
