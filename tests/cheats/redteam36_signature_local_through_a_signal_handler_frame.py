@@ -28,8 +28,9 @@
 #   the original before test code), so _signature_from_callable returns before
 #   _signature_from_function; the read of __code__ by _signature_from_function is a finding
 #   again (red team 27's honest test PASSes, a test that deletes __signature__ FAILs).
-# Fixed by: a module attribute named signal is static-process-exit; in the run, _signal.signal
-#   refuses a handler of the test's (pytest_quest/signals.py): run-reads-target.
+# Fixed by: a module attribute named signal is static-process-exit; in the run every signal
+#   handler is called with no frame (pytest_quest/noevent.py, since red team 37), and an
+#   unshielded handler in place while the target's code is read is run-reads-target.
 import asyncio.unix_events as _ue
 import dis
 import inspect
