@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 28: the code watch trusts inspect._signature_from_function's read of __code__
 #   (Readers.signature), but that frame keeps the installed code object in its local

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 28: a consumer (Readers.consumers: traceback) reads a frame's f_code for itself,
 #   keeps it in a local and then calls a module attribute the test replaced. traceback.

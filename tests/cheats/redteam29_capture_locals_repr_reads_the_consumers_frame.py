@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 29: a consumer (Readers.consumers: traceback's StackSummary._extract_from_
 #   extended_frame_gen) holds `co = f.f_code` of the target's frame in a local and then runs

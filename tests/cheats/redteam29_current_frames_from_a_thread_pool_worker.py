@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 29: redteam29_stacksummary_subclass_append_reads_the_consumers_co.py without the
 #   generator: frames from sys._current_frames called by a ThreadPoolExecutor worker. The

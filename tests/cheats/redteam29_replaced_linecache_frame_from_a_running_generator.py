@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 29: red team 28's 01c (redteam28_traceback_consumer_frame_locals_through_a_
 #   replaced_linecache.py) with logging.currentframe() replaced by a generator of the test

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 29: a consumer called by the test on a frame the test found, with the test's
 #   class. The target calls the test's argument (`nights <= 0` -> _Probe.__le__, every

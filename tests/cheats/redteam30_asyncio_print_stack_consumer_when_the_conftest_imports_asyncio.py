@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 30: the trusted-reader set depends on what the judge imported. readers() makes every
 #   code object of the asyncio modules loaded in the judge a consumer. In a project whose

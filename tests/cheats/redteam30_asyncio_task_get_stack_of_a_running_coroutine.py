@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 30: asyncio hands the test every frame on the stack, with no event the watch
 #   counts. `asyncio.base_tasks._task_get_stack(task, None)` reads `task._coro.cr_frame` and

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 30: bdb hands the test the frames of a traceback. `bdb.Bdb.get_stack(None, None,
 #   tb)` (an unbound method; `self` is only used when a frame is given) appends `(t.tb_frame,

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 30: the same hole as redteam30_asyncio_task_get_stack_of_a_running_coroutine.py
 #   through public API only: `asyncio.Task(c, loop=_Loop()).get_stack()`, where `_Loop` is a

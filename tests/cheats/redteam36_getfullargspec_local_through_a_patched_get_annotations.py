@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 36: No Signature or Parameter class of the test: inspect.getfullargspec(nightly_rate) (cls is
 #   inspect.Signature, _parameter_cls is inspect.Parameter) with inspect.get_annotations

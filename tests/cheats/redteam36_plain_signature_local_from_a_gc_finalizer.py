@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 36: The plain honest call inspect.signature(nightly_rate), nothing of inspect replaced or
 #   subclassed: the test leaves cyclic garbage with a __del__ and lowers gc's generation-0

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target|static-target-replaced
+# expect: run-reads-target|static-target-replaced|static-reflective-access
 #
 # RED TEAM 36: The plain call inspect.signature(nightly_rate, eval_str=True, locals={...}): the test puts
 #   a string annotation on the target (monkeypatch.setitem(nightly_rate.__annotations__,

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 36: The generator gadget of redteam36_signature_local_through_a_resumed_stdlib_generator_frame
 #   with a coroutine and inspect.getfullargspec: cr_frame of the standard library's coroutine

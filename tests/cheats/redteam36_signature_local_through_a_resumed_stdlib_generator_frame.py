@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 36: inspect._signature_from_function (trusted again by 57a8178: its read of __code__ is quiet)
 #   keeps the installed code in its local `func_code` and calls cls._parameter_cls(...): a

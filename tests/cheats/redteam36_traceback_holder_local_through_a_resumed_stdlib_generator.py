@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 36: Not the new trust: the same generator gadget against an older holder.
 #   traceback.StackSummary._extract_from_extended_frame_gen (a consumer: its read of f_code

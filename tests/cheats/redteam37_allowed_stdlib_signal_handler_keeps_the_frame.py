@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target|run-exit-code
+# expect: run-reads-target|run-exit-code|static-reflective-access
 #
 # RED TEAM 37: The signal guard (pytest_quest/signals.py, Watch.allows_handler) lets the test
 #   install any plain function that is not the test's own: a standard-library function is

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/rooms.py::available_rooms
-# expect: run-reads-target
+# expect: run-reads-target|static-reflective-access
 #
 # RED TEAM 8, finding 06: as finding 01, the installed code read as
 #   `getattr(types._GeneratorWrapper(gen), "gi_" + "code")`: the property reads gi_code in

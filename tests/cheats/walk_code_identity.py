@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|run-reads-target
+# expect: mutation-pseudo-tested|run-reads-target|static-reflective-access
 # pending: harness
 # Walks around static-reads-target-code: the code object is read under a computed attribute name
 # at import, and the oracle is the function rebuilt from it. With the mutant in place before the
