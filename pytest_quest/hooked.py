@@ -55,7 +55,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pytest_quest.pathtext import freeze as _freeze_paths
-from pytest_quest.pathtext import text_of as _text_of
+from pytest_quest.pathtext import text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "code_objects", "get_ident",
            "getframe", "normal", "real_path", "text_of"]
@@ -74,15 +74,6 @@ _fstat, _write, _exit, _getcwd = os.fstat, os.write, os._exit, os.getcwd
 _lstat, _readlink, _is_link = os.lstat, os.readlink, stat.S_ISLNK
 get_ident = _thread.get_ident
 getframe = sys._getframe
-
-def text_of(path: Any) -> str | None:
-    """``path`` as text if it is a str, bytes, or a path of pathlib's or pytest's own (the
-    ``tmpdir`` fixture's) exact class, else None: nothing of the test runs. Read by
-    :func:`pytest_quest.pathtext.text_of`, which calls no ``__fspath__`` (red team 35 replaced
-    ``PurePath.__fspath__`` and ran its code inside the hook) and gives None for a path whose
-    class or functions the test changed."""
-    return _text_of(path)
-
 
 class Phase:
     """Before test code, then in its time until the process ends: moved once, by the

@@ -39,18 +39,24 @@ import signal
 from builtins import (  # noqa: UP029 - on purpose
     PermissionError,
     TypeError,
+    bool,
     callable,
     frozenset,
     int,
+    sorted,
     str,
+    tuple,
     type,
 )
 from typing import Any
 
-__all__ = ["Shield", "close"]
+__all__ = ["HANDLER_OF", "SIGNALS", "Shield", "close", "hands_frames"]
 
 #: The interpreter's own, bound at import (before any test code).
-_INSTALL, _HANDLER_OF = _signal.signal, _signal.getsignal
+_INSTALL, HANDLER_OF = _signal.signal, _signal.getsignal
+#: Every signal a handler can be installed for.
+SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()
+                       if number not in (signal.SIGKILL, signal.SIGSTOP)))
 _SET_DEBUG, _SAVE_ALL, _INDEX = gc.set_debug, gc.DEBUG_SAVEALL, operator.index
 _DEFAULT_INT_HANDLER = signal.default_int_handler
 _CREATE_BUILTIN = _imp.create_builtin
@@ -89,7 +95,14 @@ def _install(signalnum: Any, handler: Any) -> Any:
 
 def _handler(signalnum: Any) -> Any:
     """``_signal.getsignal`` as a run has it: the handler as it was given."""
-    return _unshielded(_HANDLER_OF(signalnum))
+    return _unshielded(HANDLER_OF(signalnum))
+
+
+def hands_frames(handler: Any) -> bool:
+    """Whether a signal hands ``handler`` (as the interpreter holds it) a frame: a callable
+    neither shielded nor the interpreter's own."""
+    return handler is not None and type(handler) is not int and \
+        type(handler) is not Shield and handler is not _DEFAULT_INT_HANDLER
 
 
 def _unshielded(handler: Any) -> Any:

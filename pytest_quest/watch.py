@@ -27,13 +27,11 @@ event at all (docs/security.md, "What is left").
 
 from __future__ import annotations
 
-import _signal  # type: ignore[import-not-found]
 import gc
 import importlib.machinery
 import marshal
 import os
 import pathlib
-import signal
 import sys
 import sysconfig
 import types
@@ -88,7 +86,7 @@ from pytest_quest.hooked import (
     real_path,
     text_of,
 )
-from pytest_quest.noevent import Shield
+from pytest_quest.noevent import HANDLER_OF, SIGNALS, hands_frames
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
@@ -332,7 +330,7 @@ class Watch:
         #: Threads asking who raised an event inside the hook (the question raises one).
         self._asking: set[int] = set()
         #: The signal handlers in place when the test's time began (a plugin's, ours).
-        self._handlers: tuple[Any, ...] = (None,) * len(_SIGNALS)
+        self._handlers: tuple[Any, ...] = (None,) * len(SIGNALS)
         self._replaced: list[str] = []
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
@@ -373,10 +371,9 @@ class Watch:
         interpreter's own (a run installs every other one shielded: pytest_quest.noevent; a
         second ``_signal`` module has an installer of its own, and every reader that holds
         the code in a local read it with an event first: red team 36)."""
-        for number, before in zip(_SIGNALS, self._handlers, strict=True):
-            handler = _HANDLER_OF(number)
-            if handler is not before and handler is not None and type(handler) is not int \
-                    and type(handler) is not Shield and handler is not _DEFAULT_INT_HANDLER:
+        for number, before in zip(SIGNALS, self._handlers, strict=True):
+            handler = HANDLER_OF(number)
+            if handler is not before and hands_frames(handler):
                 self._saw("installed a signal handler that is handed frames")
                 return
 
@@ -452,7 +449,7 @@ class Watch:
             return
         caller = getframe(2)  # 0: here, 1: __call__, 2: who raised the event
         if self._phase.steer(verb, caller):
-            self._handlers = tuple(_HANDLER_OF(number) for number in _SIGNALS)
+            self._handlers = tuple(HANDLER_OF(number) for number in SIGNALS)
             self._pipe.seal()
             return
         if verb == "loading":
@@ -1057,12 +1054,6 @@ _GC_DEBUG, _SAVE_ALL = gc.get_debug, gc.DEBUG_SAVEALL
 _CODE, _FUNCTION, _METHOD = types.CodeType, types.FunctionType, types.MethodType
 _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modules
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
-#: The interpreter's own handler of SIGINT (it raises KeyboardInterrupt, no frame handed on).
-_DEFAULT_INT_HANDLER = signal.default_int_handler
-#: Every signal a handler can be installed for, and the reader of the handler in place.
-_SIGNALS = tuple(sorted(int(number) for number in signal.valid_signals()
-                        if number not in (signal.SIGKILL, signal.SIGSTOP)))
-_HANDLER_OF = _signal.getsignal  # the interpreter's (signal.getsignal is Python's)
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
 
