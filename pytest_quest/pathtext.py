@@ -250,8 +250,8 @@ class _Snapshot:
                 continue
             functions.append(func)
             names = func.__code__.co_names
-            # A function's own builtins (readonly, taken when it was made): typeshed lacks it.
-            here, built = func.__globals__, func.__builtins__  # type: ignore[attr-defined]
+            # A function's own builtins (readonly, taken when it was made).
+            here, built = func.__globals__, func.__builtins__
             if here is fspath.__globals__:
                 class_names.extend(names)  # pathlib's: its names are looked up on the class
             for name in names:
