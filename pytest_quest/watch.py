@@ -113,9 +113,9 @@ _FRAME_GETTERS = frozenset({"gi_frame", "cr_frame", "ag_frame"})
 #: What hands out the code a run installed, directly or through a frame (one lookup: this
 #: runs for every attribute read that raises an audit event).
 _RUN_GETTERS = _CODE_GETTERS | _FRAME_GETTERS
-#: What runs a function's code, and the attribute that names that code.
-_RUNNING: dict[type, str] = {types.GeneratorType: "gi_code", types.CoroutineType: "cr_code",
-                             types.AsyncGeneratorType: "ag_code", types.FrameType: "f_code"}
+#: What runs a function's code (compared by identity).
+_RUNNING: tuple[type, ...] = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType,
+                              types.FrameType)
 #: The import system's own frames, between our loader and the run that imports.
 _FROZEN_IMPORT = "<frozen importlib._bootstrap"
 #: The standard library's files: its readers of a frame's code hand it on (``dis``) or are
