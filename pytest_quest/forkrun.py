@@ -24,6 +24,7 @@ Processes (all in the sandbox, see docs/security.md "evidence channel"):
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import gc
 import importlib
@@ -79,6 +80,7 @@ from pytest_quest.runparts import (
 from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
+from pytest_quest.seal import run_modules, seal
 from pytest_quest.targetfacts import Known, TargetFacts
 from pytest_quest.watch import Readers, Watch, readers
 
@@ -1370,11 +1372,14 @@ class _ChildRun:
                       pipe, _known_readers().copy(),
                       # our own suite's coverage data folder (its checkout) holds our
                       # modules, not the test's
-                      [d for d in self.allowed if d != judge.own_coverage])
-        sys.addaudithook(watch)
+                      [d for d in self.allowed if d != judge.own_coverage], sealed=True)
         noevent.close()  # frame sources with no audit event: signal handlers, gc.garbage
         guard = Guard(self.allowed, confined, hidden, pipe)
-        sys.addaudithook(guard)  # last: it refuses any hook added after it
+        # One hook, the watch then the guard (last: it refuses any hook added after it), in a
+        # closure that checks our run code is unchanged before either runs (pytest_quest.seal).
+        sys.addaudithook(seal(
+            (watch, guard), run_modules([sys.modules[name] for name in _SEALED]),
+            self.answer_fd, skip=(sys.modules, vars(builtins))))
         with self.recording():
             first_error = self._import(target.module)
         if swapped:
@@ -1572,6 +1577,9 @@ _LOADER = (_ChildRun._loading.__code__, _ChildRun._import.__code__,
 #: Who reads the target's code or frames for itself (:class:`pytest_quest.watch.Readers`):
 #: told once in the judge, before its zygote forks; each run's watch takes its own copy.
 _READERS: list[Readers] = []
+#: The modules whose code runs inside the run's audit hook (with what they use of ours).
+_SEALED = ("pytest_quest.watch", "pytest_quest.runparts", "pytest_quest.hooked",
+           "pytest_quest.pathtext", "pytest_quest.noevent", "pytest_quest.seal")
 
 
 def _known_readers() -> Readers:

@@ -86,7 +86,7 @@ from pytest_quest.hooked import (
     real_path,
     text_of,
 )
-from pytest_quest.noevent import HANDLER_OF, SIGNALS, hands_frames
+from pytest_quest.noevent import HANDLER_OF, KEEPING, SIGNALS, hands_frames
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
@@ -129,6 +129,7 @@ _BASE = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
 _STDLIB = tuple(sorted({os.path.join(path, "") for name in ("stdlib", "platstdlib")
                         for path in (sysconfig.get_paths(vars=_BASE)[name], os.path.realpath(
                             sysconfig.get_paths(vars=_BASE)[name]))}))
+del _BASE  # sysconfig filled it with every build variable: nothing reads it again
 #: What a frame must name when it raises these events itself; a C callable between (a thread
 #: pool worker running ``sys._current_frames``) raised it for someone else (red team 29).
 _CALLEES = {"sys._getframe": "_getframe", "sys._current_frames": "_current_frames"}
@@ -241,7 +242,8 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
     # it compares the test's objects (red team 31)
     kept = Codes(code for item in keepers if item is not None for code in _codes_of(item))
-    holders = Codes(code for item in keep for code in _codes_of(item)) | kept
+    # and the frames that keep the interpreter's functions a run replaced (pytest_quest.noevent)
+    holders = Codes(code for item in keep for code in _codes_of(item)) | kept | Codes([KEEPING])
     return Readers(
         consumers=holders | ours, holders=holders, importers=_importers(),
         guards=_guards(traceback, logging, positions),
@@ -303,7 +305,11 @@ class Watch:
     def __init__(self, target: TargetSpec, path: str,
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
-                 known: Readers | None = None, writable: Iterable[str] = ()) -> None:
+                 known: Readers | None = None, writable: Iterable[str] = (),
+                 sealed: bool = False) -> None:
+        #: Called through :func:`pytest_quest.seal.seal`'s closure: one more frame between
+        #: ``__call__`` and whoever raised the event.
+        self._above = 1 if sealed else 0
         #: The target's file as the run compiled it, and resolved: compared as text.
         self.paths = frozenset({path, normal(path), os.path.realpath(path)})
         self.module = target.module
@@ -344,6 +350,11 @@ class Watch:
                                for spelling in (normal(folder), os.path.realpath(folder))})
 
     # ------------------------------------------------------------ the hook
+    def _raiser(self, depth: int) -> types.FrameType:
+        """The frame ``depth`` levels above the caller's, counted as if ``__call__`` were
+        called by whoever raised the event (the seal's frame between them not counted)."""
+        return getframe(depth + 1 + self._above)
+
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         thread = get_ident()
         if thread in self._busy:
@@ -384,7 +395,7 @@ class Watch:
         itself, so such code is a finding, whatever it does."""
         self._asking.add(thread)  # reading f_code raises an event of its own
         try:
-            if not self._readers.hooks.holds(getframe(2).f_code):  # 0 here, 1 __call__
+            if not self._readers.hooks.holds(self._raiser(2).f_code):  # 0 here, 1 __call__
                 self._saw("ran code inside the code watch")
         finally:
             self._asking.discard(thread)
@@ -447,7 +458,7 @@ class Watch:
             if len(args) == 2 and type(args[1]) is str:
                 self.nodeid = args[1][:500]
             return
-        caller = getframe(2)  # 0: here, 1: __call__, 2: who raised the event
+        caller = self._raiser(2)  # 0: here, 1: __call__, 2: who raised the event
         if self._phase.steer(verb, caller):
             self._handlers = tuple(HANDLER_OF(number) for number in SIGNALS)
             self._pipe.seal()
@@ -528,7 +539,7 @@ class Watch:
                  and name == self.qualname) or self._is_target_code(func.__code__)):
             return
         self._handlers_now()
-        if self._readers.signature.holds(getframe(3).f_code):  # 0 here, 1 _judge, 2 __call__
+        if self._readers.signature.holds(self._raiser(3).f_code):  # 0 here, 1 _judge, 2 __call__
             return
         self._saw("read the target's __code__")
 
@@ -545,7 +556,7 @@ class Watch:
         """The compile under way is the import system's of a module's own file (a plain
         ``SourceFileLoader``, which reads what it compiles from that file) or pytest's
         rewrite of a test module: told by the code of each frame on the way."""
-        frame = getframe(4)  # 0: here, 1: _compiled, 2: _judge, 3: __call__, 4: the caller
+        frame = self._raiser(4)  # 0: here, 1: _compiled, 2: _judge, 3: __call__, 4: the caller
         importers = self._readers.importers
         if importers.holds(frame.f_code) and frame.f_code.co_name == "_rewrite_test":
             return True
@@ -573,7 +584,7 @@ class Watch:
     def _plain_bytecode(self) -> bool:
         """The import system reading a module's own ``.pyc``: ``_compile_bytecode`` under a
         plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders."""
-        frame = getframe(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
+        frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
         if not (self._readers.importers.holds(frame.f_code) and
                 frame.f_code.co_name == "_compile_bytecode"):
             return False
@@ -621,7 +632,7 @@ class Watch:
 
     def _reader(self, depth: int) -> types.FrameType:
         """The frame that read, past the readers that read for their caller."""
-        frame = getframe(depth + 1)
+        frame = self._raiser(depth + 1)
         passing = self._readers.passing
         while passing.holds(frame.f_code) and frame.f_back is not None:
             frame = frame.f_back
@@ -643,7 +654,7 @@ class Watch:
             # 31; the standard library's ``Sequence.__iter__`` run by the test's
             # ``__getitem__``: red team 36).
             frame = getattr(holder, attr, None)  # None: finished, no frame at all
-            if frame is not None and not self._readers.consumers.holds(getframe(3).f_code) \
+            if frame is not None and not self._readers.consumers.holds(self._raiser(3).f_code) \
                     and self._walk_by_test(attr, 4):  # 0: _walk_by_test, 1: here, 2: _judge
                 return  # (a consumer keeps what it takes: coverage, traceback's summaries)
             found = getattr(frame, "f_code", None)
@@ -652,7 +663,7 @@ class Watch:
         if not self._is_target_code(found):
             return
         self._handlers_now()
-        if self._for_someone_else(getframe(3), attr):  # 0: here, 1: _judge, 2: __call__
+        if self._for_someone_else(self._raiser(3), attr):  # 0: here, 1: _judge, 2: __call__
             self._saw(f"read the target's code through {attr}")
             return
         reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
@@ -722,7 +733,7 @@ class Watch:
         or by a library the test called (pytest's ``CallInfo.from_call`` made the call for red
         team 30); a binding of a C library in the project, or ours, is not the test, unless
         it reads memory at an address (``from_address``, ``string_at``)."""
-        frame: types.FrameType | None = getframe(3)  # 0: here, 1: _judge, 2: __call__
+        frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and \
                 _CTYPES in frame.f_code.co_filename:
             frame = frame.f_back  # ctypes' own Python helpers (cast, string_at) for a caller
@@ -755,7 +766,7 @@ class Watch:
         anything but ours: ``cProfile``'s stats hold the code objects each call ran (red team
         6, finding 06), also when a thread of the test enables it (red team 27) or threading's
         start of a thread or our retrying ``sys`` do it for the test (red team 28)."""
-        frame = getframe(3)  # 0: here, 1: _judge, 2: __call__
+        frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         readers = self._readers
         if readers.tracers.holds(frame.f_code) or (
                 readers.installers.holds(frame.f_code) and self._installs_ours(frame)):
@@ -787,7 +798,7 @@ class Watch:
         (red team 6, finding 06), also through ``inspect`` or ``traceback`` (red team 8,
         finding 03): its file's code, or code made at run time (``<string>``: red team 27).
         pytest, logging and the traceback module take frames for their own reports."""
-        frame = getframe(depth)  # 0: here, 1: _judge, 2: __call__
+        frame = self._raiser(depth)  # 0: here, 1: _judge, 2: __call__
         callee = _CALLEES.get(what)
         if self._for_someone_else(frame, callee or what):
             self._saw(f"walked the process's frames or objects ({what})")
@@ -926,7 +937,7 @@ class Watch:
         Since every run's reads are judged, a mutant that breaks the test at import shows its
         traceback, and pytest parses the target's text for it: told by the caller's code.
         """
-        frame: types.FrameType | None = getframe(3)
+        frame: types.FrameType | None = self._raiser(3)
         for _ in range(3):
             if frame is None:
                 return False

@@ -1,0 +1,201 @@
+"""The run's audit hooks as the interpreter holds them: one closure that checks, at every
+event, that pytest-quest's own code in the run is as it was when test code started.
+
+The hooks run in the test's own process. CPython raises no audit event when a class's or a
+module's attribute is stored, nor for reading ``__globals__``, ``__closure__`` or
+``object.__subclasses__()``: a test that reached one of our classes that way could replace
+the method the watch calls (red team 40 set ``Watch._saw`` and ``Phase.testing`` to a
+function of its own, found among ``object.__subclasses__()``, and read the target's code
+unseen). Nothing the test can reach is ever called first, now: the interpreter's hook list
+holds :func:`seal`'s closure only, which nothing else refers to (the interpreter's list
+cannot be read from Python, and ``gc.get_referrers`` raises an event the watch judges). Its
+state lives in closure cells and its own locals; it looks nothing up in a module or in the
+builtins, so no store of the test's changes what it runs.
+
+At the ``start`` event, after the hooks have moved to the test's time, it takes a picture of
+pytest-quest's run modules: the id of every key and value of each module's dict and of each
+class's dict defined there, of the dicts, lists and sets those hold, and each class's MRO. At
+every later event, before any hook runs, it compares (ids of exact ``int``\\s: no ``__eq__`` of
+the test's is ever called), and a difference is a finding on the answer pipe at once. A store
+to ``__code__``, ``__defaults__`` or ``__kwdefaults__`` of one of our functions raises an event
+before it happens: that is a finding too, and the store is refused.
+
+Instances are not in the picture: the hooks' own (the watch, the guard, their phase and pipe)
+are held by the closure and by each other only; a frame inside a hook would reach them, and
+every way to one raises an event (or is closed: :mod:`pytest_quest.noevent`).
+"""
+
+from __future__ import annotations
+
+import _thread
+import operator
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pytest_quest.hooked import CONTROL, LOST
+from pytest_quest.protocol import READ_RECORD
+
+__all__ = ["Hook", "run_modules", "seal"]
+
+#: An audit hook as ``sys.addaudithook`` takes it.
+Hook = Callable[[str, tuple[Any, ...]], None]
+
+#: The events that store a function's attribute (``del f.__defaults__`` raises the first).
+_STORES = frozenset({"object.__setattr__", "object.__delattr__"})
+#: A function's attributes whose store changes what it runs.
+_RUNS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+#: Containers whose content is part of the picture.
+_CONTAINERS = (dict, list, set)
+
+
+def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
+        list[tuple[str, Any]], list[tuple[type, tuple[type, ...]]], list[tuple[Any, str]]]:
+    """What the picture covers: (where, mapping or container) pairs, each class with its MRO,
+    and every function with the name a finding gives it."""
+    mappings: list[tuple[str, Any]] = []
+    classes: list[tuple[type, tuple[type, ...]]] = []
+    functions: list[tuple[Any, str]] = []
+
+    def function(item: Any, where: str) -> None:
+        for part in (item, getattr(item, "__func__", None), getattr(item, "fget", None),
+                     getattr(item, "fset", None), getattr(item, "fdel", None)):
+            if type(part).__name__ == "function":
+                functions.append((part, where))
+
+    def space(where: str, mapping: Any) -> None:
+        mappings.append((where, mapping))
+        for name, value in list(mapping.items()):
+            if id(value) in skip:
+                continue
+            if type(value) in _CONTAINERS:
+                mappings.append((f"{where}.{name}", value))
+            function(value, f"{where}.{name}")
+
+    for module in modules:
+        name = module.__name__
+        space(name, vars(module))
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == name:
+                classes.append((value, value.__mro__))
+                space(f"{name}.{value.__qualname__}", vars(value))
+    return mappings, classes, functions
+
+
+def run_modules(roots: Iterable[Any]) -> list[Any]:
+    """``roots`` and every pytest-quest module a function or class they hold comes from, and so
+    on: the code the hooks may call."""
+    found: dict[str, Any] = {}
+    pending = list(roots)
+    while pending:
+        module = pending.pop()
+        if module.__name__ in found:
+            continue
+        found[module.__name__] = module
+        for value in list(vars(module).values()):
+            origin = getattr(value, "__module__", None) if isinstance(
+                value, type) or type(value).__name__ == "function" else None
+            if type(origin) is str and origin.startswith("pytest_quest.") and \
+                    origin not in found and origin in sys.modules:
+                pending.append(sys.modules[origin])
+    return list(found.values())
+
+
+def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
+         skip: Iterable[Any] = ()) -> Hook:
+    """The one audit hook a run adds: it calls each of ``hooks`` (by the ``__call__`` its class
+    has now) and, from the ``start`` event on, checks ``modules`` first; a finding is written to
+    ``fd`` (the answer pipe) as a read of the run's (:data:`READ_RECORD`). ``skip``: values the
+    picture leaves out (``sys.modules``, the builtins' dict: the test may change both)."""
+    calls = tuple((type(hook).__call__, hook) for hook in hooks)
+    skipped = frozenset(id(value) for value in skip)
+    module_list = tuple(modules)
+    # Bound here: the closure below looks up no global and no builtin name.
+    # (``id()`` raises an audit event: objects are compared by ``operator.is_``, in C.)
+    get_ident, write, fstat, leave = _thread.get_ident, os.write, os.fstat, os._exit
+    same, every, each, kind, length, frozen = operator.is_, all, map, type, len, tuple
+    refuse, text, hexed, failing, lost = PermissionError, str, bytes.hex, OSError, LOST
+    as_list, as_set, parts = list, set, _parts
+    prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
+    picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
+    mros: list[tuple[str, type, tuple[type, ...]]] = []
+    functions: list[tuple[Any, str]] = []
+    pipe: list[tuple[int, int]] = []  # the answer pipe's identity, taken with the picture
+    told: list[str] = []
+    inside: set[int] = set()
+
+    def take() -> None:
+        mappings, classes, found = parts(module_list, skipped)
+        for where, mapping in mappings:
+            values = mapping.values() if kind(mapping) is not as_list and \
+                kind(mapping) is not as_set else mapping
+            picture.append((where, mapping, frozen(mapping), frozen(values)))
+        mros.extend((f"{klass.__module__}.{klass.__qualname__}", klass, mro)
+                    for klass, mro in classes)
+        functions.extend(found)
+        if fd is not None:
+            found_fd = fstat(fd)
+            pipe.append((found_fd.st_dev, found_fd.st_ino))
+
+    def tell(what: str) -> None:
+        told.append(what)
+        if fd is None:
+            return
+        try:
+            found_fd = fstat(fd)
+            if (found_fd.st_dev, found_fd.st_ino) != pipe[0]:
+                leave(lost)
+            line = prefix + hexed(what.encode("utf-8", "replace")).encode() + b"\n"
+            while line:
+                line = line[write(fd, line):]
+        except failing:
+            leave(lost)
+
+    def changed() -> str | None:
+        for where, mapping, keys, values in picture:
+            now = mapping.values() if kind(mapping) is not as_list and \
+                kind(mapping) is not as_set else mapping
+            if length(mapping) != length(keys) or not every(each(same, mapping, keys)) or \
+                    not every(each(same, now, values)):
+                return where
+        for where, klass, mro in mros:
+            if klass.__mro__ is not mro:
+                return f"{where}.__bases__"
+        return None
+
+    def refused(event: str, args: tuple[Any, ...]) -> None:
+        if event in stores and length(args) > 1 and kind(args[1]) is text and args[1] in runs:
+            for function, where in functions:
+                if function is args[0]:
+                    what = f"changed {args[1]} of pytest-quest's own {where}"
+                    if not told:
+                        tell(what)
+                    raise refuse(f"pytest-quest sandbox: {what} is not allowed")
+
+    def sealed(event: str, args: tuple[Any, ...]) -> None:
+        thread = get_ident()
+        if thread in inside:
+            # Raised while a hook runs on this thread (its own lookups, or code it ran: the
+            # watch judges that): checked with the event that called the hook.
+            refused(event, args)
+            for call, hook in calls:
+                call(hook, event, args)
+            return
+        inside.add(thread)
+        try:
+            if picture:
+                if not told:
+                    where = changed()
+                    if where is not None:
+                        tell(f"changed pytest-quest's own code in the run ({where})")
+                refused(event, args)
+            for call, hook in calls:
+                call(hook, event, args)
+            if not picture and event == control and length(args) == 1 and \
+                    kind(args[0]) is text and args[0] == "start":
+                take()
+        finally:
+            inside.discard(thread)
+
+    return sealed

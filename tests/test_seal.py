@@ -1,0 +1,191 @@
+"""The run's one audit hook: it checks our run code is unchanged before the hooks judge."""
+
+from __future__ import annotations
+
+import dis
+import os
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pytest_quest import forkrun
+from pytest_quest.hooked import CONTROL
+from pytest_quest.protocol import READ_RECORD
+from pytest_quest.seal import run_modules, seal
+
+SOURCE = '''
+TABLE = {"a": 1}
+ITEMS = [1, 2]
+
+class Base:
+    pass
+
+class Judge(Base):
+    def check(self):
+        return "judged"
+
+def helper(x=1):
+    return x
+'''
+
+
+class Recorder:
+    """A hook that keeps what it was called with."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        self.events.append(event)
+
+
+@pytest.fixture
+def module() -> Iterator[types.ModuleType]:
+    made = types.ModuleType("pytest_quest_sealed_example")
+    exec(compile(SOURCE, "<sealed>", "exec"), vars(made))
+    yield made
+
+
+@pytest.fixture
+def pipe() -> Iterator[tuple[int, int]]:
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    yield read, write
+    os.close(read)
+    os.close(write)
+
+
+def _told(read: int) -> list[str]:
+    try:
+        data = os.read(read, 65536)
+    except BlockingIOError:
+        return []
+    return [bytes.fromhex(line.removeprefix(READ_RECORD).decode()).decode()
+            for line in data.splitlines()]
+
+
+def _started(module: types.ModuleType, fd: int | None) -> tuple[Any, Recorder]:
+    hook = Recorder()
+    sealed = seal([hook], [module], fd)
+    sealed(CONTROL, ("start",))
+    return sealed, hook
+
+
+def test_unchanged_code_is_no_finding_and_every_event_reaches_the_hooks(
+        module: types.ModuleType, pipe: tuple[int, int]) -> None:
+    sealed, hook = _started(module, pipe[1])
+    sealed("open", ("x", "r", 0))
+    module.Judge().check()  # using our code changes nothing
+    sealed("import", ("x",))
+    assert hook.events == [CONTROL, "open", "import"]
+    assert _told(pipe[0]) == []
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda m: setattr(m.Judge, "check", lambda self: "quiet"), "Judge"),
+    (lambda m: setattr(m.Judge, "extra", 1), "Judge"),
+    (lambda m: delattr(m.Judge, "check"), "Judge"),
+    (lambda m: setattr(m, "helper", print), "pytest_quest_sealed_example"),
+    (lambda m: m.TABLE.__setitem__("a", 2), "TABLE"),
+    (lambda m: m.ITEMS.append(3), "ITEMS"),
+    (lambda m: setattr(m.Judge, "__bases__", (type("Other", (), {}),)), "__bases__"),
+])
+def test_a_change_of_our_code_after_the_start_is_told_at_the_next_event(
+        module: types.ModuleType, pipe: tuple[int, int], change: Any, where: str) -> None:
+    sealed, hook = _started(module, pipe[1])
+    change(module)
+    sealed("open", ("x", "r", 0))
+    sealed("open", ("y", "r", 0))  # told once
+    told = _told(pipe[0])
+    assert len(told) == 1 and told[0].startswith("changed pytest-quest's own code in the run")
+    assert where in told[0]
+    assert hook.events == [CONTROL, "open", "open"]  # the hooks still judge
+
+
+def test_a_key_swapped_for_an_equal_one_is_a_change(module: types.ModuleType,
+                                                    pipe: tuple[int, int]) -> None:
+    class Sly(str):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    sealed, _ = _started(module, pipe[1])
+    value = vars(module).pop("ITEMS")
+    vars(module)[Sly("ITEMS")] = value  # same value, a key of the test's, at the same end
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0])
+
+
+def test_before_the_start_nothing_is_checked(module: types.ModuleType,
+                                             pipe: tuple[int, int]) -> None:
+    hook = Recorder()
+    sealed = seal([hook], [module], pipe[1])
+    module.Judge.check = lambda self: "changed before"  # our own code's setup, not the test's
+    sealed("open", ("x", "r", 0))
+    sealed(CONTROL, ("start",))
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == []
+
+
+@pytest.mark.parametrize("attr", ["__code__", "__defaults__", "__kwdefaults__"])
+def test_a_store_to_what_our_function_runs_is_refused_and_told(
+        module: types.ModuleType, pipe: tuple[int, int], attr: str) -> None:
+    sealed, _ = _started(module, pipe[1])
+    with pytest.raises(PermissionError, match=attr):
+        sealed("object.__setattr__", (module.helper, attr, None))
+    with pytest.raises(PermissionError):
+        sealed("object.__setattr__", (vars(module.Judge)["check"], attr, None))
+    assert _told(pipe[0]) == [f"changed {attr} of pytest-quest's own "
+                              "pytest_quest_sealed_example.helper"]
+
+
+def test_a_store_to_another_function_is_the_hooks_business(module: types.ModuleType,
+                                                          pipe: tuple[int, int]) -> None:
+    sealed, hook = _started(module, pipe[1])
+
+    def other() -> None:
+        pass
+
+    sealed("object.__setattr__", (other, "__code__", None))
+    sealed("object.__setattr__", (module.helper, "__doc__", None))
+    assert _told(pipe[0]) == [] and hook.events[-2:] == ["object.__setattr__"] * 2
+
+
+def test_events_raised_inside_a_hook_reach_the_hooks_unchecked(module: types.ModuleType,
+                                                               pipe: tuple[int, int]) -> None:
+    """The check runs once per event that called the hooks, not again for their own events."""
+    calls: list[str] = []
+    sealed: Any = None
+
+    class Nested:
+        def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+            calls.append(event)
+            if event == "outer":
+                sealed("inner", ())
+
+    hook = Nested()
+    sealed = seal([hook], [module], pipe[1])
+    sealed(CONTROL, ("start",))
+    module.Judge.check = lambda self: "x"
+    sealed("outer", ())
+    assert calls == [CONTROL, "outer", "inner"] and len(_told(pipe[0])) == 1
+
+
+def test_the_closure_looks_up_no_global_and_no_builtin() -> None:
+    """A module's globals and the builtins' dict are the test's to change."""
+    inner = [c for c in seal.__code__.co_consts if isinstance(c, types.CodeType)
+             and c.co_name in ("sealed", "refused", "changed", "tell", "take")]
+    assert len(inner) == 5
+    for code in inner:
+        loads = [i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"]
+        assert loads == [], code.co_name
+
+
+def test_the_run_modules_are_the_hooks_and_what_they_use_of_ours() -> None:
+    names = {m.__name__ for m in run_modules([sys.modules[n] for n in forkrun._SEALED])}
+    assert set(forkrun._SEALED) <= names
+    assert "pytest_quest.protocol" in names and "pytest_quest.forkrun" not in names
