@@ -187,12 +187,16 @@ class Readers:
     #: Our loader importing the module again: a ``loading`` event is believed only when every
     #: frame from it to the starter is one of these or the import system's own.
     loader: Codes = field(default_factory=Codes)
+    #: The run's audit hook itself (the seal, the watch, the guard and what they call): an
+    #: exception raised inside it (a signal handler's, the recursion limit) carries its frames,
+    #: whose locals are the hooks themselves.
+    inside: Codes = field(default_factory=Codes)
 
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
             "consumers", "holders", "importers", "reporters", "keepers", "passing", "walkers",
-            "signature", "tracers", "installers", "hooks", "loader")})
+            "signature", "tracers", "installers", "hooks", "loader", "inside")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -214,6 +218,8 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     from _pytest._code import code as pytest_code
     from _pytest.nodes import Node
     from _pytest.python import Function
+
+    from pytest_quest import runparts
 
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
     coverage = code_objects(_modules(("coverage",)))
@@ -255,7 +261,10 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
-        loader=Codes(loader))
+        loader=Codes(loader),
+        inside=code_objects(_modules(("pytest_quest.seal", "pytest_quest.watch",
+                                      "pytest_quest.hooked", "pytest_quest.pathtext")))
+        | Codes(code for item in vars(runparts.Guard).values() for code in _codes_of(item)))
 
 
 def _guards(traceback: Any, logging: Any, positions: Any
@@ -412,7 +421,7 @@ class Watch:
                 self._code_read(args[0])
             elif attr in _RUN_GETTERS and not self._loading:
                 self._code_through(args[0], attr)
-            elif attr == "tb_frame" and not self._loading:
+            elif attr == "tb_frame" and not self._loading and not self._hook_frame(args[0]):
                 self._walk_by_test("tb_frame", handed=args[0])
         elif event == "object.__setattr__" and count == 3 and type(args[1]) is str and \
                 args[1] == "__code__":
@@ -448,6 +457,15 @@ class Watch:
             # it is a read (red team 27), or through a trampoline of the standard library (a
             # thread pool's worker: red team 29); a library's binding of a C library is not
             self._saw(f"used ctypes ({event})")
+
+    def _hook_frame(self, tb: Any) -> bool:
+        """A traceback's frame of the run's hook, taken by anyone but us: its locals (and its
+        closure's) are the hooks and their state, beyond the seal's picture."""
+        if type(tb) is not _TRACEBACK or not self._readers.inside.holds(tb.tb_frame.f_code) \
+                or self._readers.hooks.holds(self._raiser(3).f_code):  # 1 _judge, 2 __call__
+            return False
+        self._saw("took a frame of pytest-quest's own audit hook from a traceback")
+        return True
 
     def _control(self, args: tuple[Any, ...]) -> None:
         """pytest-quest's own code steering the watch; anyone else raising it is the test."""

@@ -1330,3 +1330,21 @@ def test_a_path_of_a_changed_class_opened_is_a_finding(tmp_path: Path,
     pathtext.freeze()
     assert quiet.reads == []
     assert seen.reads == ["opened a path whose class or slots were changed"]
+
+
+def test_a_frame_of_the_audit_hook_from_a_traceback_is_a_finding(tmp_path: Path) -> None:
+    """An exception raised inside the run's hook (a signal handler's, the recursion limit)
+    carries the hook's frames: their locals, and the seal's closure, are the hooks' state."""
+    from pytest_quest.runparts import Guard
+
+    watch = _watch_on(tmp_path / "shop.py")
+    try:
+        Guard([str(tmp_path)]).deny("a write")  # raised inside a hook's method
+    except PermissionError as exc:
+        own = exc.__traceback__
+    assert own is not None and own.tb_next is not None
+    hook_frame = "took a frame of pytest-quest's own audit hook from a traceback"
+    watch("object.__getattr__", (own, "tb_frame"))  # this test's own frame
+    assert hook_frame not in watch.reads
+    watch("object.__getattr__", (own.tb_next, "tb_frame"))  # Guard.deny's
+    assert watch.reads[-1] == hook_frame

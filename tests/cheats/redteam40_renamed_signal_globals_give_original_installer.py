@@ -18,7 +18,7 @@
 #   unreachable from a frame's `self` (a closure cell), as red team 39 asked.
 # Fixed by: getattr of a name folded from "".join of literals (also through a name the file
 #   binds) that is __globals__, __subclasses__ or a frame's part is static-reflective-access.
-#   Not closed at run time: these reads raise no audit event (docs/security.md, residual risks).
+#   At run time (76ea3b6): the originals are no longer in noevent's globals (generator frames).
 import dis
 import os
 
