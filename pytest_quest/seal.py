@@ -64,7 +64,7 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
             if type(part).__name__ == "function":
                 functions.append((part, where))
 
-    def space(where: str, mapping: Any) -> None:
+    def space(where: str, mapping: Any, skip: frozenset[int] = skip) -> None:
         mappings.append((where, mapping))
         for name, value in list(mapping.items()):
             if id(value) in skip:
@@ -75,7 +75,10 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
 
     for module in modules:
         name = module.__name__
-        space(name, vars(module))
+        # A warning attributed to a frame of the module makes this dict in its globals and
+        # fills it: made now, and its content left out.
+        registry = vars(module).setdefault("__warningregistry__", {})
+        space(name, vars(module), frozenset({*skip, id(registry)}))
         for value in list(vars(module).values()):
             if isinstance(value, type) and value.__module__ == name:
                 classes.append((value, value.__mro__))

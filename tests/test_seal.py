@@ -189,3 +189,18 @@ def test_the_run_modules_are_the_hooks_and_what_they_use_of_ours() -> None:
     names = {m.__name__ for m in run_modules([sys.modules[n] for n in forkrun._SEALED])}
     assert set(forkrun._SEALED) <= names
     assert "pytest_quest.protocol" in names and "pytest_quest.forkrun" not in names
+
+
+def test_a_warning_attributed_to_our_module_is_no_change(module: types.ModuleType,
+                                                         pipe: tuple[int, int]) -> None:
+    """``warnings.warn`` fills ``__warningregistry__`` in the globals of the frame it names."""
+    import warnings
+
+    exec("import warnings\ndef warn():\n    warnings.warn('old', DeprecationWarning)\n",
+         vars(module))
+    sealed, _ = _started(module, pipe[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        module.warn()
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == []
