@@ -119,6 +119,7 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     get_ident, write, fstat, leave = _thread.get_ident, os.write, os.fstat, os._exit
     same, every, each, kind, length, frozen = operator.is_, all, map, type, len, tuple
     refuse, text, hexed, failing, lost = PermissionError, str, bytes.hex, OSError, LOST
+    failure = Exception
     as_list, as_set, parts = list, set, _parts
     prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
     picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
@@ -189,7 +190,10 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         try:
             if picture:
                 if not told:
-                    where = changed()
+                    try:
+                        where = changed()
+                    except failure:  # a dict resized by another thread meanwhile: changed
+                        where = "a dict changed while it was compared"
                     if where is not None:
                         tell(f"changed pytest-quest's own code in the run ({where})")
                 refused(event, args)
