@@ -1348,3 +1348,30 @@ def test_a_frame_of_the_audit_hook_from_a_traceback_is_a_finding(tmp_path: Path)
     assert hook_frame not in watch.reads
     watch("object.__getattr__", (own.tb_next, "tb_frame"))  # Guard.deny's
     assert watch.reads[-1] == hook_frame
+
+
+def test_pytest_parsing_the_target_for_a_traceback_is_quiet_and_only_that(
+        tmp_path: Path) -> None:
+    """pytest's statement finder parses the target's text to show a failing line; a compile
+    by the test's ``__str__`` of the text it hands the finder is the test's (red team 41)."""
+    from _pytest._code.source import Source, getstatementrange_ast
+
+    from pytest_quest.hooked import Phase
+
+    class Sly:
+        lines = ["x = 1"]
+
+        def __str__(self) -> str:
+            compile("x = 1\n", "/usr/lib/python3/lib_of_the_test.py", "exec")
+            return "x = 1\n"
+
+    watch, _ = _watch(tmp_path)
+    sys.addaudithook(watch)
+    try:
+        getstatementrange_ast(1, Source(SHOP.decode()))
+        quiet = list(watch.reads)
+        getstatementrange_ast(0, Sly())  # type: ignore[arg-type]
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    assert quiet == []
+    assert "/usr/lib/python3/lib_of_the_test.py" in watch.made
