@@ -46,8 +46,8 @@ Hook = Callable[[str, tuple[Any, ...]], None]
 _STORES = frozenset({"object.__setattr__", "object.__delattr__"})
 #: A function's attributes whose store changes what it runs.
 _RUNS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
-#: Containers whose content is part of the picture.
-_CONTAINERS = (dict, list, set)
+#: How deep the picture goes into the containers a module's or a class's dict holds.
+_DEPTH = 6
 
 
 def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
@@ -64,14 +64,31 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
             if type(part).__name__ == "function":
                 functions.append((part, where))
 
+    seen: set[int] = set()
+
+    def held(where: str, value: Any, skip: frozenset[int], depth: int) -> None:
+        """``value`` and the containers inside it, tuples' items too (red team 41 changed a
+        dict held in a tuple of a module's: the watch's saved loader states)."""
+        if id(value) in skip or id(value) in seen or depth > _DEPTH:
+            return
+        function(value, where)
+        kind = type(value)
+        if kind is dict:
+            seen.add(id(value))
+            mappings.append((where, value))
+            for name, item in list(value.items()):
+                held(f"{where}[{name!r}]", item, skip, depth + 1)
+        elif kind in (list, set, tuple, frozenset):
+            seen.add(id(value))
+            if kind is list or kind is set:
+                mappings.append((where, value))
+            for index, item in enumerate(list(value)):
+                held(f"{where}[{index}]", item, skip, depth + 1)
+
     def space(where: str, mapping: Any, skip: frozenset[int] = skip) -> None:
         mappings.append((where, mapping))
         for name, value in list(mapping.items()):
-            if id(value) in skip:
-                continue
-            if type(value) in _CONTAINERS:
-                mappings.append((f"{where}.{name}", value))
-            function(value, f"{where}.{name}")
+            held(f"{where}.{name}", value, skip, 1)
 
     for module in modules:
         name = module.__name__

@@ -42,6 +42,7 @@ import types
 from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     EOFError,
     ImportError,
+    OSError,
     TypeError,
     ValueError,
     all,
@@ -445,7 +446,7 @@ class Watch:
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
         elif event == "marshal.loads" and count and not self._loading and \
-                not self._plain_bytecode():
+                not self._plain_bytecode(args[0]):
             self._unmarshalled(args[0])
         elif event == "marshal.load" and not self._loading:
             # from a file, with nothing to read in the event: code that may carry any name
@@ -540,7 +541,7 @@ class Watch:
         if self._is_target(filename):
             self._saw("compiled code under the target's file name")
             return
-        if not self._loading and not self._importing():
+        if not self._loading and not (self._importing() and _on_disk(filename, source)):
             self._made(filename)
         text = text_of(source)
         if text is not None and self.function and (
@@ -600,14 +601,16 @@ class Watch:
         return any(spelling.startswith(self.writable)
                    for spelling in (text, normal(text), real) if spelling)
 
-    def _plain_bytecode(self) -> bool:
+    def _plain_bytecode(self, data: Any) -> bool:
         """The import system reading a module's own ``.pyc``: ``_compile_bytecode`` under a
-        plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders."""
+        plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders, and
+        the bytes it loads that file's own."""
         frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
         if not (self._readers.importers.holds(frame.f_code) and
                 frame.f_code.co_name == "_compile_bytecode"):
             return False
-        if self._writable(frame.f_locals.get("bytecode_path")):
+        path = frame.f_locals.get("bytecode_path")
+        if self._writable(path) or not _on_disk(path, data, _PYC_HEADER):
             return False
         caller = frame.f_back
         loader = caller.f_locals.get("self") if caller is not None and \
@@ -1086,4 +1089,41 @@ _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modul
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
+#: Read with the functions bound here: the import system's own (``_io`` in its module's
+#: globals) are the test's to replace (red team 41 handed the import system its own source
+#: under a library's file name).
+_OPEN, _READ, _CLOSE, _RDONLY = os.open, os.read, os.close, os.O_RDONLY
+#: At most this much of a module's file is read again to compare (larger: not believed).
+_MAX_MODULE = 1 << 24
+#: What a ``.pyc`` holds before the marshalled code (flags, date or hash, size).
+_PYC_HEADER = 16
+
+
+def _on_disk(path: Any, data: Any, skip: int = 0) -> bool:
+    """Whether ``data`` (what the import system compiles or loads) is the file at ``path``,
+    past its first ``skip`` bytes, read again here."""
+    text = text_of(path)
+    kind = type(data)
+    if text is None or not (kind is bytes or kind is memoryview or kind is bytearray):
+        return False
+    try:
+        descriptor = _OPEN(text, _RDONLY)
+    except (OSError, ValueError):
+        return False
+    try:
+        chunks: list[bytes] = []
+        size = 0
+        while size <= _MAX_MODULE:
+            chunk = _READ(descriptor, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return False
+    finally:
+        _CLOSE(descriptor)
+    if size > _MAX_MODULE:
+        return False
+    return b"".join(chunks)[skip:] == bytes(data)
 

@@ -204,3 +204,17 @@ def test_a_warning_attributed_to_our_module_is_no_change(module: types.ModuleTyp
         module.warn()
     sealed("open", ("x", "r", 0))
     assert _told(pipe[0]) == []
+
+
+def test_a_container_held_in_a_tuple_is_in_the_picture(pipe: tuple[int, int]) -> None:
+    """Red team 41 changed the watch's saved loader states: dicts inside a tuple."""
+    made = types.ModuleType("pytest_quest_sealed_states")
+    made.STATES = ((int, ({"get_data": len},)),)  # type: ignore[attr-defined]
+    sealed, _ = _started(made, pipe[1])
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == []
+    made.STATES[0][1][0]["get_data"] = print  # type: ignore[attr-defined]
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == [
+        "changed pytest-quest's own code in the run "
+        "(pytest_quest_sealed_states.STATES[0][1][0])"]

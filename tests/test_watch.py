@@ -4,6 +4,7 @@ lets pass, and that nothing but the frame that started it can stop it."""
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import sys
 import types
@@ -737,6 +738,10 @@ def _compiled_as(filename: str, source: str) -> dict[str, Any]:
     return namespace
 
 
+#: A real module file of a library, with its ``.pyc`` (pytest's, imported by now).
+_LIBRARY_FILE = sys.modules["_pytest.outcomes"].__file__ or ""
+
+
 def _site(*parts: str) -> str:
     """A file in this interpreter's site-packages: a library's."""
     import sysconfig
@@ -793,7 +798,8 @@ def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
         "    source_to_code(watch, source, name)\n"))
     known = dataclasses.replace(READERS, importers=Codes(
         chain[n].__code__ for n in ("_call_with_frames_removed", "source_to_code", "get_code")))
-    name = _site("somelib", "util.py")
+    name = _LIBRARY_FILE  # a library's real file: what the import system compiles is read
+    own = Path(name).read_bytes()
     probe, tb = _compiled_as(name, TAKE), _traceback()
 
     class Loader(SourceFileLoader):
@@ -801,18 +807,21 @@ def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
 
     written = str(tmp_path / "run" / "probe.py")  # in the run's writable folder
     written_probe = _compiled_as(written, TAKE)
-    for loader, seen, taker in (
-            (SourceFileLoader("util", name), [], probe),
-            (Loader("util", name), WALKED, probe), (None, WALKED, probe),
-            (SourceFileLoader("probe", written), WALKED, written_probe)):
+    for loader, source, seen, taker in (
+            (SourceFileLoader("util", name), own, [], probe),
+            # the import system handed other bytes under the file's name (its ``_io``
+            # replaced: red team 41)
+            (SourceFileLoader("util", name), b"x = 1\n", WALKED, probe),
+            (Loader("util", name), own, WALKED, probe), (None, own, WALKED, probe),
+            (SourceFileLoader("probe", written), own, WALKED, written_probe)):
         watch = _watch_on(tmp_path / "shop.py", known=known, writable=[str(tmp_path / "run")])
         filename = getattr(loader, "path", name)
         if loader is None:
-            chain["source_to_code"](watch, "x = 1", name)  # no get_code below it
+            chain["source_to_code"](watch, source, name)  # no get_code below it
         else:
-            chain["get_code"](watch, loader, "x = 1", filename)
+            chain["get_code"](watch, loader, source, filename)
         taker["take"](watch, tb)
-        assert watch.reads == seen, loader
+        assert watch.reads == seen, (loader, source[:10])
     real = readers()
     assert real.importers.holds(SourceFileLoader.get_code.__code__)
 
@@ -1141,13 +1150,17 @@ def test_the_import_systems_read_of_a_modules_own_pyc_makes_nothing_the_tests(
         "    _compile_bytecode(watch, data, bytecode_path)\n"))
     known = dataclasses.replace(READERS, importers=Codes(
         chain[n].__code__ for n in ("_compile_bytecode", "get_code")))
-    name = _site("somelib", "util.py")
+    name = _LIBRARY_FILE
+    library_pyc = importlib.util.cache_from_source(name)
+    own = memoryview(Path(library_pyc).read_bytes())[16:]  # as the import system loads it
     data = marshal.dumps(compile("x = 1", name, "exec"))
     run = tmp_path / "run"
-    for pyc, made in ((_site("somelib", "__pycache__", "util.cpython-311.pyc"), set()),
-                      (str(run / "__pycache__" / "util.cpython-311.pyc"), {name})):
+    for pyc, loaded, made in (
+            (library_pyc, own, set()),
+            (library_pyc, data, {name}),  # not the file's bytes: the import system was lied to
+            (str(run / "__pycache__" / "util.cpython-311.pyc"), data, {name})):
         watch = _watch_on(tmp_path / "shop.py", known=known, writable=[str(run)])
-        chain["get_code"](watch, SourceFileLoader("util", name), data, pyc)
+        chain["get_code"](watch, SourceFileLoader("util", name), loaded, pyc)
         assert watch.made == made, pyc
 
 
