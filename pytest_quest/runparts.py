@@ -83,6 +83,9 @@ __all__ = [
 ]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+#: Bound at import: the guard compares with them inside the hook (a ``str`` subclass put in
+#: ``os.devnull`` would have its ``__eq__`` run there).
+_DEVNULL, _SEP = os.devnull, os.sep
 _PATH_EVENTS = {
     "os.remove": 1, "os.rmdir": 1, "os.mkdir": 1, "os.rename": 2, "os.chmod": 1,
     "os.chown": 1, "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1,
@@ -174,7 +177,7 @@ class Guard:
             if text is None:
                 return False
         real = real_path(text)
-        return real == os.devnull or (real + os.sep).startswith(self.allowed)
+        return real == _DEVNULL or (real + _SEP).startswith(self.allowed)
 
     def deny(self, what: str) -> None:
         if self._phase.testing():

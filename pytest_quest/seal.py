@@ -103,6 +103,30 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
     return mappings, classes, functions
 
 
+def _instances(hooks: Iterable[Any], modules: Iterable[Any]) -> list[tuple[str, dict[str, Any],
+                                                                         tuple[str, ...]]]:
+    """The hooks' own objects (the watch, the guard, their phase, pipe, readers and code sets):
+    each one's ``__dict__`` and the attributes that stay as they are from the start on (all
+    but those its class names in ``CHANGING``). A frame inside a hook reaches them (red team
+    41 set the watch's phase to nothing from code the watch ran)."""
+    names = {module.__name__ for module in modules}
+    found: list[tuple[str, dict[str, Any], tuple[str, ...]]] = []
+    seen: set[int] = set()
+    pending = list(hooks)
+    while pending:
+        item = pending.pop()
+        space = getattr(item, "__dict__", None)
+        if id(item) in seen or type(space) is not dict:
+            continue
+        seen.add(id(item))
+        changing: frozenset[str] = getattr(type(item), "CHANGING", frozenset())
+        found.append((type(item).__qualname__, space,
+                      tuple(name for name in space if name not in changing)))
+        pending.extend(value for value in space.values()
+                       if type(value).__module__ in names and not isinstance(value, type))
+    return found
+
+
 def run_modules(roots: Iterable[Any]) -> list[Any]:
     """``roots`` and every pytest-quest module a function or class they hold comes from, and so
     on: the code the hooks may call."""
@@ -128,7 +152,8 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     has now) and, from the ``start`` event on, checks ``modules`` first; a finding is written to
     ``fd`` (the answer pipe) as a read of the run's (:data:`READ_RECORD`). ``skip``: values the
     picture leaves out (``sys.modules``, the builtins' dict: the test may change both)."""
-    calls = tuple((type(hook).__call__, hook) for hook in hooks)
+    hooks_list = tuple(hooks)
+    calls = tuple((type(hook).__call__, hook) for hook in hooks_list)
     skipped = frozenset(id(value) for value in skip)
     module_list = tuple(modules)
     # Bound here: the closure below looks up no global and no builtin name.
@@ -137,9 +162,10 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     same, every, each, kind, length, frozen = operator.is_, all, map, type, len, tuple
     refuse, text, hexed, failing, lost = PermissionError, str, bytes.hex, OSError, LOST
     failure = Exception
-    as_list, as_set, parts = list, set, _parts
+    as_list, as_set, parts, instances = list, set, _parts, _instances
     prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
     picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
+    states: list[tuple[str, dict[str, Any], int, tuple[str, ...], tuple[Any, ...]]] = []
     mros: list[tuple[str, type, tuple[type, ...]]] = []
     functions: list[tuple[Any, str]] = []
     pipe: list[tuple[int, int]] = []  # the answer pipe's identity, taken with the picture
@@ -155,6 +181,8 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         mros.extend((f"{klass.__module__}.{klass.__qualname__}", klass, mro)
                     for klass, mro in classes)
         functions.extend(found)
+        for where, space, kept in instances(hooks_list, module_list):
+            states.append((where, space, length(space), kept, frozen(each(space.get, kept))))
         if fd is not None:
             found_fd = fstat(fd)
             pipe.append((found_fd.st_dev, found_fd.st_ino))
@@ -183,6 +211,9 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         for where, klass, mro in mros:
             if klass.__mro__ is not mro:
                 return f"{where}.__bases__"
+        for where, space, size, kept, values in states:
+            if length(space) != size or not every(each(same, each(space.get, kept), values)):
+                return f"a {where} of the run's hooks"
         return None
 
     def refused(event: str, args: tuple[Any, ...]) -> None:

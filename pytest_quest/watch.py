@@ -313,6 +313,9 @@ def _codes_of(item: Any) -> list[types.CodeType]:
 class Watch:
     """An audit hook that notices a test reading the code under test (see the module doc)."""
 
+    #: What changes from the test's start on (:func:`pytest_quest.seal.seal` holds the rest).
+    CHANGING = frozenset({"nodeid", "_loading"})
+
     def __init__(self, target: TargetSpec, path: str,
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
@@ -1019,11 +1022,13 @@ def _root(filename: Any) -> str:
     package's ``_vendor``), or the folder of any other file."""
     if type(filename) is not str:
         return ""
+    # By text, with values bound at import: ``os.path.dirname`` is the test's to replace, and
+    # this runs inside the hook (red team 41 ran its code here and switched the watch off).
     _, found, rest = filename.partition(_LIBRARY)
     if not found:
-        return os.path.dirname(filename)
-    vendored = rest.partition(f"{os.sep}_vendor{os.sep}")
-    return (vendored[2] if vendored[1] else rest).split(os.sep, 1)[0]
+        return filename.rpartition(_SEP)[0]
+    vendored = rest.partition(_VENDOR)
+    return (vendored[2] if vendored[1] else rest).split(_SEP, 1)[0]
 
 
 def _text_constants(code: types.CodeType) -> tuple[str, ...]:
@@ -1053,6 +1058,7 @@ _CTYPES_CALLS = frozenset({"from_buffer", "from_buffer_copy", "from_address", "m
 _CTYPES = f"{os.sep}ctypes{os.sep}"
 #: A library's folder (site-packages, dist-packages) in a code object's file name.
 _LIBRARY = f"-packages{os.sep}"
+_SEP, _VENDOR = os.sep, f"{os.sep}_vendor{os.sep}"
 #: Functions of the standard library that take frames and return them (or print them with
 #: the test's ``repr``) to their caller, who is judged instead: name -> file endings.
 _HANDERS: dict[str, tuple[str, ...]] = {

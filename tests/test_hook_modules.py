@@ -42,3 +42,59 @@ def test_a_hook_module_binds_each_builtin_it_uses(name: str) -> None:
 def test_the_check_sees_a_builtin_left_to_the_builtins() -> None:
     assert _builtins_used("def f(x):\n    return len(x)\n") == {"len"}
     assert _builtins_used("len = 1\ndef f(x):\n    return len\n") == set()
+
+
+#: Reads of an imported module's attribute in the hook modules' functions, each made before
+#: test code (a constructor, the readers' set-up, ``close``, the seal's own set-up) or by code
+#: that never runs inside the hook (runparts' channel, loader and coverage helpers).
+BEFORE_OR_OUTSIDE = {
+    "pytest_quest.watch": {("__init__", "os.path"), ("__init__", "os.sep"),
+                           ("_codes_of", "types.CodeType"), ("_modules", "sys.modules"),
+                           ("_modules", "types.ModuleType")},
+    "pytest_quest.hooked": {("code", "types.CodeType"), ("code_objects", "types.CodeType"),
+                            ("code_objects", "types.FunctionType"),
+                            ("visit", "types.FunctionType")},
+    "pytest_quest.runparts": {
+        ("__getattr__", "linecache.cache"), ("__init__", "contextlib.suppress"),
+        ("__init__", "os.path"), ("__init__", "os.sep"), ("__init__", "os.set_inheritable"),
+        ("close", "contextlib.suppress"), ("close", "os.close"), ("coverage_entries", "os.sep"),
+        ("emit", "os.write"), ("is_package", "os.path"), ("read", "os.path"),
+        ("resolve", "sys.modules"), ("resolve", "types.FunctionType")},
+    "pytest_quest.pathtext": set(),
+    "pytest_quest.noevent": {("close", "_imp.create_builtin"), ("close", "_signal.getsignal"),
+                             ("close", "_signal.signal"), ("close", "gc.set_debug")},
+    "pytest_quest.seal": {("run_modules", "sys.modules"), ("seal", "_thread.get_ident"),
+                          ("seal", "operator.is_"), ("seal", "os._exit"), ("seal", "os.fstat"),
+                          ("seal", "os.write")},
+}
+
+
+def _module_reads(source: str) -> set[tuple[str, str]]:
+    """(function, ``module.attribute``) for each read of an imported module's attribute in a
+    function's body (annotations aside: they are strings here)."""
+    tree = ast.parse(source)
+    imported = {(alias.asname or alias.name).split(".")[0] for node in tree.body
+                if isinstance(node, ast.Import) for alias in node.names}
+    annotations = {id(part) for node in ast.walk(tree)
+                   for root in ([node.returns] if isinstance(node, ast.FunctionDef) else
+                                [node.annotation] if isinstance(node, ast.arg | ast.AnnAssign)
+                                else [])
+                   if root is not None for part in ast.walk(root)}
+    return {(function.name, ast.unparse(node)) for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef) for node in ast.walk(function)
+            if id(node) not in annotations and isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id in imported}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE_OR_OUTSIDE))
+def test_no_hook_code_looks_a_module_attribute_up_when_it_runs(name: str) -> None:
+    """A module's attribute is the test's to replace (red team 41 replaced ``os.path.dirname``,
+    which the watch called inside the hook, and switched the watch off there): what the hooks
+    use is bound at import."""
+    module = importlib.import_module(name)
+    assert _module_reads(inspect.getsource(module)) <= BEFORE_OR_OUTSIDE[name]
+
+
+def test_the_module_check_sees_a_lookup_at_run_time() -> None:
+    source = "import os\ndef root(name: os.PathLike) -> str:\n    return os.path.dirname(name)\n"
+    assert _module_reads(source) == {("root", "os.path")}

@@ -218,3 +218,46 @@ def test_a_container_held_in_a_tuple_is_in_the_picture(pipe: tuple[int, int]) ->
     assert _told(pipe[0]) == [
         "changed pytest-quest's own code in the run "
         "(pytest_quest_sealed_states.STATES[0][1][0])"]
+
+
+class Stateful:
+    """A hook with state of its own: a phase it holds, a name that may change."""
+
+    CHANGING = frozenset({"label"})
+
+    def __init__(self, phase: Any) -> None:
+        self.phase, self.label, self.seen = phase, "", []
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        self.seen.append(event)
+
+
+def test_the_hooks_own_objects_keep_their_attributes(pipe: tuple[int, int]) -> None:
+    """Red team 41 reached the watch from code the watch ran and set its phase to nothing."""
+    from pytest_quest.hooked import Phase
+
+    made = types.ModuleType("pytest_quest_sealed_hooks")
+    made.Stateful = Stateful  # type: ignore[attr-defined]
+    phase = Phase()
+    hook = Stateful(phase)
+    sealed = seal([hook], [made, sys.modules["pytest_quest.hooked"]], pipe[1])
+    sealed(CONTROL, ("start",))
+    hook.label = "t.py::test_a"  # CHANGING: no finding
+    hook.seen.append("more")  # a container's content: no finding
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == []
+    phase.now = None  # type: ignore[assignment]
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == ["changed pytest-quest's own code in the run (a Phase of the run's "
+                              "hooks)"]
+
+
+def test_an_attribute_added_to_a_hook_is_a_change(pipe: tuple[int, int]) -> None:
+    hook = Stateful(None)
+    made = types.ModuleType("pytest_quest_sealed_hooks")
+    sealed = seal([hook], [made], pipe[1])
+    sealed(CONTROL, ("start",))
+    vars(hook)["__call__"] = print  # would shadow a method looked up on the instance
+    sealed("open", ("x", "r", 0))
+    assert _told(pipe[0]) == ["changed pytest-quest's own code in the run (a Stateful of the "
+                              "run's hooks)"]
