@@ -69,6 +69,7 @@ from pytest_quest.protocol import (
 )
 from pytest_quest.recorder import Recorder
 from pytest_quest.runparts import (
+    GUARDED,
     Channel,
     Guard,
     Pristine,
@@ -80,9 +81,9 @@ from pytest_quest.runparts import (
 from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
-from pytest_quest.seal import run_modules, seal
+from pytest_quest.seal import Judged, run_modules, seal
 from pytest_quest.targetfacts import Known, TargetFacts
-from pytest_quest.watch import Readers, Watch, readers
+from pytest_quest.watch import JUDGED, JUDGED_ATTRS, JUDGED_PREFIXES, Readers, Watch, readers
 
 if TYPE_CHECKING:  # the harness imports coverage late, after the target's third-party imports
     import coverage
@@ -1379,7 +1380,8 @@ class _ChildRun:
         # closure that checks our run code is unchanged before either runs (pytest_quest.seal).
         sys.addaudithook(seal(
             (watch, guard), run_modules([sys.modules[name] for name in _SEALED]),
-            self.answer_fd, skip=(sys.modules, vars(builtins))))
+            self.answer_fd, skip=(sys.modules, vars(builtins)),
+            judged=Judged(JUDGED | GUARDED | {CONTROL}, JUDGED_PREFIXES, JUDGED_ATTRS)))
         with self.recording():
             first_error = self._import(target.module)
         if swapped:

@@ -73,6 +73,7 @@ from pytest_quest.protocol import (
 from pytest_quest.scrub import file_spec
 
 __all__ = [
+    "GUARDED",
     "Channel",
     "Guard",
     "Pristine",
@@ -97,6 +98,9 @@ _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix
 #: What multiprocessing imports to start a new Python (its ``spawn`` and ``forkserver`` start
 #: methods): where the target's file is hidden, that Python cannot import it.
 _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"})
+#: The events the guard judges (the seal compares our run code before these: pytest_quest.seal).
+GUARDED = frozenset({"open", "os.symlink", "sys.addaudithook", "import", "socket.connect",
+                     "socket.sendto", "mmap.__new__", *_PATH_EVENTS, *_SPAWN_EVENTS})
 #: The coverage keys the gate reads; everything else in coverage's JSON is dropped.
 _COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed_branches",
                   "missing_branches")

@@ -32,15 +32,24 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_quest.hooked import CONTROL, LOST
 from pytest_quest.protocol import READ_RECORD
 
-__all__ = ["Hook", "run_modules", "seal"]
+__all__ = ["Hook", "Judged", "run_modules", "seal"]
 
 #: An audit hook as ``sys.addaudithook`` takes it.
 Hook = Callable[[str, tuple[Any, ...]], None]
+
+
+class Judged(NamedTuple):
+    """The events the hooks judge: by name, by a name's start, and for ``object.__getattr__``
+    the attributes whose read they judge."""
+
+    events: frozenset[str]
+    prefixes: tuple[str, ...]
+    attributes: frozenset[str]
 
 #: The events that store a function's attribute (``del f.__defaults__`` raises the first).
 _STORES = frozenset({"object.__setattr__", "object.__delattr__"})
@@ -147,11 +156,13 @@ def run_modules(roots: Iterable[Any]) -> list[Any]:
 
 
 def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
-         skip: Iterable[Any] = ()) -> Hook:
+         skip: Iterable[Any] = (), judged: Judged | None = None) -> Hook:
     """The one audit hook a run adds: it calls each of ``hooks`` (by the ``__call__`` its class
     has now) and, from the ``start`` event on, checks ``modules`` first; a finding is written to
     ``fd`` (the answer pipe) as a read of the run's (:data:`READ_RECORD`). ``skip``: values the
-    picture leaves out (``sys.modules``, the builtins' dict: the test may change both)."""
+    picture leaves out (``sys.modules``, the builtins' dict: the test may change both).
+    ``judged``: the events the hooks judge; before any other the check is left out (a change
+    made then is found before the next judged one, where alone it could hide something)."""
     hooks_list = tuple(hooks)
     calls = tuple((type(hook).__call__, hook) for hook in hooks_list)
     skipped = frozenset(id(value) for value in skip)
@@ -164,6 +175,10 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     failure = Exception
     as_list, as_set, parts, instances = list, set, _parts, _instances
     prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
+    every_event = judged is None
+    events, prefixes, attributes = judged if judged is not None else (
+        frozenset(), (), frozenset())
+    reading = "object.__getattr__"
     picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
     states: list[tuple[str, dict[str, Any], int, tuple[str, ...], tuple[Any, ...]]] = []
     mros: list[tuple[str, type, tuple[type, ...]]] = []
@@ -237,7 +252,10 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         inside.add(thread)
         try:
             if picture:
-                if not told:
+                if not told and (every_event or (
+                        event in events and (event != reading or (
+                            length(args) > 1 and kind(args[1]) is text and
+                            args[1] in attributes))) or event.startswith(prefixes)):
                     try:
                         where = changed()
                     except failure:  # a dict resized by another thread meanwhile: changed

@@ -92,7 +92,7 @@ from pytest_quest.noevent import HANDLER_OF, KEEPING, SIGNALS, hands_frames
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
-__all__ = ["Readers", "Watch", "readers"]
+__all__ = ["JUDGED", "JUDGED_ATTRS", "JUDGED_PREFIXES", "Readers", "Watch", "readers"]
 
 #: At most this many findings a run (each one is a FAIL already).
 MAX_READS = 20
@@ -115,6 +115,14 @@ _FRAME_GETTERS = frozenset({"gi_frame", "cr_frame", "ag_frame"})
 #: What hands out the code a run installed, directly or through a frame (one lookup: this
 #: runs for every attribute read that raises an audit event).
 _RUN_GETTERS = _CODE_GETTERS | _FRAME_GETTERS
+#: The events the watch judges (besides its own control event), and the attributes whose read
+#: it judges: the seal compares our run code before these only (pytest_quest.seal).
+JUDGED = frozenset({"object.__getattr__", "object.__setattr__", "open", "sys.setprofile",
+                    "sys.settrace", "sys.monitoring.register_callback", "compile",
+                    "code.__new__", "marshal.loads", "marshal.load"}) | _FRAME_EVENTS | \
+    _OBJECT_EVENTS
+JUDGED_PREFIXES = ("ctypes.",)
+JUDGED_ATTRS = _RUN_GETTERS | {"__code__", "tb_frame"}
 #: What runs a function's code (compared by identity).
 _RUNNING: tuple[type, ...] = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType,
                               types.FrameType)

@@ -261,3 +261,52 @@ def test_an_attribute_added_to_a_hook_is_a_change(pipe: tuple[int, int]) -> None
     sealed("open", ("x", "r", 0))
     assert _told(pipe[0]) == ["changed pytest-quest's own code in the run (a Stateful of the "
                               "run's hooks)"]
+
+
+def test_only_the_events_the_hooks_judge_are_checked(module: types.ModuleType,
+                                                     pipe: tuple[int, int]) -> None:
+    from pytest_quest.seal import Judged
+
+    hook = Recorder()
+    sealed = seal([hook], [module], pipe[1],
+                  judged=Judged(frozenset({"open", "object.__getattr__"}), ("ctypes.",),
+                                frozenset({"__code__"})))
+    sealed(CONTROL, ("start",))
+    module.Judge.check = lambda self: "quiet"
+    sealed("builtins.id", (1,))  # judged by no hook: a change can hide nothing there
+    sealed("object.__getattr__", (len, "__defaults__"))
+    assert _told(pipe[0]) == [] and hook.events[-2:] == ["builtins.id", "object.__getattr__"]
+    sealed("ctypes.dlopen", ("x",))
+    assert len(_told(pipe[0])) == 1
+
+
+def _event_names(function: Any) -> set[str]:
+    """The event names a hook's dispatch compares ``event`` with (``==``, ``in``)."""
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and \
+                node.left.id == "event" and isinstance(node.ops[0], ast.Eq | ast.In):
+            for part in ast.walk(node.comparators[0]):
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    names.add(part.value)
+                elif isinstance(part, ast.Name) and part.id.isupper():
+                    value = vars(sys.modules[function.__module__])[part.id]
+                    names |= set(value) if not isinstance(value, str) else {value}
+    return names
+
+
+def test_every_event_a_hook_judges_is_checked_before_it() -> None:
+    """The seal's list of judged events is the hooks' own dispatch, no event left out."""
+    from pytest_quest.runparts import GUARDED, Guard
+    from pytest_quest.watch import JUDGED, JUDGED_PREFIXES, Watch
+
+    watched = _event_names(Watch._judge)
+    assert watched and all(name in JUDGED or name.startswith(JUDGED_PREFIXES)
+                           for name in watched)
+    guarded = _event_names(Guard.__call__) - {CONTROL}
+    assert guarded and guarded <= GUARDED
