@@ -13,16 +13,20 @@ state lives in closure cells and its own locals; it looks nothing up in a module
 builtins, so no store of the test's changes what it runs.
 
 At the ``start`` event, after the hooks have moved to the test's time, it takes a picture of
-pytest-quest's run modules: the id of every key and value of each module's dict and of each
-class's dict defined there, of the dicts, lists and sets those hold, and each class's MRO. At
-every later event, before any hook runs, it compares (ids of exact ``int``\\s: no ``__eq__`` of
-the test's is ever called), and a difference is a finding on the answer pipe at once. A store
-to ``__code__``, ``__defaults__`` or ``__kwdefaults__`` of one of our functions raises an event
-before it happens: that is a finding too, and the store is refused.
+pytest-quest's run modules, by identity: every key and value of each module's dict and of each
+class's dict defined there, of the containers those hold (tuples' too), each class's MRO, and
+the attributes of the hooks' own objects (the watch, the guard, their phase, pipe and readers)
+but those a class names ``CHANGING``. Before every later event a hook judges (a change made
+before any other is found at the next judged one, where alone it could hide something), it
+compares them (``operator.is_``, in C: no ``__eq__`` of the test's is ever called), and a
+difference is a finding on the answer pipe at once. A store to ``__code__``, ``__defaults__``
+or ``__kwdefaults__`` of one of our functions raises an event before it happens: that is a
+finding too, and the store is refused.
 
-Instances are not in the picture: the hooks' own (the watch, the guard, their phase and pipe)
-are held by the closure and by each other only; a frame inside a hook would reach them, and
-every way to one raises an event (or is closed: :mod:`pytest_quest.noevent`).
+What the hooks call must not be the test's to change either: they bind what they use at
+import (``tests/test_hook_modules.py`` reads every function of theirs for a module attribute
+looked up when it runs): code of the test run inside a hook could change something and put it
+back before the hook returns.
 """
 
 from __future__ import annotations
