@@ -472,10 +472,22 @@ class Watch:
             self._saw(f"used ctypes ({event})")
 
     def _hook_frame(self, tb: Any) -> bool:
-        """A traceback's frame of the run's hook, taken by anyone but us: its locals (and its
-        closure's) are the hooks and their state, beyond the seal's picture."""
-        if type(tb) is not _TRACEBACK or not self._readers.inside.holds(tb.tb_frame.f_code) \
-                or self._readers.hooks.holds(self._raiser(3).f_code):  # 1 _judge, 2 __call__
+        """A traceback's frame of the run's hook, taken for the test: its locals (and its
+        closure's) are the hooks and their state, beyond the seal's picture. pytest's reports
+        and the traceback module's text of an exception raised there (a guard's denial) take
+        it for themselves."""
+        readers = self._readers
+        if type(tb) is not _TRACEBACK or not readers.inside.holds(tb.tb_frame.f_code):
+            return False
+        frame: types.FrameType | None = self._raiser(3)  # 0 here, 1 _judge, 2 __call__
+        for _ in range(_DEPTH):  # past the getters that hand a frame on (walk_tb, .frame)
+            if frame is None or not (readers.walkers.holds(frame.f_code) or (
+                    readers.reporters.holds(frame.f_code) and
+                    not readers.keepers.holds(frame.f_code))):
+                break
+            frame = frame.f_back
+        if frame is not None and (readers.hooks.holds(frame.f_code) or readers.keepers.holds(
+                frame.f_code) or readers.consumers.holds(frame.f_code)):
             return False
         self._saw("took a frame of pytest-quest's own audit hook from a traceback")
         return True

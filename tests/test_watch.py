@@ -1388,3 +1388,28 @@ def test_pytest_parsing_the_target_for_a_traceback_is_quiet_and_only_that(
         watch._phase = Phase()  # never started: it judges nothing from here on
     assert quiet == []
     assert "/usr/lib/python3/lib_of_the_test.py" in watch.made
+
+
+def test_pytest_formatting_an_exception_raised_inside_the_hook_is_no_finding(
+        tmp_path: Path) -> None:
+    """A guard's denial raised inside the hook: pytest's report of it reads every frame; the
+    test's own ``entry.frame`` of the same traceback is the test's (red team 6's route)."""
+    from _pytest._code import ExceptionInfo
+
+    from pytest_quest.hooked import Phase
+    from pytest_quest.runparts import Guard
+
+    watch = _watch_on(tmp_path / "shop.py")
+    try:
+        Guard([str(tmp_path)]).deny("a write")
+    except PermissionError:
+        info = ExceptionInfo.from_current()
+    sys.addaudithook(watch)
+    try:
+        info.getrepr(style="long")  # pytest's own report: quiet
+        quiet = list(watch.reads)
+        assert info.traceback[-1].frame is not None  # handed to the test
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    hook_frame = "took a frame of pytest-quest's own audit hook from a traceback"
+    assert hook_frame not in quiet and hook_frame in watch.reads
