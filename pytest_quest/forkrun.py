@@ -1381,7 +1381,8 @@ class _ChildRun:
         sys.addaudithook(seal(
             (watch, guard), run_modules([sys.modules[name] for name in _SEALED]),
             self.answer_fd, skip=(sys.modules, vars(builtins)),
-            judged=Judged(JUDGED | GUARDED | {CONTROL}, JUDGED_PREFIXES, JUDGED_ATTRS)))
+            judged=Judged(JUDGED | GUARDED | {CONTROL}, JUDGED_PREFIXES, JUDGED_ATTRS,
+                          os.path.basename(judge.target.file), judge.target.module)))
         with self.recording():
             first_error = self._import(target.module)
         if swapped:

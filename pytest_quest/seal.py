@@ -36,6 +36,7 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Iterable
+from types import FrameType, FunctionType
 from typing import Any, NamedTuple
 
 from pytest_quest.hooked import CONTROL, LOST
@@ -49,14 +50,26 @@ Hook = Callable[[str, tuple[Any, ...]], None]
 
 class Judged(NamedTuple):
     """The events the hooks judge: by name, by a name's start, and for ``object.__getattr__``
-    the attributes whose read they judge."""
+    the attributes whose read they judge. ``target``: the target file's name, when a file
+    opened for reading is judged only if it could be that file (its path a ``str`` holding
+    that name; the kernel hides the file besides: an ``open`` that reads a path without it
+    can hide nothing)."""
 
     events: frozenset[str]
     prefixes: tuple[str, ...]
     attributes: frozenset[str]
+    target: str = ""
+    #: The target's module: a read of the code of a function or frame whose globals are not
+    #: its module's is no read of the target's code (the recorder reads every frame's code in
+    #: the measured run, two events a call).
+    module: str = ""
 
 #: The events that store a function's attribute (``del f.__defaults__`` raises the first).
 _STORES = frozenset({"object.__setattr__", "object.__delattr__"})
+#: The attributes that hand out a function's or a frame's code.
+_CODE_NAMES = frozenset({"__code__", "f_code"})
+#: The flags of a file opened for writing (the guard judges those).
+_WRITE_BITS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: A function's attributes whose store changes what it runs.
 _RUNS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 #: How deep the picture goes into the containers a module's or a class's dict holds.
@@ -176,13 +189,17 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     get_ident, write, fstat, leave = _thread.get_ident, os.write, os.fstat, os._exit
     same, every, each, kind, length, frozen = operator.is_, all, map, type, len, tuple
     refuse, text, hexed, failing, lost = PermissionError, str, bytes.hex, OSError, LOST
+    number = int
     failure = Exception
     as_list, as_set, parts, instances = list, set, _parts, _instances
+    loaded_modules, namespace = sys.modules, vars
     prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
     every_event = judged is None
-    events, prefixes, attributes = judged if judged is not None else (
-        frozenset(), (), frozenset())
-    reading = "object.__getattr__"
+    events, prefixes, attributes, target, module = judged if judged is not None else (
+        frozenset(), (), frozenset(), "", "")
+    frame_kind, function_kind, code_names = FrameType, FunctionType, _CODE_NAMES
+    home: list[Any] = []  # the target module's globals, from the start on
+    reading, opening, write_bits = "object.__getattr__", "open", _WRITE_BITS
     picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
     states: list[tuple[str, dict[str, Any], int, tuple[str, ...], tuple[Any, ...]]] = []
     mros: list[tuple[str, type, tuple[type, ...]]] = []
@@ -205,6 +222,21 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         if fd is not None:
             found_fd = fstat(fd)
             pipe.append((found_fd.st_dev, found_fd.st_ino))
+        loaded = loaded_modules.get(module) if module else None
+        if loaded is not None:
+            home.append(namespace(loaded))
+
+    def elsewhere(args: tuple[Any, ...]) -> bool:
+        """A read of the code of a function or a frame of another module than the target's."""
+        if not home or length(args) != 2 or kind(args[1]) is not text or \
+                args[1] not in code_names:
+            return False
+        holder = args[0]
+        if kind(holder) is frame_kind:
+            return holder.f_globals is not home[0]
+        if kind(holder) is function_kind:
+            return holder.__globals__ is not home[0]
+        return False
 
     def tell(what: str) -> None:
         told.append(what)
@@ -259,7 +291,14 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
                 if not told and (every_event or (
                         event in events and (event != reading or (
                             length(args) > 1 and kind(args[1]) is text and
-                            args[1] in attributes))) or event.startswith(prefixes)):
+                            args[1] in attributes and not elsewhere(args))) and (
+                                event != opening or not (
+                                target and length(args) == 3 and kind(args[0]) is text and
+                                target not in args[0] and (kind(args[1]) is not text or not (
+                                    "w" in args[1] or "a" in args[1] or "x" in args[1] or
+                                    "+" in args[1])) and (kind(args[2]) is number and
+                                                          not args[2] & write_bits)))
+                        ) or event.startswith(prefixes)):
                     try:
                         where = changed()
                     except failure:  # a dict resized by another thread meanwhile: changed

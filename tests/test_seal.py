@@ -310,3 +310,51 @@ def test_every_event_a_hook_judges_is_checked_before_it() -> None:
                            for name in watched)
     guarded = _event_names(Guard.__call__) - {CONTROL}
     assert guarded and guarded <= GUARDED
+
+
+@pytest.mark.parametrize("args, checked", [
+    (("/srv/data/other.py", "r", 0), False),  # read, and not the target: nothing to hide
+    (("/srv/hotel/pricing.py", "r", 0), True),
+    (("pricing.py", "rb", 0), True),
+    (("/srv/data/other.py", "w", 0), True),  # a write: the guard's
+    (("/srv/data/other.py", None, os.O_WRONLY), True),
+    ((b"/srv/data/other.py", "r", 0), True),  # not text: judged
+    (("/srv/data/other.py",), True),
+])
+def test_a_file_read_is_checked_only_when_it_could_be_the_target(
+        module: types.ModuleType, pipe: tuple[int, int], args: tuple[Any, ...],
+        checked: bool) -> None:
+    from pytest_quest.seal import Judged
+
+    sealed = seal([Recorder()], [module], pipe[1],
+                  judged=Judged(frozenset({"open"}), (), frozenset(), "pricing.py"))
+    sealed(CONTROL, ("start",))
+    module.Judge.check = lambda self: "quiet"
+    sealed("open", args)
+    assert bool(_told(pipe[0])) is checked
+
+
+def test_a_code_read_outside_the_targets_module_is_not_checked(
+        module: types.ModuleType, pipe: tuple[int, int]) -> None:
+    """The recorder reads every frame's code in the measured run, two events a call: only a
+    function's or frame's of the target's module could be the target's."""
+    from pytest_quest.seal import Judged
+
+    sys.modules[module.__name__] = module
+    try:
+        sealed = seal([Recorder()], [module], pipe[1], judged=Judged(
+            frozenset({"object.__getattr__"}), (), frozenset({"__code__", "f_code"}),
+            "pricing.py", module.__name__))
+        sealed(CONTROL, ("start",))
+        module.Judge.check = lambda self: "quiet"
+
+        def elsewhere() -> None:
+            pass
+
+        sealed("object.__getattr__", (elsewhere, "__code__"))
+        sealed("object.__getattr__", (sys._getframe(), "f_code"))
+        assert _told(pipe[0]) == []
+        sealed("object.__getattr__", (module.helper, "__code__"))  # the target's module
+        assert len(_told(pipe[0])) == 1
+    finally:
+        del sys.modules[module.__name__]
