@@ -31,6 +31,7 @@ import ast
 import gc
 import importlib.machinery
 import marshal
+import operator
 import os
 import pathlib
 import sys
@@ -58,6 +59,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     isinstance,
     len,
     list,
+    map,
     memoryview,
     next,
     object,
@@ -360,6 +362,8 @@ class Watch:
         #: The signal handlers in place when the test's time began (a plugin's, ours).
         self._handlers: tuple[Any, ...] = (None,) * len(SIGNALS)
         self._replaced: list[str] = []
+        #: The globals of the modules that read for their caller, as at the test's start.
+        self._passing: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[Any, ...]], ...] = ()
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
@@ -504,6 +508,10 @@ class Watch:
         caller = self._raiser(2)  # 0: here, 1: __call__, 2: who raised the event
         if self._phase.steer(verb, caller):
             self._handlers = tuple(HANDLER_OF(number) for number in SIGNALS)
+            spaces = [vars(module) for module in map(_MODULES.get, _PASSING)
+                      if module is not None]
+            self._passing = tuple((names, tuple(names), tuple(names.values()))
+                                  for names in spaces)
             self._pipe.seal()
             return
         if verb == "loading":
@@ -676,12 +684,24 @@ class Watch:
             type(name) is str and name in self.paths
 
     def _reader(self, depth: int) -> types.FrameType:
-        """The frame that read, past the readers that read for their caller."""
-        frame = self._raiser(depth + 1)
+        """The frame that read, past the readers that read for their caller: believed only
+        while their modules' globals are as at the test's start (``inspect`` hands the code
+        it read to ``_get_code_position`` and ``iscode``, looked up at each call: red team 42
+        replaced them and had a library or the project call ``inspect`` for it)."""
+        first = frame = self._raiser(depth + 1)
         passing = self._readers.passing
         while passing.holds(frame.f_code) and frame.f_back is not None:
             frame = frame.f_back
+        if frame is not first and not self._passing_intact():
+            return first  # the standard library's frame, read for no one: the test's
         return frame
+
+    def _passing_intact(self) -> bool:
+        for names, keys, values in self._passing:
+            if len(names) != len(keys) or not all(map(_SAME, names, keys)) or \
+                    not all(map(_SAME, names.values(), values)):
+                return False
+        return True
 
     def _code_through(self, holder: Any, attr: str) -> None:
         """A generator's, coroutine's or frame's code read (red team 6, finding 06: a test told
@@ -1112,6 +1132,9 @@ _GC_DEBUG, _SAVE_ALL = gc.get_debug, gc.DEBUG_SAVEALL
 #: test made every read of ``__code__`` look like no function's (red team 39).
 _CODE, _FUNCTION, _METHOD = types.CodeType, types.FunctionType, types.MethodType
 _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modules
+#: The modules that read for their caller (``Readers.passing``), and how their globals are
+#: compared (by identity, in C: no ``__eq__`` of the test's is called).
+_PASSING, _SAME = ("inspect", "types"), operator.is_
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads

@@ -1413,3 +1413,19 @@ def test_pytest_formatting_an_exception_raised_inside_the_hook_is_no_finding(
         watch._phase = Phase()  # never started: it judges nothing from here on
     hook_frame = "took a frame of pytest-quest's own audit hook from a traceback"
     assert hook_frame not in quiet and hook_frame in watch.reads
+
+
+def test_inspect_reads_for_its_caller_only_while_its_globals_are_as_at_the_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 42: inspect hands the code it read to ``_get_code_position`` and ``iscode``,
+    looked up at each call; replaced, they gave the test the code a library had inspect read."""
+    import inspect
+
+    watch = _watch_on(tmp_path / "shop.py")
+    assert watch._passing_intact()
+    monkeypatch.setattr(inspect, "_get_code_position", lambda code, index: (None,) * 4)
+    assert not watch._passing_intact()
+    monkeypatch.undo()
+    assert watch._passing_intact()
+    monkeypatch.setattr(inspect, "some_new_name", 1, raising=False)
+    assert not watch._passing_intact()
