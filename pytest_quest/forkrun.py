@@ -67,7 +67,7 @@ from pytest_quest.protocol import (
     parse_run_start,
     split_run_answer,
 )
-from pytest_quest.recorder import Recorder
+from pytest_quest.recorder import Recorder, span
 from pytest_quest.runparts import (
     GUARDED,
     Channel,
@@ -1382,7 +1382,8 @@ class _ChildRun:
             (watch, guard), run_modules([sys.modules[name] for name in _SEALED]),
             self.answer_fd, skip=(sys.modules, vars(builtins)),
             judged=Judged(JUDGED | GUARDED | {CONTROL}, JUDGED_PREFIXES, JUDGED_ATTRS,
-                          os.path.basename(judge.target.file), judge.target.module)))
+                          os.path.basename(judge.target.file), judge.target.module,
+                          span(self.function) if self.function else (0, 1 << 30))))
         with self.recording():
             first_error = self._import(target.module)
         if swapped:

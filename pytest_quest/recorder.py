@@ -30,7 +30,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["Recorder"]
+__all__ = ["Recorder", "span"]
 
 #: The name our tool registers under with ``sys.monitoring`` (3.12+).
 TOOL_NAME = "pytest-quest recorder"
@@ -109,14 +109,30 @@ class Recorder:
 
     # ------------------------------------------------------------ 3.11
     def _hook(self) -> Callable[[types.FrameType, str, Any], None]:
-        """A plain function that only compares code objects (as a method it cost a third more)."""
+        """A plain function that only compares code objects (as a method it cost a third more).
+        A frame's code is read only while the frame is on one of the target's lines: each read
+        of ``f_code`` raises an audit event, which the run's hook judges (a frame's line is no
+        event)."""
         code, record = self.code, self.record
+        first, last = span(code)
 
         def hook(frame: types.FrameType, event: str, arg: Any) -> None:
-            if frame.f_code is code:
+            line = frame.f_lineno
+            if line is not None and first <= line <= last and frame.f_code is code:
                 record(event, arg)
 
         return hook
+
+
+def span(code: types.CodeType) -> tuple[int, int]:
+    """The first and last line of ``code`` and the code nested in it."""
+    lines = [code.co_firstlineno]
+    pending = [code]
+    while pending:
+        item = pending.pop()
+        lines.extend(line for _, _, line in item.co_lines() if line is not None)
+        pending.extend(const for const in item.co_consts if isinstance(const, types.CodeType))
+    return min(lines), max(lines)
 
 
 # ---------------------------------------------------------------- 3.12+

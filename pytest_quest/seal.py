@@ -63,6 +63,9 @@ class Judged(NamedTuple):
     #: its module's is no read of the target's code (the recorder reads every frame's code in
     #: the measured run, two events a call).
     module: str = ""
+    #: The lines of the target's code (and the code nested in it): a frame of its module on
+    #: another line runs other code.
+    lines: tuple[int, int] = (0, 1 << 30)
 
 #: The events that store a function's attribute (``del f.__defaults__`` raises the first).
 _STORES = frozenset({"object.__setattr__", "object.__delattr__"})
@@ -195,8 +198,8 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     loaded_modules, namespace = sys.modules, vars
     prefix, control, stores, runs = READ_RECORD, CONTROL, _STORES, _RUNS
     every_event = judged is None
-    events, prefixes, attributes, target, module = judged if judged is not None else (
-        frozenset(), (), frozenset(), "", "")
+    events, prefixes, attributes, target, module, (first, last) = judged if judged is not None \
+        else (frozenset(), (), frozenset(), "", "", (0, 1 << 30))
     frame_kind, function_kind, code_names = FrameType, FunctionType, _CODE_NAMES
     home: list[Any] = []  # the target module's globals, from the start on
     reading, opening, write_bits = "object.__getattr__", "open", _WRITE_BITS
@@ -233,7 +236,9 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
             return False
         holder = args[0]
         if kind(holder) is frame_kind:
-            return holder.f_globals is not home[0]
+            line = holder.f_lineno
+            return holder.f_globals is not home[0] or (
+                kind(line) is number and not first <= line <= last)
         if kind(holder) is function_kind:
             return holder.__globals__ is not home[0]
         return False

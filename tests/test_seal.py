@@ -354,7 +354,32 @@ def test_a_code_read_outside_the_targets_module_is_not_checked(
         sealed("object.__getattr__", (elsewhere, "__code__"))
         sealed("object.__getattr__", (sys._getframe(), "f_code"))
         assert _told(pipe[0]) == []
+        here = sys._getframe()
+        sealed("object.__getattr__", (here, "f_code"))  # not the target's module
+        assert _told(pipe[0]) == []
         sealed("object.__getattr__", (module.helper, "__code__"))  # the target's module
         assert len(_told(pipe[0])) == 1
+    finally:
+        del sys.modules[module.__name__]
+
+
+def test_a_frame_of_the_targets_module_off_the_targets_lines_is_not_checked(
+        module: types.ModuleType, pipe: tuple[int, int]) -> None:
+    from pytest_quest.seal import Judged
+
+    exec(compile("import sys\ndef where():\n    return sys._getframe()\n", "<sealed>", "exec"),
+         vars(module))
+    sys.modules[module.__name__] = module
+    try:
+        for lines, checked in (((100, 120), False), ((1, 5), True)):
+            sealed = seal([Recorder()], [module], pipe[1], judged=Judged(
+                frozenset({"object.__getattr__"}), (), frozenset({"f_code"}), "pricing.py",
+                module.__name__, lines))
+            sealed(CONTROL, ("start",))
+            saved = vars(module.Judge)["check"]
+            module.Judge.check = lambda self: "quiet"
+            sealed("object.__getattr__", (module.where(), "f_code"))  # a frame on line 3
+            module.Judge.check = saved
+            assert bool(_told(pipe[0])) is checked
     finally:
         del sys.modules[module.__name__]
