@@ -194,13 +194,10 @@ def test_the_run_modules_are_the_hooks_and_what_they_use_of_ours() -> None:
 def test_a_warning_attributed_to_our_module_is_no_change(module: types.ModuleType,
                                                          pipe: tuple[int, int]) -> None:
     """``warnings.warn`` fills ``__warningregistry__`` in the globals of the frame it names."""
-    import warnings
-
     exec("import warnings\ndef warn():\n    warnings.warn('old', DeprecationWarning)\n",
          vars(module))
     sealed, _ = _started(module, pipe[1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("default")
+    with pytest.warns(DeprecationWarning, match="old"):
         module.warn()
     sealed("open", ("x", "r", 0))
     assert _told(pipe[0]) == []
