@@ -1429,3 +1429,14 @@ def test_inspect_reads_for_its_caller_only_while_its_globals_are_as_at_the_start
     assert watch._passing_intact()
     monkeypatch.setattr(inspect, "some_new_name", 1, raising=False)
     assert not watch._passing_intact()
+
+
+def test_coverages_dynamic_contexts_are_no_consumer() -> None:
+    """Red team 43: ``coverage.context.qualname_from_frame`` holds a frame's code in a local and
+    calls the test's objects; a run never turns dynamic contexts on."""
+    import coverage.context
+    import coverage.control
+
+    now = readers()
+    assert not now.consumers.holds(coverage.context.qualname_from_frame.__code__)
+    assert now.consumers.holds(coverage.control.Coverage.start.__code__)
