@@ -207,8 +207,9 @@ def shipped_files(module: str, path: str) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------- zygote
 #: What the zygote tells the judge: a tag (``J`` joined the runs cgroup, ``P`` the pid of a
-#: run it started, ``E`` a run it reaped, ``W`` the page cache emptied), a number and, for
-#: ``E``, when (``time.monotonic()``).
+#: run it started, ``E`` a run it reaped, ``W`` the page cache emptied, ``O`` a run's output,
+#: as many bytes as the number says, follows), a number and, for ``E``, when
+#: (``time.monotonic()``).
 _MESSAGE = struct.Struct("!cid")
 
 
@@ -286,17 +287,32 @@ class Zygote:
         return self._ended.pop(pid)
 
     def _message(self, timeout: float | None) -> tuple[bytes, int, float]:
-        while len(self._buffer) < _MESSAGE.size:
+        """The zygote's next message; a run's output (``O``) is passed on to this process's
+        stdout on the way, whole, and is no message of its own."""
+        while True:
+            if not self._fill(_MESSAGE.size, timeout):
+                return b"", 0, 0.0
+            tag, number, clock = _MESSAGE.unpack(self._buffer[:_MESSAGE.size])
+            if tag != b"O":
+                self._buffer = self._buffer[_MESSAGE.size:]
+                return tag, number, clock
+            self._fill(_MESSAGE.size + number, None)
+            output = self._buffer[_MESSAGE.size:_MESSAGE.size + number]
+            self._buffer = self._buffer[_MESSAGE.size + number:]
+            with contextlib.suppress(OSError):
+                _write_all(1, output)
+
+    def _fill(self, size: int, timeout: float | None) -> bool:
+        """Read until ``size`` bytes are buffered; False if none came within ``timeout``."""
+        while len(self._buffer) < size:
             ready, _, _ = select.select([self.sock], [], [], timeout)
             if not ready:
-                return b"", 0, 0.0
-            chunk = self.sock.recv(4096)
+                return False
+            chunk = self.sock.recv(1 << 16)
             if not chunk:
                 raise ConnectionError("the zygote is gone")
             self._buffer += chunk
-        tag, pid, clock = _MESSAGE.unpack(self._buffer[:_MESSAGE.size])
-        self._buffer = self._buffer[_MESSAGE.size:]
-        return tag, pid, clock
+        return True
 
     def stop(self) -> None:
         self.sock.close()
@@ -376,8 +392,9 @@ def _zygote(sock: socket.socket, child: Callable[[int, int, int, str], NoReturn]
             active[pid] = run_dir
             sock.sendall(_MESSAGE.pack(b"P", pid, 0.0))
     finally:
-        for pid in list(active):
-            _end(pid, active.pop(pid))
+        for pid in list(active):  # the judge stopped listening: its log gets what they said
+            with contextlib.suppress(OSError):
+                _write_all(1, _end(pid, active.pop(pid)))
         _kill_orphans(set())
         dirs.discard()
         os._exit(0)
@@ -434,38 +451,49 @@ def _reap(active: dict[int, str], sock: socket.socket) -> None:
         run_dir = active.pop(pid, None)
         if run_dir is None:
             continue  # an orphan of some run, reparented here and killed below
-        _end(pid, run_dir)
+        output = _end(pid, run_dir)
         _kill_orphans(set(active))
-        with contextlib.suppress(OSError):
+        try:
+            if output:
+                sock.sendall(_MESSAGE.pack(b"O", len(output), 0.0) + output)
             sock.sendall(_MESSAGE.pack(b"E", pid, time.monotonic()))
+        except OSError:  # the judge is gone: its log still gets what the run said
+            with contextlib.suppress(OSError):
+                _write_all(1, output)
 
 
-def _end(pid: int, run_dir: str) -> None:
+def _end(pid: int, run_dir: str) -> bytes:
+    """Kill what is left of a run, remove its temp dir; the end of its output."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, ChildProcessError):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    _pass_on_output(run_dir)
+    output = _run_output(run_dir)
     # Iterative and permission-restoring: a run can leave a tree deeper than the recursion
     # limit or folders it made unreadable; neither may stop the zygote before the next run.
     safeio.remove_tree(run_dir)
+    return output
 
 
-#: A run's own stdout and stderr, in its temp dir (:func:`own_descriptors`); the zygote passes
-#: on its end to the harness's output, where the gate's output tail comes from.
+#: A run's own stdout and stderr, in its temp dir (:func:`own_descriptors`); its end goes on
+#: to the harness's output, where the gate's output tail comes from (:func:`_run_output`).
 RUN_OUTPUT = ".run-output"
 #: What of a run's output is passed on: the gate shows the last few thousand characters.
 MAX_RUN_OUTPUT = 256 * 1024
 
 
-def _pass_on_output(run_dir: str) -> None:
-    """Append the end of the run's own output to this process's stdout (the harness's log)."""
-    with contextlib.suppress(OSError):
+def _run_output(run_dir: str) -> bytes:
+    """The end of the run's own output, for the harness's log, where the gate's output tail
+    comes from. The judge writes it there (the zygote sends it, ``O``): a page the zygote
+    wrote to that file was charged to the runs cgroup, dirty, and emptying the cgroup's page
+    cache waited for its write-back, 100 ms before every wave of runs on Linux 6.18."""
+    try:
         with open(os.path.join(run_dir, RUN_OUTPUT), "rb") as handle:
             handle.seek(max(0, os.fstat(handle.fileno()).st_size - MAX_RUN_OUTPUT))
-            data = handle.read(MAX_RUN_OUTPUT)
-        _write_all(1, data)
+            return handle.read(MAX_RUN_OUTPUT)
+    except OSError:
+        return b""
 
 
 def open_run_output(run_dir: str) -> int:
@@ -489,8 +517,8 @@ def own_descriptors(output: int) -> None:
     The measured run (then always first) locked a byte of pytest's capture file
     (``F_OFD_SETLK`` on fd 1) or grew the log at an offset, and the runs
     after it read the shipped function's answers back (red team 12). So
-    stdout and stderr become ``output`` (:func:`open_run_output`; the zygote
-    passes its end on to the log, :func:`_pass_on_output`), a folder is opened
+    stdout and stderr become ``output`` (:func:`open_run_output`; its end goes
+    on to the log, :func:`_run_output`), a folder is opened
     again, and everything else (the spec, ``/dev/null``, a namespace's descriptor, which
     translated a run's pids into the harness's namespace, whose counter every run moves:
     red team 24) becomes a fresh ``/dev/null``. Pipes and sockets (the run's own answer

@@ -36,7 +36,7 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Iterable
-from types import FrameType, FunctionType
+from types import CodeType, FrameType, FunctionType, ModuleType
 from typing import Any, NamedTuple
 
 from pytest_quest.hooked import CONTROL, LOST
@@ -77,6 +77,11 @@ _WRITE_BITS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _RUNS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 #: How deep the picture goes into the containers a module's or a class's dict holds.
 _DEPTH = 6
+#: Kinds of value that hold no function and no container of their own (classes and modules are
+#: pictured, or are not ours), and with the containers, no function: the picture looks no
+#: further into them, a third of what it cost.
+_SCALARS = frozenset({str, bytes, int, float, bool, type(None), type, ModuleType, CodeType})
+_PLAIN = _SCALARS | {dict, list, tuple, set, frozenset}
 
 
 def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
@@ -88,36 +93,42 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
     functions: list[tuple[Any, str]] = []
 
     def function(item: Any, where: str) -> None:
-        for part in (item, getattr(item, "__func__", None), getattr(item, "fget", None),
-                     getattr(item, "fset", None), getattr(item, "fdel", None)):
-            if type(part).__name__ == "function":
-                functions.append((part, where))
+        kind = type(item)
+        if kind is FunctionType:
+            functions.append((item, where))
+        elif kind not in _PLAIN:  # a method, a property, or any other holder of functions
+            for part in (getattr(item, "__func__", None), getattr(item, "fget", None),
+                         getattr(item, "fset", None), getattr(item, "fdel", None)):
+                if type(part) is FunctionType:
+                    functions.append((part, where))
 
     seen: set[int] = set()
 
-    def held(where: str, value: Any, skip: frozenset[int], depth: int) -> None:
-        """``value`` and the containers inside it, tuples' items too (red team 41 changed a
-        dict held in a tuple of a module's: the watch's saved loader states)."""
-        if id(value) in skip or id(value) in seen or depth > _DEPTH:
-            return
-        function(value, where)
+    def held(where: str, key: Any, value: Any, skip: frozenset[int], depth: int) -> None:
+        """``value``, found at ``key`` of ``where``, and the containers inside it, tuples'
+        items too (red team 41 changed a dict held in a tuple of a module's: the watch's
+        saved loader states). Its name is made only for what the picture keeps."""
         kind = type(value)
+        if kind in _SCALARS or id(value) in skip or id(value) in seen or depth > _DEPTH:
+            return
+        here = f"{where}.{key}" if depth == 1 else f"{where}[{key!r}]"
+        function(value, here)
         if kind is dict:
             seen.add(id(value))
-            mappings.append((where, value))
+            mappings.append((here, value))
             for name, item in list(value.items()):
-                held(f"{where}[{name!r}]", item, skip, depth + 1)
+                held(here, name, item, skip, depth + 1)
         elif kind in (list, set, tuple, frozenset):
             seen.add(id(value))
             if kind is list or kind is set:
-                mappings.append((where, value))
+                mappings.append((here, value))
             for index, item in enumerate(list(value)):
-                held(f"{where}[{index}]", item, skip, depth + 1)
+                held(here, index, item, skip, depth + 1)
 
     def space(where: str, mapping: Any, skip: frozenset[int] = skip) -> None:
         mappings.append((where, mapping))
         for name, value in list(mapping.items()):
-            held(f"{where}.{name}", value, skip, 1)
+            held(where, name, value, skip, 1)
 
     for module in modules:
         name = module.__name__

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -439,14 +440,59 @@ def test_a_run_gets_descriptors_of_its_own_for_what_it_inherited(tmp_path: Path)
     assert (run_dir / forkrun.RUN_OUTPUT).read_text() == "to the run's own output\n"
 
 
-def test_the_zygote_passes_on_the_end_of_a_runs_output(tmp_path: Path,
-                                                      capfd: pytest.CaptureFixture[str]) -> None:
+def test_the_end_of_a_runs_output_goes_to_the_judge(tmp_path: Path) -> None:
     (tmp_path / forkrun.RUN_OUTPUT).write_bytes(b"x" * forkrun.MAX_RUN_OUTPUT + b"THE END\n")
-    forkrun._pass_on_output(str(tmp_path))
-    out = capfd.readouterr().out
-    assert out.endswith("THE END\n") and len(out) == forkrun.MAX_RUN_OUTPUT
-    forkrun._pass_on_output(str(tmp_path / "gone"))  # a run that left no output: nothing
-    assert capfd.readouterr().out == ""
+    out = forkrun._run_output(str(tmp_path))
+    assert out.endswith(b"THE END\n") and len(out) == forkrun.MAX_RUN_OUTPUT
+    assert forkrun._run_output(str(tmp_path / "gone")) == b""  # a run that left no output
+
+
+def test_the_judge_writes_a_runs_output_the_zygote_sent(capfd: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """The zygote sends a run's output (``O``, its length, the bytes) before the run's end; the
+    judge writes it to its log on the way to the next message: a page of the log the zygote
+    wrote was charged to the runs cgroup, dirty, and emptying that cgroup's page cache waited
+    for its write-back before every wave (docs/mutation.md)."""
+    ours, theirs = socket.socketpair()
+    try:
+        zygote = forkrun.Zygote(0, ours)
+        said = b"E" * 70000 + b" the run said this\n"  # more than one read of the socket
+        theirs.sendall(forkrun._MESSAGE.pack(b"O", len(said), 0.0) + said
+                       + forkrun._MESSAGE.pack(b"E", 42, 1.5))
+        assert zygote._message(5.0) == (b"E", 42, 1.5)
+        assert capfd.readouterr().out == said.decode()
+        assert zygote._message(0.01) == (b"", 0, 0.0)  # nothing more: no message
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_the_zygote_sends_a_runs_output_and_writes_none(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """The zygote reaps a run and sends the end of its output, then its end; it writes nothing
+    to the log itself (the judge does, outside the runs cgroup)."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / forkrun.RUN_OUTPUT).write_bytes(b"what the run printed\n")
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    ours, theirs = socket.socketpair()
+    try:
+        while True:  # until the child has ended (a zombie for _reap to collect)
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                if handle.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    break
+        forkrun._reap({pid: str(run_dir)}, theirs)
+        assert capfd.readouterr().out == ""  # the zygote wrote nothing
+        zygote = forkrun.Zygote(0, ours)
+        tag, number, _clock = zygote._message(5.0)
+        assert (tag, number) == (b"E", pid)
+        assert capfd.readouterr().out == "what the run printed\n"  # written by the judge side
+        assert not run_dir.exists()
+    finally:
+        ours.close()
+        theirs.close()
 
 
 def test_ancestors_are_the_proc_folders_up_to_pid_1() -> None:
