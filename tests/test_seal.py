@@ -380,3 +380,26 @@ def test_a_frame_of_the_targets_module_off_the_targets_lines_is_not_checked(
             assert bool(_told(pipe[0])) is checked
     finally:
         del sys.modules[module.__name__]
+
+
+def test_events_raised_while_the_picture_is_taken_reach_no_hook(
+        module: types.ModuleType) -> None:
+    """Taking the picture calls ``id()`` thousands of times, each an audit event; no code of
+    the test's exists yet (its module is imported after ``start``), and judging each one made
+    the picture four times as dear. Afterwards every event reaches the hooks again."""
+    hook = Recorder()
+    sealed: list[Any] = []
+
+    class Nested:
+        """A value of the module's the picture looks into: it raises an event meanwhile."""
+
+        def __getattr__(self, name: str) -> Any:
+            sealed[0]("while.taking", ())
+            raise AttributeError(name)
+
+    vars(module)["HELD"] = Nested()
+    sealed.append(seal([hook], [module], None))
+    sealed[0](CONTROL, ("start",))
+    assert hook.events == [CONTROL]
+    sealed[0]("after.taking", ())
+    assert hook.events == [CONTROL, "after.taking"]
