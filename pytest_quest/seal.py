@@ -226,6 +226,11 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     # much. No code of the test's exists yet: the test module is imported after ``start``.
     taking: list[bool] = []
 
+    def held_values(mapping: Any) -> Iterable[Any]:
+        """What a pictured mapping holds: a dict's values, a list's or a set's items."""
+        return mapping.values() if kind(mapping) is not as_list and \
+            kind(mapping) is not as_set else mapping
+
     def take() -> None:
         taking.append(True)
         try:
@@ -233,9 +238,7 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         finally:
             taking.clear()
         for where, mapping in mappings:
-            values = mapping.values() if kind(mapping) is not as_list and \
-                kind(mapping) is not as_set else mapping
-            picture.append((where, mapping, frozen(mapping), frozen(values)))
+            picture.append((where, mapping, frozen(mapping), frozen(held_values(mapping))))
         mros.extend((f"{klass.__module__}.{klass.__qualname__}", klass, mro)
                     for klass, mro in classes)
         functions.extend(found)
@@ -278,10 +281,8 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
 
     def changed() -> str | None:
         for where, mapping, keys, values in picture:
-            now = mapping.values() if kind(mapping) is not as_list and \
-                kind(mapping) is not as_set else mapping
             if length(mapping) != length(keys) or not every(each(same, mapping, keys)) or \
-                    not every(each(same, now, values)):
+                    not every(each(same, held_values(mapping), values)):
                 return where
         for where, klass, mro in mros:
             if klass.__mro__ is not mro:
