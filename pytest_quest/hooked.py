@@ -29,7 +29,9 @@ import types
 # Bound at import (see pytest_quest.watch): a builtin the test rebinds never runs here.
 from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     OSError,
+    RuntimeError,
     ValueError,
+    all,
     bool,
     bytes,
     classmethod,
@@ -39,7 +41,9 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     id,
     int,
     isinstance,
+    len,
     list,
+    map,
     memoryview,
     property,
     range,
@@ -52,13 +56,14 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     vars,
 )
 from collections.abc import Iterable
+from operator import is_ as _same
 from typing import Any
 
 from pytest_quest.pathtext import freeze as _freeze_paths
 from pytest_quest.pathtext import text_of
 
-__all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "code_objects", "get_ident",
-           "getframe", "normal", "real_path", "text_of"]
+__all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "Spaces", "code_objects",
+           "get_ident", "getframe", "normal", "real_path", "text_of"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
 #: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
@@ -198,6 +203,40 @@ class Codes:
 
     def __or__(self, other: Codes) -> Codes:
         return Codes((*self._codes, *other._codes))
+
+    def __sub__(self, other: Codes) -> Codes:
+        return Codes(code for code in self._codes if id(code) not in other._ids)
+
+
+class Spaces:
+    """Namespaces (modules' and classes' dicts) with the names each bound and to what, by
+    identity, as they were when taken, and each class's lookup order.
+
+    Code that reads frames or code for someone else is believed only while the namespaces
+    it looks names up in are as they were at the test's start: a name of the test's there is
+    handed what it reads (red team 42 replaced ``inspect``'s helpers, red team 44 the ``Code``
+    class of pytest's traceback API). Compared in C (``operator.is_``): no ``__eq__`` of the
+    test's ever runs.
+    """
+
+    def __init__(self, spaces: Iterable[Any] = (), classes: Iterable[type] = ()) -> None:
+        kinds = tuple(classes)
+        kept = (*spaces, *(vars(kind) for kind in kinds))
+        self._items = tuple((space, tuple(space), tuple(space.values())) for space in kept)
+        self._orders = tuple((kind, kind.__mro__) for kind in kinds)
+
+    def intact(self) -> bool:
+        try:
+            for kind, order in self._orders:
+                if kind.__mro__ is not order:
+                    return False
+            for space, keys, values in self._items:
+                if len(space) != len(keys) or not all(map(_same, space, keys)) or \
+                        not all(map(_same, space.values(), values)):
+                    return False
+        except RuntimeError:  # a dict changed size while it was compared: not as it was
+            return False
+        return True
 
 
 def code_objects(modules: Iterable[types.ModuleType]) -> Codes:

@@ -212,19 +212,23 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     events, prefixes, attributes, target, module, (first, last) = judged if judged is not None \
         else (frozenset(), (), frozenset(), "", "", (0, 1 << 30))
     frame_kind, function_kind, code_names = FrameType, FunctionType, _CODE_NAMES
-    home: list[Any] = []  # the target module's globals, from the start on
+    # The state below is held in immutable values, each set once by ``take``: a frame of this
+    # closure hands out its free variables' values (``f_locals``), and a list among them could
+    # be changed in place (red team 44 appended to a list of findings told, which stopped the
+    # checks). Only ``inside`` (the threads in the hook now) stays a set.
+    home: tuple[Any, ...] = ()  # the target module's globals, from the start on
     reading, opening, write_bits = "object.__getattr__", "open", _WRITE_BITS
-    picture: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
-    states: list[tuple[str, dict[str, Any], int, tuple[str, ...], tuple[Any, ...]]] = []
-    mros: list[tuple[str, type, tuple[type, ...]]] = []
-    functions: list[tuple[Any, str]] = []
-    pipe: list[tuple[int, int]] = []  # the answer pipe's identity, taken with the picture
-    told: list[str] = []
+    picture: tuple[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]], ...] = ()
+    states: tuple[tuple[str, dict[str, Any], int, tuple[str, ...], tuple[Any, ...]], ...] = ()
+    mros: tuple[tuple[str, type, tuple[type, ...]], ...] = ()
+    functions: tuple[tuple[Any, str], ...] = ()
+    pipe: tuple[tuple[int, int], ...] = ()  # the answer pipe's identity, taken with the picture
+    told = 0  # findings told
     inside: set[int] = set()
     # Set while the picture is taken: the events its own ``id()`` calls raise (thousands) are
     # none of the hooks' business, and judging each one made the picture cost four times as
     # much. No code of the test's exists yet: the test module is imported after ``start``.
-    taking: list[bool] = []
+    taking = False
 
     def held_values(mapping: Any) -> Iterable[Any]:
         """What a pictured mapping holds: a dict's values, a list's or a set's items."""
@@ -232,24 +236,26 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
             kind(mapping) is not as_set else mapping
 
     def take() -> None:
-        taking.append(True)
+        nonlocal taking, picture, mros, functions, states, pipe, home
+        taking = True
         try:
             mappings, classes, found = parts(module_list, skipped)
         finally:
-            taking.clear()
-        for where, mapping in mappings:
-            picture.append((where, mapping, frozen(mapping), frozen(held_values(mapping))))
-        mros.extend((f"{klass.__module__}.{klass.__qualname__}", klass, mro)
-                    for klass, mro in classes)
-        functions.extend(found)
-        for where, space, kept in instances(hooks_list, module_list):
-            states.append((where, space, length(space), kept, frozen(each(space.get, kept))))
+            taking = False
+        mros = frozen((f"{klass.__module__}.{klass.__qualname__}", klass, mro)
+                      for klass, mro in classes)
+        functions = frozen(found)
+        states = frozen((where, space, length(space), kept, frozen(each(space.get, kept)))
+                        for where, space, kept in instances(hooks_list, module_list))
         if fd is not None:
             found_fd = fstat(fd)
-            pipe.append((found_fd.st_dev, found_fd.st_ino))
+            pipe = ((found_fd.st_dev, found_fd.st_ino),)
         loaded = loaded_modules.get(module) if module else None
         if loaded is not None:
-            home.append(namespace(loaded))
+            home = (namespace(loaded),)
+        # Last: the checks begin once there is a picture.
+        picture = frozen((where, mapping, frozen(mapping), frozen(held_values(mapping)))
+                         for where, mapping in mappings)
 
     def elsewhere(args: tuple[Any, ...]) -> bool:
         """A read of the code of a function or a frame of another module than the target's."""
@@ -266,7 +272,8 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
         return False
 
     def tell(what: str) -> None:
-        told.append(what)
+        nonlocal told
+        told += 1
         if fd is None:
             return
         try:

@@ -31,7 +31,6 @@ import ast
 import gc
 import importlib.machinery
 import marshal
-import operator
 import os
 import pathlib
 import sys
@@ -83,6 +82,7 @@ from pytest_quest.hooked import (
     AnswerPipe,
     Codes,
     Phase,
+    Spaces,
     code_objects,
     get_ident,
     getframe,
@@ -153,7 +153,8 @@ class Readers:
 
     #: Keep what they read (strings, line numbers), function by function: ``traceback``'s
     #: summaries, ``logging``'s caller lookup; and coverage and pytest-quest, whose names the
-    #: static stage refuses in a test.
+    #: static stage refuses in a test, but the hooks' own code (``inside``: it reads inside
+    #: the hooks only, and called by the test it reads for the test).
     consumers: Codes = field(default_factory=Codes)
     #: The consumers named function by function (not coverage's and ours): each holds the
     #: code it read in a local while it works, and a few of them call code the test can set
@@ -203,12 +204,14 @@ class Readers:
     #: exception raised inside it (a signal handler's, the recursion limit) carries its frames,
     #: whose locals are the hooks themselves.
     inside: Codes = field(default_factory=Codes)
+    #: The seal's closure, the one audit hook of the run (``_in_hook`` finds it by its code).
+    sealed: Codes = field(default_factory=Codes)
 
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
             "consumers", "holders", "importers", "reporters", "keepers", "passing", "walkers",
-            "signature", "tracers", "installers", "hooks", "loader", "inside")})
+            "signature", "tracers", "installers", "hooks", "loader", "inside", "sealed")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -231,7 +234,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     from _pytest.nodes import Node
     from _pytest.python import Function
 
-    from pytest_quest import runparts
+    from pytest_quest import runparts, seal
 
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
     # coverage.py's own reads, but not its dynamic contexts' (never on in a run):
@@ -240,6 +243,13 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     coverage = code_objects([module for module in _modules(("coverage",))
                              if module.__name__ != "coverage.context"])
     ours = coverage | code_objects(_modules(("pytest_quest",)))
+    # The hooks' own code reads frames and code inside the hooks only, where the watch judges
+    # what it reads as code it runs (``Watch._inside``); called by the test, it reads for the
+    # test (red team 44 called ``Watch._holds_a_reader`` with an object of its own for the
+    # watch, found through ``object.__subclasses__()``, and was handed the installed code).
+    inside = code_objects(_modules(("pytest_quest.seal", "pytest_quest.watch",
+                                    "pytest_quest.hooked", "pytest_quest.pathtext"))) | Codes(
+        code for item in vars(runparts.Guard).values() for code in _codes_of(item))
     keepers = [vars(kind).get(name) for kind, names in (
         (pytest_code.TracebackEntry, ("name", "lineno", "path", "relline", "statement",
                                       "getfirstlinesource", "getsource", "ishidden", "__str__",
@@ -267,7 +277,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # and the frames that keep the interpreter's functions a run replaced (pytest_quest.noevent)
     holders = Codes(code for item in keep for code in _codes_of(item)) | kept | Codes([KEEPING])
     return Readers(
-        consumers=holders | ours, holders=holders, importers=_importers(),
+        consumers=holders | (ours - inside), holders=holders, importers=_importers(),
         guards=_guards(traceback, logging, positions),
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=kept,
@@ -277,10 +287,9 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
         tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
         installers=Codes([*start, *installers]), hooks=ours,
-        loader=Codes(loader),
-        inside=code_objects(_modules(("pytest_quest.seal", "pytest_quest.watch",
-                                      "pytest_quest.hooked", "pytest_quest.pathtext")))
-        | Codes(code for item in vars(runparts.Guard).values() for code in _codes_of(item)))
+        loader=Codes(loader), inside=inside, sealed=Codes(
+            code for code in seal.seal.__code__.co_consts
+            if type(code) is types.CodeType and code.co_name == "sealed"))
 
 
 def _guards(traceback: Any, logging: Any, positions: Any
@@ -367,7 +376,11 @@ class Watch:
         self._handlers: tuple[Any, ...] = (None,) * len(SIGNALS)
         self._replaced: list[str] = []
         #: The globals of the modules that read for their caller, as at the test's start.
-        self._passing: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[Any, ...]], ...] = ()
+        self._passing = Spaces()
+        #: pytest's traceback API (its modules' globals and classes), as at the test's start:
+        #: its keepers read for themselves only while it is (red team 44 replaced the ``Code``
+        #: class its ``Frame.code`` hands a frame's code to).
+        self._keeping = Spaces()
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
@@ -494,8 +507,8 @@ class Watch:
                     not readers.keepers.holds(frame.f_code))):
                 break
             frame = frame.f_back
-        if frame is not None and (readers.hooks.holds(frame.f_code) or readers.keepers.holds(
-                frame.f_code) or readers.consumers.holds(frame.f_code)):
+        if frame is not None and (self._consumer(frame) or (
+                readers.hooks.holds(frame.f_code) and not readers.inside.holds(frame.f_code))):
             return False
         self._saw("took a frame of pytest-quest's own audit hook from a traceback")
         return True
@@ -512,10 +525,12 @@ class Watch:
         caller = self._raiser(2)  # 0: here, 1: __call__, 2: who raised the event
         if self._phase.steer(verb, caller):
             self._handlers = tuple(HANDLER_OF(number) for number in SIGNALS)
-            spaces = [vars(module) for module in map(_MODULES.get, _PASSING)
-                      if module is not None]
-            self._passing = tuple((names, tuple(names), tuple(names.values()))
-                                  for names in spaces)
+            self._passing = Spaces(vars(module) for module in map(_MODULES.get, _PASSING)
+                                   if module is not None)
+            keeping = [module for module in map(_MODULES.get, _KEEPING) if module is not None]
+            self._keeping = Spaces((vars(module) for module in keeping), (
+                kind for module in keeping[:2] for kind in vars(module).values()
+                if type(kind) is type and kind.__module__ == module.__name__))
             self._pipe.seal()
             return
         if verb == "loading":
@@ -545,10 +560,12 @@ class Watch:
 
     # ------------------------------------------------------------ what it saw
     def _saw(self, what: str) -> None:
+        """A finding, on the answer pipe at once, every time: what the watch keeps of them
+        (``reads``, at most :data:`MAX_READS`) decides nothing (red team 44 reached the watch
+        and filled that list, which silenced it). The judge keeps each text once."""
         entry = f"{self.nodeid}: {what}" if self.nodeid else what
-        if entry in self.reads or len(self.reads) >= MAX_READS:
-            return
-        self.reads.append(entry)
+        if entry not in self.reads and len(self.reads) < MAX_READS:
+            self.reads.append(entry)
         self._pipe.tell(READ_RECORD, entry)
 
     # ------------------------------------------------------------ the rules
@@ -696,16 +713,9 @@ class Watch:
         passing = self._readers.passing
         while passing.holds(frame.f_code) and frame.f_back is not None:
             frame = frame.f_back
-        if frame is not first and not self._passing_intact():
+        if frame is not first and not self._passing.intact():
             return first  # the standard library's frame, read for no one: the test's
         return frame
-
-    def _passing_intact(self) -> bool:
-        for names, keys, values in self._passing:
-            if len(names) != len(keys) or not all(map(_SAME, names, keys)) or \
-                    not all(map(_SAME, names.values(), values)):
-                return False
-        return True
 
     def _code_through(self, holder: Any, attr: str) -> None:
         """A generator's, coroutine's or frame's code read (red team 6, finding 06: a test told
@@ -723,7 +733,7 @@ class Watch:
             # 31; the standard library's ``Sequence.__iter__`` run by the test's
             # ``__getitem__``: red team 36).
             frame = getattr(holder, attr, None)  # None: finished, no frame at all
-            if frame is not None and not self._readers.consumers.holds(self._raiser(3).f_code) \
+            if frame is not None and not self._consumer(self._raiser(3)) \
                     and self._walk_by_test(attr, 4):  # 0: _walk_by_test, 1: here, 2: _judge
                 return  # (a consumer keeps what it takes: coverage, traceback's summaries)
             found = getattr(frame, "f_code", None)
@@ -766,12 +776,15 @@ class Watch:
             if frame is None:
                 return False
             code = frame.f_code
+            if readers.inside.holds(code):
+                return self._in_hook(frame)
             if readers.consumers.holds(code):
-                return self._intact(code)
+                return self._intact(code) and (
+                    not readers.keepers.holds(code) or self._keeping.intact())
             if self._stdlib_function(code, _REPORTS):
                 return True
             if readers.keepers.holds(code):
-                return True
+                return self._keeping.intact()
             caller = frame.f_back
             if not readers.reporters.holds(code) or caller is None or not self._trusted(
                     caller.f_code) or not self._names(caller.f_code, code.co_name):
@@ -825,6 +838,30 @@ class Watch:
                 return False
             frame = frame.f_back
         return True
+
+    def _consumer(self, frame: types.FrameType) -> bool:
+        """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
+        readers, code = self._readers, frame.f_code
+        if readers.consumers.holds(code):
+            return not readers.keepers.holds(code) or self._keeping.intact()
+        return readers.inside.holds(code) and self._in_hook(frame)
+
+    def _in_hook(self, frame: types.FrameType | None) -> bool:
+        """Whether ``frame``, of the hooks' own code, runs inside this run's audit hook: every
+        frame from it up is the hooks' own until the seal's closure that calls this watch.
+        Called by the test (found through ``object.__subclasses__()``, with an object of the
+        test's for the watch) or by a seal the test made, it reads for the test (red team 44
+        had ``Watch._holds_a_reader`` hand it the installed code)."""
+        readers = self._readers
+        for _ in range(_DEPTH):
+            if frame is None or not readers.inside.holds(frame.f_code):
+                return False
+            if readers.sealed.holds(frame.f_code):
+                calls = frame.f_locals.get("calls")
+                return type(calls) is tuple and any(
+                    type(pair) is tuple and len(pair) == 2 and pair[1] is self for pair in calls)
+            frame = frame.f_back
+        return False
 
     def _intact(self, code: types.CodeType) -> bool:
         return all(names.get(name) is original
@@ -917,7 +954,7 @@ class Watch:
         or the project iterating the test's ``map(operator.attrgetter(...), ...)``: red team
         31). Whoever made that callable is the test; a consumer's own lookups aside."""
         code = frame.f_code
-        return not self._readers.consumers.holds(code) and self._trusted_names(code) and \
+        return not self._consumer(frame) and self._trusted_names(code) and \
             not self._names(code, name) and name not in _text_constants(code)
 
     def _under_holder(self, frame: types.FrameType) -> bool:
@@ -927,7 +964,7 @@ class Watch:
         are the holder's). A module's reader that kept the target's code counts with the
         test's code in between."""
         holders, readers = self._readers.holders, self._readers
-        if readers.consumers.holds(frame.f_code):
+        if self._consumer(frame):
             return False  # takes it for itself (coverage's monitoring callback, logging's lookup)
         own = True
         roots: set[str] = set()  # the libraries (or the project's folders) on the way
@@ -984,8 +1021,10 @@ class Watch:
 
     def _made_by_test(self, frame: types.FrameType) -> bool:
         """The test file's code, or code made at run time (``<string>``, or under any name
-        the test's time compiled code under), not a module's."""
-        return self._test_code(frame.f_code)
+        the test's time compiled code under), not a module's; or the hooks' own code run
+        outside the hook, which only the test does (red team 44)."""
+        return self._test_code(frame.f_code) or (
+            self._readers.inside.holds(frame.f_code) and not self._in_hook(frame))
 
     def _test_code(self, code: types.CodeType) -> bool:
         """The test file's, code made in the test's time, or a module file in the run's
@@ -1138,7 +1177,10 @@ _CODE, _FUNCTION, _METHOD = types.CodeType, types.FunctionType, types.MethodType
 _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modules
 #: The modules that read for their caller (``Readers.passing``), and how their globals are
 #: compared (by identity, in C: no ``__eq__`` of the test's is called).
-_PASSING, _SAME = ("inspect", "types"), operator.is_
+_PASSING = ("inspect", "types")
+#: pytest's traceback API, whose keepers read for themselves: the first two modules' classes
+#: are kept too.
+_KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads

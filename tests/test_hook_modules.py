@@ -50,6 +50,7 @@ def test_the_check_sees_a_builtin_left_to_the_builtins() -> None:
 BEFORE_OR_OUTSIDE = {
     "pytest_quest.watch": {("__init__", "os.path"), ("__init__", "os.sep"),
                            ("_codes_of", "types.CodeType"), ("_modules", "sys.modules"),
+                           ("readers", "types.CodeType"),
                            ("_modules", "types.ModuleType")},
     "pytest_quest.hooked": {("code", "types.CodeType"), ("code_objects", "types.CodeType"),
                             ("code_objects", "types.FunctionType"),

@@ -1422,13 +1422,13 @@ def test_inspect_reads_for_its_caller_only_while_its_globals_are_as_at_the_start
     import inspect
 
     watch = _watch_on(tmp_path / "shop.py")
-    assert watch._passing_intact()
+    assert watch._passing.intact()
     monkeypatch.setattr(inspect, "_get_code_position", lambda code, index: (None,) * 4)
-    assert not watch._passing_intact()
+    assert not watch._passing.intact()
     monkeypatch.undo()
-    assert watch._passing_intact()
+    assert watch._passing.intact()
     monkeypatch.setattr(inspect, "some_new_name", 1, raising=False)
-    assert not watch._passing_intact()
+    assert not watch._passing.intact()
 
 
 def test_coverages_dynamic_contexts_are_no_consumer() -> None:
@@ -1440,3 +1440,104 @@ def test_coverages_dynamic_contexts_are_no_consumer() -> None:
     now = readers()
     assert not now.consumers.holds(coverage.context.qualname_from_frame.__code__)
     assert now.consumers.holds(coverage.control.Coverage.start.__code__)
+
+
+class _Probe:
+    """Stands for the hooks' own code (made one of ``inside`` below): keeps its frame."""
+
+    def __init__(self) -> None:
+        self.frames: list[Any] = []
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        self.frames.append(sys._getframe())
+
+
+def test_the_hooks_own_code_reads_for_itself_only_inside_this_runs_hook(tmp_path: Path) -> None:
+    """Red team 44: the hooks' code, found through ``object.__subclasses__()`` and called by the
+    test with an object of its own for the watch, read a traceback's frame and the target's
+    code for the test. Only inside the seal's closure that calls this watch is it the hooks'
+    own reading; a seal the test made is not that one."""
+    from dataclasses import replace
+
+    from pytest_quest.hooked import Codes
+    from pytest_quest.seal import seal
+
+    known = replace(READERS, inside=READERS.inside | Codes([_Probe.__call__.__code__]))
+    watch = _watch_on(tmp_path / "shop.py", known=known)
+    probe = _Probe()
+    seal([probe, watch], [], None)("pytest_quest.probe", ())  # the run's hook: it calls the watch
+    probe("pytest_quest.probe", ())  # called by the test
+    seal([probe], [], None)("pytest_quest.probe", ())  # a seal of the test's making
+    inside, direct, made = probe.frames
+    assert watch._in_hook(inside) and watch._consumer(inside)
+    for frame in (direct, made):
+        assert not watch._in_hook(frame) and not watch._consumer(frame)
+    assert not known.consumers.holds(Watch._holds_a_reader.__code__)  # never by itself
+
+
+def test_the_hooks_own_code_called_by_the_test_hands_it_nothing_unseen(tmp_path: Path) -> None:
+    """Red team 44's route end to end: ``Watch._holds_a_reader`` called with a fake watch and a
+    traceback through the target's frame reads ``tb_frame`` and ``f_code`` for the test."""
+    from types import SimpleNamespace
+
+    from pytest_quest.hooked import Phase
+
+    price = _price(tmp_path)
+    try:
+        price(None)
+    except TypeError as exc:
+        traceback = exc.__traceback__
+    assert traceback is not None and traceback.tb_next is not None
+    handed: list[Any] = []
+
+    class Holders:
+        def holds(self, code: Any) -> bool:
+            handed.append(code)
+            return True
+
+    fake = SimpleNamespace(_readers=SimpleNamespace(holders=Holders(), keepers=Holders()),
+                           _kept_frame=lambda frame: False)
+    watch = _watch_on(tmp_path / "shop.py")
+    sys.addaudithook(watch)
+    try:
+        Watch._holds_a_reader(fake, traceback.tb_next)  # type: ignore[arg-type]
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    assert handed and handed[0] is price.__code__  # what the test got
+    assert "walked the process's frames or objects (tb_frame)" in watch.reads
+
+
+def test_pytests_keepers_read_for_themselves_only_while_its_traceback_api_is_intact(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 44: ``TracebackEntry.path`` (a keeper) reads ``Frame.code``, which hands the
+    frame's code to the ``Code`` global of ``_pytest._code.code``, replaced by the test."""
+    from _pytest._code import code as pytest_code
+
+    watch = _watch_on(tmp_path / "shop.py")
+    keeper = sys._getframe()  # stands for a keeper's frame below
+    assert watch._keeping.intact()
+    monkeypatch.setattr(pytest_code, "Code", type("Code", (), {}))
+    assert not watch._keeping.intact()
+    monkeypatch.undo()
+    assert watch._keeping.intact()
+    monkeypatch.setattr(pytest_code.Frame, "code", property(lambda self: None))
+    assert not watch._keeping.intact()  # a class of the API changed
+    monkeypatch.undo()
+    del keeper
+
+
+def test_every_finding_is_told_whatever_the_watch_kept(tmp_path: Path) -> None:
+    """Red team 44 reached the watch and filled its list of reads to the cap: the watch then
+    told nothing. Each finding goes to the answer pipe whatever that list holds."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    try:
+        from pytest_quest.hooked import AnswerPipe
+
+        watch = _watch_on(tmp_path / "shop.py", pipe=AnswerPipe(write))
+        watch.reads.extend(f"filler {n}" for n in range(100))
+        watch._saw("read the target's __code__")
+        assert READ_RECORD in os.read(read, 65536)
+    finally:
+        os.close(read)
+        os.close(write)
