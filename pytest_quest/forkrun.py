@@ -1401,7 +1401,9 @@ class _ChildRun:
                       pipe, _known_readers().copy(),
                       # our own suite's coverage data folder (its checkout) holds our
                       # modules, not the test's
-                      [d for d in self.allowed if d != judge.own_coverage], sealed=True)
+                      [d for d in self.allowed if d != judge.own_coverage], sealed=True,
+                      # coverage runs in every run only under our own suite's measuring
+                      measuring=self.measure or bool(judge.own_coverage))
         noevent.close()  # frame sources with no audit event: signal handlers, gc.garbage
         guard = Guard(self.allowed, confined, hidden, pipe)
         # One hook, the watch then the guard (last: it refuses any hook added after it), in a

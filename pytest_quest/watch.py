@@ -74,7 +74,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     zip,
 )
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_quest.hooked import (
@@ -206,12 +206,15 @@ class Readers:
     inside: Codes = field(default_factory=Codes)
     #: The seal's closure, the one audit hook of the run (``_in_hook`` finds it by its code).
     sealed: Codes = field(default_factory=Codes)
+    #: coverage's and the recorder's code: trusted in the measuring run only.
+    measuring: Codes = field(default_factory=Codes)
 
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
             "consumers", "holders", "importers", "reporters", "keepers", "passing", "walkers",
-            "signature", "tracers", "installers", "hooks", "loader", "inside", "sealed")})
+            "signature", "tracers", "installers", "hooks", "loader", "inside", "sealed",
+            "measuring")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -243,6 +246,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     coverage = code_objects([module for module in _modules(("coverage",))
                              if module.__name__ != "coverage.context"])
     ours = coverage | code_objects(_modules(("pytest_quest",)))
+    recorder = code_objects(_modules(("pytest_quest.recorder",)))
     # The hooks' own code reads frames and code inside the hooks only, where the watch judges
     # what it reads as code it runs (``Watch._inside``); called by the test, it reads for the
     # test (red team 44 called ``Watch._holds_a_reader`` with an object of its own for the
@@ -285,7 +289,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
-        tracers=coverage | code_objects(_modules(("pytest_quest.recorder",))),
+        tracers=coverage | recorder, measuring=coverage | recorder,
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader), inside=inside, sealed=Codes(
             code for code in seal.seal.__code__.co_consts
@@ -343,7 +347,7 @@ class Watch:
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
                  known: Readers | None = None, writable: Iterable[str] = (),
-                 sealed: bool = False) -> None:
+                 sealed: bool = False, measuring: bool = True) -> None:
         #: Called through :func:`pytest_quest.seal.seal`'s closure: one more frame between
         #: ``__call__`` and whoever raised the event.
         self._above = 1 if sealed else 0
@@ -360,7 +364,14 @@ class Watch:
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
-        self._readers = known if known is not None else Readers()
+        readers = known if known is not None else Readers()
+        if not measuring:
+            # Only the measuring run has coverage and the recorder on: in any other, their code
+            # runs only when the test calls it, and reads and installs for the test (red team
+            # 45 started a tracer of coverage's and had the recorder install its profiler).
+            readers = replace(readers, tracers=Codes(),
+                              consumers=readers.consumers - readers.measuring)
+        self._readers = readers
         self._guards: dict[int, list[tuple[dict[str, Any], str, Any]]] = {}
         for code, names, name, original in self._readers.guards:
             self._guards.setdefault(code, []).append((names, name, original))
@@ -1178,9 +1189,11 @@ _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modul
 #: The modules that read for their caller (``Readers.passing``), and how their globals are
 #: compared (by identity, in C: no ``__eq__`` of the test's is called).
 _PASSING = ("inspect", "types")
-#: pytest's traceback API, whose keepers read for themselves: the first two modules' classes
-#: are kept too.
-_KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python")
+#: pytest's traceback API, whose keepers read for themselves, and the modules it hands a code
+#: object or a frame's file to (``Code.path`` calls ``inspect.getfile``: red team 45): the
+#: first two modules' classes are kept too.
+_KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python",
+            "inspect", "types", "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads

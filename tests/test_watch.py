@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import os
 import sys
+import traceback
 import types
 from pathlib import Path
 from typing import Any
@@ -1523,7 +1525,34 @@ def test_pytests_keepers_read_for_themselves_only_while_its_traceback_api_is_int
     monkeypatch.setattr(pytest_code.Frame, "code", property(lambda self: None))
     assert not watch._keeping.intact()  # a class of the API changed
     monkeypatch.undo()
+    # red team 45: ``Code.path`` hands the code to ``inspect.getfile``, looked up in inspect
+    monkeypatch.setattr(inspect, "getfile", lambda code: "")
+    assert not watch._keeping.intact()
+    monkeypatch.undo()
+    assert watch._keeping.intact()
     del keeper
+
+
+def test_coverage_and_the_recorder_read_and_install_for_themselves_in_the_measuring_run_only(
+        tmp_path: Path) -> None:
+    """Red team 45 started a tracer of coverage's (``PyTracer``) and had the recorder's window
+    install its own profiler: in a run that does not measure, their code runs only when the
+    test calls it."""
+    from coverage.pytracer import PyTracer
+
+    from pytest_quest.recorder import Recorder
+
+    traced = PyTracer._trace.__code__  # type: ignore[attr-defined]
+    window = Recorder.window.__wrapped__.__code__  # type: ignore[attr-defined]
+    known = readers()  # made with coverage's tracer module loaded, as in a run
+    measuring = _watch_on(tmp_path / "shop.py", known=known)
+    other = _watch_on(tmp_path / "shop.py", known=known, measuring=False)
+    for code in (traced, window):
+        assert measuring._readers.tracers.holds(code) and measuring._readers.consumers.holds(code)
+        assert not other._readers.tracers.holds(code)
+        assert not other._readers.consumers.holds(code)
+    summary = traceback.StackSummary._extract_from_extended_frame_gen.__code__  # type: ignore[attr-defined]
+    assert other._readers.consumers.holds(summary)  # the standard library's, as before
 
 
 def test_every_finding_is_told_whatever_the_watch_kept(tmp_path: Path) -> None:
