@@ -41,6 +41,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     id,
     int,
     isinstance,
+    iter,
     len,
     list,
     map,
@@ -55,7 +56,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     type,
     vars,
 )
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from operator import is_ as _same
 from typing import Any
 
@@ -207,6 +208,9 @@ class Codes:
     def __sub__(self, other: Codes) -> Codes:
         return Codes(code for code in self._codes if id(code) not in other._ids)
 
+    def __iter__(self) -> Iterator[types.CodeType]:
+        return iter(self._codes)
+
 
 class Spaces:
     """Namespaces (modules' and classes' dicts) with the names each bound and to what, by
@@ -219,11 +223,16 @@ class Spaces:
     test's ever runs.
     """
 
-    def __init__(self, spaces: Iterable[Any] = (), classes: Iterable[type] = ()) -> None:
+    def __init__(self, spaces: Iterable[Any] = (), classes: Iterable[type] = (),
+                 named: Iterable[tuple[dict[str, Any], Iterable[str]]] = ()) -> None:
+        """``named``: namespaces of which only the given names count (the builtins' dict,
+        which a test may change for names nobody here uses)."""
         kinds = tuple(classes)
         kept = (*spaces, *(vars(kind) for kind in kinds))
         self._items = tuple((space, tuple(space), tuple(space.values())) for space in kept)
         self._orders = tuple((kind, kind.__mro__) for kind in kinds)
+        self._named = tuple((space, names, tuple(map(space.get, names)))
+                            for space, names in ((space, tuple(names)) for space, names in named))
 
     def intact(self) -> bool:
         try:
@@ -233,6 +242,9 @@ class Spaces:
             for space, keys, values in self._items:
                 if len(space) != len(keys) or not all(map(_same, space, keys)) or \
                         not all(map(_same, space.values(), values)):
+                    return False
+            for space, names, values in self._named:
+                if not all(map(_same, map(space.get, names), values)):
                     return False
         except RuntimeError:  # a dict changed size while it was compared: not as it was
             return False

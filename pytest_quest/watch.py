@@ -208,13 +208,18 @@ class Readers:
     sealed: Codes = field(default_factory=Codes)
     #: coverage's and the recorder's code: trusted in the measuring run only.
     measuring: Codes = field(default_factory=Codes)
+    #: The builtins the keepers' modules (:data:`_KEEPING`) name: a name not found in a
+    #: module's dict is looked up there (red team 46 replaced ``isinstance`` for
+    #: ``inspect.getfile`` and ``id`` for ``Traceback.recursionindex``).
+    builtins_used: tuple[str, ...] = ()
 
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
-        return Readers(guards=self.guards, **{name: getattr(self, name).copy() for name in (
-            "consumers", "holders", "importers", "reporters", "keepers", "passing", "walkers",
-            "signature", "tracers", "installers", "hooks", "loader", "inside", "sealed",
-            "measuring")})
+        return Readers(guards=self.guards, builtins_used=self.builtins_used, **{
+            name: getattr(self, name).copy() for name in (
+                "consumers", "holders", "importers", "reporters", "keepers", "passing",
+                "walkers", "signature", "tracers", "installers", "hooks", "loader", "inside",
+                "sealed", "measuring")})
 
 
 def _modules(prefixes: tuple[str, ...]) -> list[types.ModuleType]:
@@ -290,10 +295,20 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
         tracers=coverage | recorder, measuring=coverage | recorder,
+        builtins_used=_builtins_named(_KEEPING),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader), inside=inside, sealed=Codes(
             code for code in seal.seal.__code__.co_consts
             if type(code) is types.CodeType and code.co_name == "sealed"))
+
+
+def _builtins_named(modules: Iterable[str]) -> tuple[str, ...]:
+    """The builtins that code of ``modules`` (those loaded) names, sorted."""
+    import builtins
+
+    named = {name for code in code_objects(_MODULES[module] for module in modules
+                                           if module in _MODULES) for name in code.co_names}
+    return tuple(sorted(named & set(vars(builtins))))
 
 
 def _guards(traceback: Any, logging: Any, positions: Any
@@ -370,7 +385,8 @@ class Watch:
             # runs only when the test calls it, and reads and installs for the test (red team
             # 45 started a tracer of coverage's and had the recorder install its profiler).
             readers = replace(readers, tracers=Codes(),
-                              consumers=readers.consumers - readers.measuring)
+                              consumers=readers.consumers - readers.measuring,
+                              hooks=readers.hooks - readers.measuring)
         self._readers = readers
         self._guards: dict[int, list[tuple[dict[str, Any], str, Any]]] = {}
         for code, names, name, original in self._readers.guards:
@@ -541,7 +557,8 @@ class Watch:
             keeping = [module for module in map(_MODULES.get, _KEEPING) if module is not None]
             self._keeping = Spaces((vars(module) for module in keeping), (
                 kind for module in keeping[:2] for kind in vars(module).values()
-                if type(kind) is type and kind.__module__ == module.__name__))
+                if type(kind) is type and kind.__module__ == module.__name__), named=(
+                    (vars(_MODULES["builtins"]), self._readers.builtins_used),))
             self._pipe.seal()
             return
         if verb == "loading":

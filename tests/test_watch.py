@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, LOST, AnswerPipe, Codes
+from pytest_quest.hooked import CONTROL, LOST, AnswerPipe, Codes, Spaces
 from pytest_quest.protocol import READ_RECORD, split_run_answer
 from pytest_quest.scrub import fingerprint
 from pytest_quest.watch import Readers, Watch, readers
@@ -1531,6 +1531,15 @@ def test_pytests_keepers_read_for_themselves_only_while_its_traceback_api_is_int
     monkeypatch.undo()
     assert watch._keeping.intact()
     del keeper
+    # red team 46: a name not in those dicts is looked up in the builtins' (``isinstance`` in
+    # ``inspect.getfile``, ``id`` in ``Traceback.recursionindex``): the ones they name count
+    assert {"isinstance", "id"} <= set(watch._readers.builtins_used)
+    space = {"isinstance": isinstance, "input": input}
+    named = Spaces(named=[(space, ["isinstance"])])
+    space["input"] = print  # a builtin nobody there names: no matter
+    assert named.intact()
+    space["isinstance"] = print
+    assert not named.intact()
 
 
 def test_coverage_and_the_recorder_read_and_install_for_themselves_in_the_measuring_run_only(
@@ -1549,8 +1558,11 @@ def test_coverage_and_the_recorder_read_and_install_for_themselves_in_the_measur
     other = _watch_on(tmp_path / "shop.py", known=known, measuring=False)
     for code in (traced, window):
         assert measuring._readers.tracers.holds(code) and measuring._readers.consumers.holds(code)
+        assert measuring._readers.hooks.holds(code)
         assert not other._readers.tracers.holds(code)
         assert not other._readers.consumers.holds(code)
+        # red team 46 set a tracer of coverage's as threading's trace hook: not ours there
+        assert not other._readers.hooks.holds(code)
     summary = traceback.StackSummary._extract_from_extended_frame_gen.__code__  # type: ignore[attr-defined]
     assert other._readers.consumers.holds(summary)  # the standard library's, as before
 
