@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from pytest_quest import cgroups, confine, mutate, noevent, safeio, seccomp
+from pytest_quest import cgroups, confine, mutate, noevent, safeio, seccomp, standin
 from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG
 from pytest_quest.gaps import Gaps
 from pytest_quest.hooked import CONTROL, AnswerPipe
@@ -1418,6 +1418,8 @@ class _ChildRun:
             first_error = self._import(target.module)
         if swapped:
             self._swap()
+        if self.function is not None:
+            standin.install(self.function)  # pytest's traceback API sees a stand-in for it
         self.function = None  # installed (the module or the swap holds it now)
         if first_error is None:
             loader.forget()  # imported: nothing of the run may find its code there
@@ -1613,7 +1615,8 @@ _LOADER = (_ChildRun._loading.__code__, _ChildRun._import.__code__,
 _READERS: list[Readers] = []
 #: The modules whose code runs inside the run's audit hook (with what they use of ours).
 _SEALED = ("pytest_quest.watch", "pytest_quest.runparts", "pytest_quest.hooked",
-           "pytest_quest.pathtext", "pytest_quest.noevent", "pytest_quest.seal")
+           "pytest_quest.pathtext", "pytest_quest.noevent", "pytest_quest.seal",
+           "pytest_quest.standin")
 
 
 def _known_readers() -> Readers:

@@ -29,7 +29,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "run": frozenset({
         "cgroups", "confine", "forkrun", "gaps", "harness", "mutate", "recorder", "runparts",
         "runstate", "runtrust", "sandbox", "scanner", "schedule", "scrub", "seccomp",
-        "submission", "targetfacts", "hooked", "pathtext", "noevent", "seal", "watch", "workers",
+        "submission", "targetfacts", "hooked", "pathtext", "noevent", "seal", "standin", "watch",
+        "workers",
     }),
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({
