@@ -19,15 +19,34 @@ argument, no closure cell (a cell's contents can be assigned without an audit ev
 
 from __future__ import annotations
 
+import inspect
 import types
 from builtins import id as _id  # bound on purpose: a test may rebind the builtin
 from typing import Any
 
-__all__ = ["StandIn", "install", "stand_ins"]
+__all__ = ["StandIn", "install", "stand_in", "stand_ins"]
 
 #: An empty body compiled once, given each code's file, first line and names.
 _STUB = next(const for const in compile("def _():\n    pass\n", "<stand-in>", "exec").co_consts
              if type(const) is types.CodeType)
+
+
+#: The flags that say a code takes ``*args`` or ``**kwargs``.
+_VARIADIC = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def stand_in(code: types.CodeType) -> types.CodeType:
+    """A code with ``code``'s file, first line, names and arguments, and an empty body: what
+    pytest reports of a frame (its source lines, its arguments' values) stays as it was."""
+    flags = code.co_flags & _VARIADIC
+    count = code.co_argcount + code.co_kwonlyargcount + bin(flags).count("1")
+    names = code.co_varnames[:count]
+    return _STUB.replace(
+        co_filename=code.co_filename, co_firstlineno=code.co_firstlineno,
+        co_name=code.co_name, co_qualname=code.co_qualname,
+        co_argcount=code.co_argcount, co_posonlyargcount=code.co_posonlyargcount,
+        co_kwonlyargcount=code.co_kwonlyargcount, co_flags=(_STUB.co_flags & ~_VARIADIC) | flags,
+        co_varnames=names, co_nlocals=len(names))
 
 
 def stand_ins(code: types.CodeType) -> tuple[tuple[int, types.CodeType], ...]:
@@ -36,9 +55,7 @@ def stand_ins(code: types.CodeType) -> tuple[tuple[int, types.CodeType], ...]:
     pending = [code]
     while pending:
         item = pending.pop()
-        pairs.append((_id(item), _STUB.replace(
-            co_filename=item.co_filename, co_firstlineno=item.co_firstlineno,
-            co_name=item.co_name, co_qualname=item.co_qualname)))
+        pairs.append((_id(item), stand_in(item)))
         pending.extend(const for const in item.co_consts if type(const) is types.CodeType)
     return tuple(pairs)
 

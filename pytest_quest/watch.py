@@ -31,6 +31,7 @@ import ast
 import gc
 import importlib.machinery
 import marshal
+import opcode
 import os
 import pathlib
 import sys
@@ -53,6 +54,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     dict,
     frozenset,
     getattr,
+    hash,
     id,
     int,
     isinstance,
@@ -408,6 +410,8 @@ class Watch:
         #: its keepers read for themselves only while it is (red team 44 replaced the ``Code``
         #: class its ``Frame.code`` hands a frame's code to).
         self._keeping = Spaces()
+        #: The bytecode of every function of the process, hashed: made on first need.
+        self._bytecodes: frozenset[int] | None = None
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
@@ -504,6 +508,7 @@ class Watch:
             self._compiled(args[0], args[1])
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
+            self._new_bytecode(args[0])
         elif event == "marshal.loads" and count and not self._loading and \
                 not self._plain_bytecode(args[0]):
             self._unmarshalled(args[0])
@@ -711,7 +716,24 @@ class Watch:
         while pending:
             code = pending.pop()
             self._made(code.co_filename)
+            if _past_its_constants(code):  # no compile makes that: crafted to read memory
+                self._saw("loaded code that reads past its constants")
             pending.extend(item for item in code.co_consts if type(item) is _CODE)
+
+    def _new_bytecode(self, bytecode: Any) -> None:
+        """Code made in the test's time from bytecode no code of the process has: CPython
+        checks no index of an instruction, and a ``LOAD_CONST`` past the end of its
+        constants read any object in memory (red team 48 read the installed code from the
+        target's function object that way). ``code.replace`` of a name or file keeps its
+        bytecode, and code that compiling made is the process's (the test module's too)."""
+        if type(bytecode) is not bytes:
+            self._saw("made code from bytecode of its own")
+            return
+        if self._bytecodes is None:  # the first time only: every function loaded now
+            self._bytecodes = frozenset(hash(code.co_code) for code in code_objects(
+                module for module in list(_MODULES.values()) if type(module) is _MODULE))
+        if hash(bytecode) not in self._bytecodes:
+            self._saw("made code from bytecode of its own")
 
     def _made(self, filename: Any) -> None:
         """Code made in the test's time under ``filename``: the test's from now on. Only
@@ -1212,6 +1234,20 @@ _PASSING = ("inspect", "types")
 _KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python",
             "inspect", "types", "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
+def _past_its_constants(code: types.CodeType) -> bool:
+    """An instruction of ``code`` names a constant past the end of its constants: CPython
+    checks no such index, so it reads whatever lies in memory there (red team 48)."""
+    raw, count, extended = code.co_code, len(code.co_consts), 0
+    for index in range(0, len(raw) - 1, 2):
+        operation, argument = raw[index], raw[index + 1] | extended
+        extended = argument << 8 if operation == _EXTENDED_ARG else 0
+        if operation in _HAS_CONSTANT and argument >= count:
+            return True
+    return False
+
+
+#: The instructions whose argument indexes the constants, and the one that widens it.
+_HAS_CONSTANT, _EXTENDED_ARG = frozenset(opcode.hasconst), opcode.EXTENDED_ARG
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
 #: Read with the functions bound here: the import system's own (``_io`` in its module's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 from typing import Any
@@ -37,6 +38,17 @@ def _info() -> ExceptionInfo[BaseException]:
     raise AssertionError("no exception")
 
 
+def test_a_stand_in_has_the_codes_arguments() -> None:
+    def variadic(a: int, /, b: int, *rest: int, c: int, **more: int) -> None:
+        inner = 1
+        del inner
+
+    made = standin.stand_in(variadic.__code__)
+    assert inspect.getargs(made) == inspect.getargs(variadic.__code__)
+    assert (made.co_argcount, made.co_posonlyargcount, made.co_kwonlyargcount) == (2, 1, 1)
+    assert "inner" not in made.co_varnames
+
+
 def test_stand_ins_cover_the_code_and_the_code_nested_in_it() -> None:
     pairs = dict(standin.stand_ins(_target.__code__))
     nested = next(const for const in _target.__code__.co_consts
@@ -64,6 +76,9 @@ def test_pytests_traceback_api_answers_as_before_with_the_stand_in() -> None:
     assert "def _target" in str(entry.getsource())
     text = str(info.getrepr(style="long", showlocals=True))
     assert "no values" in text and "values     = []" in text
+    # its arguments too (red team 48: a report with funcargs listed none)
+    assert "values = []" in str(info.getrepr(funcargs=True))
+    assert entry.frame.getargs() == [("values", [])]
     assert info.traceback.recursionindex() is None
     assert info.traceback[0].frame.code.raw is _info.__code__  # any other code is its own
 

@@ -773,7 +773,8 @@ def test_code_compiled_in_the_tests_time_is_the_tests_whatever_its_name(tmp_path
     probe["take"](before, tb)
     assert before.reads == [] and before.made == set()
     for event, args in (("compile", ("x = 1", name)),
-                        ("code.__new__", (b"", name, "take", 2, 0, 0, 2, 2, 3)),
+                        ("code.__new__", (watching.__code__.co_code, name, "take", 2, 0, 0,
+                                          2, 2, 3)),
                         ("compile", ("x = 1", "<frozen importlib._bootstrap>"))):
         watch = _watch_on(tmp_path / "shop.py")
         watch(event, args)
@@ -1582,3 +1583,44 @@ def test_every_finding_is_told_whatever_the_watch_kept(tmp_path: Path) -> None:
     finally:
         os.close(read)
         os.close(write)
+
+
+def _crafted() -> types.CodeType:
+    """A code whose one ``LOAD_CONST`` names a constant past the end of its constants."""
+    import opcode
+
+    raw = bytes([opcode.EXTENDED_ARG, 1, opcode.opmap["LOAD_CONST"], 0,
+                 opcode.opmap["RETURN_VALUE"], 0])
+    return _crafted.__code__.replace(co_code=raw, co_consts=(None,), co_linetable=b"",
+                                     co_exceptiontable=b"")
+
+
+def test_code_made_from_bytecode_no_code_of_the_process_has_is_a_finding(tmp_path: Path) -> None:
+    """Red team 48: CPython checks no instruction's index, and a ``LOAD_CONST`` past the end of
+    a code's constants read the target's function object, the installed code with it. Code
+    made in the test's time must carry bytecode some code of the process has (a ``replace`` of
+    a name or a file keeps it)."""
+    watch = _watch_on(tmp_path / "shop.py")
+    watch("code.__new__", (_watch_on.__code__.co_code, "<made>", "f", 0, 0, 0, 0, 0, 0))
+    assert watch.reads == []
+    watch("code.__new__", (_crafted().co_code, "<made>", "f", 0, 0, 0, 0, 0, 0))
+    watch("code.__new__", (bytearray(b"\x00\x00"), "<made>", "f", 0, 0, 0, 0, 0, 0))
+    assert watch.reads == ["made code from bytecode of its own"]
+
+
+def test_code_loaded_from_bytes_that_reads_past_its_constants_is_a_finding(
+        tmp_path: Path) -> None:
+    """The same code loaded with ``marshal.loads`` (a ``.pyc`` of the test's) raises no
+    ``code.__new__``: its constants' indexes are checked there."""
+    import marshal
+
+    from pytest_quest.watch import _past_its_constants
+
+    assert _past_its_constants(_crafted())
+    assert not _past_its_constants(_crafted.__code__)
+    assert not any(_past_its_constants(code) for code in READERS.reporters)  # none compiled so
+    watch = _watch_on(tmp_path / "shop.py")
+    watch("marshal.loads", (marshal.dumps(_watch_on.__code__),))
+    assert watch.reads == []
+    watch("marshal.loads", (marshal.dumps(_crafted()),))
+    assert watch.reads == ["loaded code that reads past its constants"]
