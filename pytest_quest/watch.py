@@ -54,7 +54,6 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     dict,
     frozenset,
     getattr,
-    hash,
     id,
     int,
     isinstance,
@@ -410,8 +409,6 @@ class Watch:
         #: its keepers read for themselves only while it is (red team 44 replaced the ``Code``
         #: class its ``Frame.code`` hands a frame's code to).
         self._keeping = Spaces()
-        #: The bytecode of every function of the process, hashed: made on first need.
-        self._bytecodes: frozenset[int] | None = None
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
@@ -508,7 +505,7 @@ class Watch:
             self._compiled(args[0], args[1])
         elif event == "code.__new__" and count >= 2:
             self._made(args[1])  # types.CodeType(...) or code.replace(co_filename=...)
-            self._new_bytecode(args[0])
+            self._new_code()
         elif event == "marshal.loads" and count and not self._loading and \
                 not self._plain_bytecode(args[0]):
             self._unmarshalled(args[0])
@@ -716,24 +713,18 @@ class Watch:
         while pending:
             code = pending.pop()
             self._made(code.co_filename)
-            if _past_its_constants(code):  # no compile makes that: crafted to read memory
-                self._saw("loaded code that reads past its constants")
+            if _past_its_tables(code):  # no compile makes that: crafted to read memory
+                self._saw("loaded code that reads past its tables")
             pending.extend(item for item in code.co_consts if type(item) is _CODE)
 
-    def _new_bytecode(self, bytecode: Any) -> None:
-        """Code made in the test's time from bytecode no code of the process has: CPython
-        checks no index of an instruction, and a ``LOAD_CONST`` past the end of its
-        constants read any object in memory (red team 48 read the installed code from the
-        target's function object that way). ``code.replace`` of a name or file keeps its
-        bytecode, and code that compiling made is the process's (the test module's too)."""
-        if type(bytecode) is not bytes:
-            self._saw("made code from bytecode of its own")
-            return
-        if self._bytecodes is None:  # the first time only: every function loaded now
-            self._bytecodes = frozenset(hash(code.co_code) for code in code_objects(
-                module for module in list(_MODULES.values()) if type(module) is _MODULE))
-        if hash(bytecode) not in self._bytecodes:
-            self._saw("made code from bytecode of its own")
+    def _new_code(self) -> None:
+        """A code object made in the test's time (``types.CodeType(...)``, ``code.replace``):
+        CPython checks no index of an instruction against its code's tables, so such code
+        reads whatever lies in memory past them: red team 48 read the installed code from
+        the target's function object with a ``LOAD_CONST`` past its constants, and red team
+        49 kept a real function's bytecode and shrank its tables. Compiling makes code whose
+        indexes hold; nothing of a test needs to make one."""
+        self._saw("made a code object (types.CodeType or code.replace)")
 
     def _made(self, filename: Any) -> None:
         """Code made in the test's time under ``filename``: the test's from now on. Only
@@ -1234,20 +1225,42 @@ _PASSING = ("inspect", "types")
 _KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python",
             "inspect", "types", "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
-def _past_its_constants(code: types.CodeType) -> bool:
-    """An instruction of ``code`` names a constant past the end of its constants: CPython
-    checks no such index, so it reads whatever lies in memory there (red team 48)."""
-    raw, count, extended = code.co_code, len(code.co_consts), 0
+def _past_its_tables(code: types.CodeType) -> bool:
+    """An instruction of ``code`` names a constant, a name, a local or a cell past the end of
+    its table: CPython checks no such index, so it reads whatever lies in memory there (red
+    team 48 past the constants, red team 49 past the locals, to a finished frame's code)."""
+    raw, extended = code.co_code, 0
+    consts, names = len(code.co_consts), len(code.co_names)
+    slots = len(code.co_varnames) + len(code.co_cellvars) + len(code.co_freevars)
     for index in range(0, len(raw) - 1, 2):
         operation, argument = raw[index], raw[index + 1] | extended
         extended = argument << 8 if operation == _EXTENDED_ARG else 0
-        if operation in _HAS_CONSTANT and argument >= count:
+        if operation in _HAS_CONSTANT:
+            past = argument >= consts
+        elif operation in _HAS_NAME:
+            past = argument >> _NAME_SHIFT.get(operation, 0) >= names
+        elif operation in _PAIRED_SLOTS:
+            past = argument >> 4 >= slots or argument & 15 >= slots
+        elif operation in _HAS_SLOT:
+            past = argument >= slots
+        else:
+            continue
+        if past:
             return True
     return False
 
 
-#: The instructions whose argument indexes the constants, and the one that widens it.
-_HAS_CONSTANT, _EXTENDED_ARG = frozenset(opcode.hasconst), opcode.EXTENDED_ARG
+#: The instructions whose argument indexes a code's constants, names, or locals and cells;
+#: those that pack two locals in one argument (3.13); how far a name's index is shifted (the
+#: low bits are flags); and the instruction that widens the next one's argument.
+_HAS_CONSTANT, _HAS_NAME = frozenset(opcode.hasconst), frozenset(opcode.hasname)
+_PAIRED_SLOTS = frozenset(opcode.opmap[name] for name in (
+    "LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST") if name in opcode.opmap)
+_HAS_SLOT = (frozenset(opcode.haslocal) | frozenset(opcode.hasfree)) - _PAIRED_SLOTS
+_NAME_SHIFT = {opcode.opmap[name]: shift for name, shift in (
+    ("LOAD_GLOBAL", 1), *(() if sys.version_info < (3, 12) else (
+        ("LOAD_ATTR", 1), ("LOAD_SUPER_ATTR", 2)))) if name in opcode.opmap}
+_EXTENDED_ARG = opcode.EXTENDED_ARG
 #: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
 _UNMARSHAL = marshal.loads
 #: Read with the functions bound here: the import system's own (``_io`` in its module's

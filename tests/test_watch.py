@@ -779,7 +779,8 @@ def test_code_compiled_in_the_tests_time_is_the_tests_whatever_its_name(tmp_path
         watch = _watch_on(tmp_path / "shop.py")
         watch(event, args)
         probe["take"](watch, tb)
-        assert watch.reads == (WALKED if args[1] == name else []), event
+        found = [read for read in watch.reads if not read.startswith("made a code object")]
+        assert found == (WALKED if args[1] == name else []), event
     relative = _watch_on(tmp_path / "shop.py")
     relative("compile", ("x = 1", "<string>"))  # the test's already: nothing to keep
     assert relative.made == set()
@@ -1585,42 +1586,42 @@ def test_every_finding_is_told_whatever_the_watch_kept(tmp_path: Path) -> None:
         os.close(write)
 
 
-def _crafted() -> types.CodeType:
-    """A code whose one ``LOAD_CONST`` names a constant past the end of its constants."""
+def _crafted(instruction: str = "LOAD_CONST") -> types.CodeType:
+    """A code whose one ``instruction`` names an entry past the end of its table."""
     import opcode
 
-    raw = bytes([opcode.EXTENDED_ARG, 1, opcode.opmap["LOAD_CONST"], 0,
+    raw = bytes([opcode.EXTENDED_ARG, 1, opcode.opmap[instruction], 0,
                  opcode.opmap["RETURN_VALUE"], 0])
     return _crafted.__code__.replace(co_code=raw, co_consts=(None,), co_linetable=b"",
                                      co_exceptiontable=b"")
 
 
-def test_code_made_from_bytecode_no_code_of_the_process_has_is_a_finding(tmp_path: Path) -> None:
-    """Red team 48: CPython checks no instruction's index, and a ``LOAD_CONST`` past the end of
-    a code's constants read the target's function object, the installed code with it. Code
-    made in the test's time must carry bytecode some code of the process has (a ``replace`` of
-    a name or a file keeps it)."""
+def test_a_code_object_made_in_the_tests_time_is_a_finding(tmp_path: Path) -> None:
+    """Red teams 48 and 49: CPython checks no instruction's index against its code's tables,
+    so a code the test makes (``CodeType(...)``, ``code.replace``) reads memory past them: the
+    target's function object, a finished frame's code. Compiling is how honest code is made."""
     watch = _watch_on(tmp_path / "shop.py")
     watch("code.__new__", (_watch_on.__code__.co_code, "<made>", "f", 0, 0, 0, 0, 0, 0))
-    assert watch.reads == []
-    watch("code.__new__", (_crafted().co_code, "<made>", "f", 0, 0, 0, 0, 0, 0))
-    watch("code.__new__", (bytearray(b"\x00\x00"), "<made>", "f", 0, 0, 0, 0, 0, 0))
-    assert watch.reads == ["made code from bytecode of its own"]
+    assert watch.reads == ["made a code object (types.CodeType or code.replace)"]
+    before = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=READERS)
+    before("code.__new__", (b"", "<made>", "f", 0, 0, 0, 0, 0, 0))  # our own, before the test
+    assert before.reads == []
 
 
-def test_code_loaded_from_bytes_that_reads_past_its_constants_is_a_finding(
-        tmp_path: Path) -> None:
-    """The same code loaded with ``marshal.loads`` (a ``.pyc`` of the test's) raises no
-    ``code.__new__``: its constants' indexes are checked there."""
+def test_code_loaded_from_bytes_that_reads_past_its_tables_is_a_finding(tmp_path: Path) -> None:
+    """Code loaded with ``marshal.loads`` (a ``.pyc`` of the test's) raises no
+    ``code.__new__``: its constants', names', locals' and cells' indexes are checked there
+    (red team 49 read a finished frame's code with a ``LOAD_FAST`` past the locals)."""
     import marshal
 
-    from pytest_quest.watch import _past_its_constants
+    from pytest_quest.watch import _past_its_tables
 
-    assert _past_its_constants(_crafted())
-    assert not _past_its_constants(_crafted.__code__)
-    assert not any(_past_its_constants(code) for code in READERS.reporters)  # none compiled so
+    for instruction in ("LOAD_CONST", "LOAD_FAST", "LOAD_NAME", "LOAD_DEREF"):
+        assert _past_its_tables(_crafted(instruction)), instruction
+    assert not _past_its_tables(_crafted.__code__)
+    assert not any(_past_its_tables(code) for code in READERS.reporters)  # compiled: none
     watch = _watch_on(tmp_path / "shop.py")
     watch("marshal.loads", (marshal.dumps(_watch_on.__code__),))
     assert watch.reads == []
-    watch("marshal.loads", (marshal.dumps(_crafted()),))
-    assert watch.reads == ["loaded code that reads past its constants"]
+    watch("marshal.loads", (marshal.dumps(_crafted("LOAD_FAST")),))
+    assert watch.reads == ["loaded code that reads past its tables"]

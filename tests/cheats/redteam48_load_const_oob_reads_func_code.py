@@ -26,10 +26,9 @@
 #   `_unmarshalled` checks every LOAD_CONST/LOAD_FAST/LOAD_NAME... index against its tables;
 #   the `object.__setattr__` of `__code__` (and `exec` of a code) can check the code it gets
 #   (max const index < len(co_consts)) before it runs.
-# Fixed by: code made in the test's time must carry bytecode some code of the process has
-#   (Watch._new_bytecode, at code.__new__: a replace of a name or file keeps it), and code
-#   loaded from bytes may name no constant past its constants (watch._past_its_constants):
-#   run-reads-target.
+# Fixed by: any code object made in the test's time (types.CodeType, code.replace) is a
+#   finding (Watch._new_code), and code loaded from bytes may name no constant, name, local
+#   or cell past its tables (watch._past_its_tables): run-reads-target.
 import pytest
 from hotel.pricing import nightly_rate
 import dis as _d
