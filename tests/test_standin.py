@@ -15,7 +15,7 @@ from pytest_quest import standin
 
 
 def _target(values: list[int]) -> list[int]:
-    doubled = [value * 2 for value in values]
+    doubled = list(value * 2 for value in values)  # a nested code on every version
     if not doubled:
         raise ValueError("no values")
     return doubled
