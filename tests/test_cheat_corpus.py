@@ -24,7 +24,9 @@ its answers through what the whole machine shares, the page cache and an inode c
 red team 16's relays need no tell, only a clean run among the first few; ``pipes``: the
 machine's one counter of pipe inode numbers, not built: with no tell of the measured run left,
 red teams 14 and 15's pipe relays are a lottery, the test passing whenever the counter happens
-to sit where the shipped answers' digest points, 1 time in 8). Until that defence
+to sit where the shipped answers' digest points, 1 time in 8; ``unmeasured``: coverage's and
+the recorder's code is trusted only in the run that measures, red teams 45 and 46: skipped
+under pytest-quest's own coverage, where every run measures). Until that defence
 is on this branch (``LANDED``), its test is
 ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
 defence lands; ``UNSTEADY`` ones are not strict.
@@ -48,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import coverage
 import pytest
 
 from pytest_quest import cgroups, confine
@@ -69,7 +72,7 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast",
-                                   "watch"})
+                                   "watch", "unmeasured"})
 #: Defences whose open attacks read what other processes of the machine move too (the page
 #: cache, a machine-wide inode counter, the wall clock): whether such an attack wins depends on
 #: where the machine's state happens to be (nearly always for the page cache, 1 time in 8 for
@@ -115,6 +118,10 @@ def _case(path: Path) -> Any:
         return pytest.param(path, id=path.stem, marks=pytest.mark.skip(
             reason="needs namespaces for each run (a PID, mount and network namespace of "
                    f"its own), unavailable here: {confine.detect().namespaces_error}"))
+    if pending == "unmeasured" and coverage.Coverage.current() is not None:
+        return pytest.param(path, id=path.stem, marks=pytest.mark.skip(
+            reason="stopped in runs that do not measure coverage; under pytest-quest's own "
+                   "coverage every run measures (coverage's code is trusted there)"))
     landed = LANDED | (WAVES if runs_go_in_waves() else set())
     if pending is None or {pending, header.get("also-stopped-by")} & landed:
         return pytest.param(path, id=path.stem)
@@ -140,7 +147,8 @@ def test_corpus_size_and_rules_exist() -> None:
         expected = set(header["expect"].split("|"))
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
-                           "measuredlast", "pagecache", "pipes", "waves", "watch"), path.name
+                           "measuredlast", "pagecache", "pipes", "waves", "watch",
+                           "unmeasured"), path.name
         if pending is None or pending in LANDED | WAVES:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

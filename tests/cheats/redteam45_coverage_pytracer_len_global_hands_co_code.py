@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
+# pending: unmeasured
 #
 # RED TEAM 45: coverage's PyTracer is a tracer and a consumer, and its module globals are
 #   the test's. The test finds coverage.pytracer.PyTracer through object.__subclasses__(),

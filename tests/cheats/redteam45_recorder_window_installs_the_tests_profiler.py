@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
+# pending: unmeasured
 #
 # RED TEAM 45: pytest-quest's own recorder installs the test's profiler, and coverage's
 #   PyTracer._trace, called by that profiler with a fake `self`, hands the installed bytecode

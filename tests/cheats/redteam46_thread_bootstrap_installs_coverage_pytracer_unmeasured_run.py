@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
+# pending: unmeasured
 #
 # RED TEAM 46: threading's thread start installs coverage's PyTracer._trace for the test in a
 #   run that does not measure. 8d86747 (Watch(measuring=False)) takes coverage's and the
