@@ -209,8 +209,8 @@ class Readers:
     sealed: Codes = field(default_factory=Codes)
     #: coverage's and the recorder's code: trusted in the measuring run only.
     measuring: Codes = field(default_factory=Codes)
-    #: The builtins the keepers' modules (:data:`_KEEPING`) name: a name not found in a
-    #: module's dict is looked up there (red team 46 replaced ``isinstance`` for
+    #: The builtins the keepers' modules (:data:`_KEEPING`, :data:`_PASSING`) name: a name
+    #: not found in a module's dict is looked up there (red team 46 replaced ``isinstance`` for
     #: ``inspect.getfile`` and ``id`` for ``Traceback.recursionindex``).
     builtins_used: tuple[str, ...] = ()
 
@@ -296,7 +296,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
         tracers=coverage | recorder, measuring=coverage | recorder,
-        builtins_used=_builtins_named(_KEEPING),
+        builtins_used=_builtins_named((*_KEEPING, *_PASSING)),
         installers=Codes([*start, *installers]), hooks=ours,
         loader=Codes(loader), inside=inside, sealed=Codes(
             code for code in seal.seal.__code__.co_consts
@@ -817,15 +817,12 @@ class Watch:
             if frame is None:
                 return False
             code = frame.f_code
-            if readers.inside.holds(code):
-                return self._in_hook(frame)
-            if readers.consumers.holds(code):
-                return self._intact(code) and (
-                    not readers.keepers.holds(code) or self._keeping.intact())
+            if readers.inside.holds(code) or readers.consumers.holds(code):
+                return self._consumer(frame) and self._intact(code)
             if self._stdlib_function(code, _REPORTS):
                 return True
             if readers.keepers.holds(code):
-                return self._keeping.intact()
+                return self._keepers_intact()
             caller = frame.f_back
             if not readers.reporters.holds(code) or caller is None or not self._trusted(
                     caller.f_code) or not self._names(caller.f_code, code.co_name):
@@ -884,8 +881,12 @@ class Watch:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
         readers, code = self._readers, frame.f_code
         if readers.consumers.holds(code):
-            return not readers.keepers.holds(code) or self._keeping.intact()
+            return not readers.keepers.holds(code) or self._keepers_intact()
         return readers.inside.holds(code) and self._in_hook(frame)
+
+    def _keepers_intact(self) -> bool:
+        """pytest's traceback API and what its keepers hand on are as at the test's start."""
+        return self._keeping.intact() and self._passing.intact()
 
     def _in_hook(self, frame: types.FrameType | None) -> bool:
         """Whether ``frame``, of the hooks' own code, runs inside this run's audit hook: every
@@ -1220,10 +1221,10 @@ _TRACEBACK, _MODULE, _MODULES = types.TracebackType, types.ModuleType, sys.modul
 #: compared (by identity, in C: no ``__eq__`` of the test's is called).
 _PASSING = ("inspect", "types")
 #: pytest's traceback API, whose keepers read for themselves, and the modules it hands a code
-#: object or a frame's file to (``Code.path`` calls ``inspect.getfile``: red team 45): the
-#: first two modules' classes are kept too.
+#: object or a frame's file to (``Code.path`` calls ``inspect.getfile``, red team 45: inspect
+#: and types are :data:`_PASSING`'s, kept once): the first two modules' classes are kept too.
 _KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python",
-            "inspect", "types", "linecache")
+            "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 def _past_its_tables(code: types.CodeType) -> bool:
     """An instruction of ``code`` names a constant, a name, a local or a cell past the end of

@@ -1519,19 +1519,19 @@ def test_pytests_keepers_read_for_themselves_only_while_its_traceback_api_is_int
 
     watch = _watch_on(tmp_path / "shop.py")
     keeper = sys._getframe()  # stands for a keeper's frame below
-    assert watch._keeping.intact()
+    assert watch._keepers_intact()
     monkeypatch.setattr(pytest_code, "Code", type("Code", (), {}))
-    assert not watch._keeping.intact()
+    assert not watch._keepers_intact()
     monkeypatch.undo()
-    assert watch._keeping.intact()
+    assert watch._keepers_intact()
     monkeypatch.setattr(pytest_code.Frame, "code", property(lambda self: None))
-    assert not watch._keeping.intact()  # a class of the API changed
+    assert not watch._keepers_intact()  # a class of the API changed
     monkeypatch.undo()
     # red team 45: ``Code.path`` hands the code to ``inspect.getfile``, looked up in inspect
     monkeypatch.setattr(inspect, "getfile", lambda code: "")
-    assert not watch._keeping.intact()
+    assert not watch._keepers_intact()
     monkeypatch.undo()
-    assert watch._keeping.intact()
+    assert watch._keepers_intact()
     del keeper
     # red team 46: a name not in those dicts is looked up in the builtins' (``isinstance`` in
     # ``inspect.getfile``, ``id`` in ``Traceback.recursionindex``): the ones they name count
