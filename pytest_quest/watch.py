@@ -31,7 +31,6 @@ import ast
 import gc
 import importlib.machinery
 import marshal
-import opcode
 import os
 import pathlib
 import sys
@@ -41,15 +40,12 @@ import types
 # Bound at import, as module globals: a test that rebinds a builtin (a module's
 # ``__builtins__`` is the builtins' own dict) cannot run its code in the hook through them.
 from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
-    EOFError,
     ImportError,
     OSError,
-    TypeError,
     ValueError,
     all,
     any,
     bool,
-    bytearray,
     bytes,
     dict,
     frozenset,
@@ -508,7 +504,7 @@ class Watch:
             self._new_code()
         elif event == "marshal.loads" and count and not self._loading and \
                 not self._plain_bytecode(args[0]):
-            self._unmarshalled(args[0])
+            self._unmarshalled()
         elif event == "marshal.load" and not self._loading:
             # from a file, with nothing to read in the event: code that may carry any name
             # (pkgutil.read_code, pstats: red team 34); fails closed
@@ -685,37 +681,37 @@ class Watch:
 
     def _plain_bytecode(self, data: Any) -> bool:
         """The import system reading a module's own ``.pyc``: ``_compile_bytecode`` under a
-        plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders, and
-        the bytes it loads that file's own."""
+        plain file loader's ``get_code``, the ``.pyc`` not in the run's writable folders, the
+        bytes it loads that file's own, held in bytes nothing can change (the event carries
+        a copy: a buffer changed after it was taken would load other bytes), and loaded by
+        the real ``marshal.loads``."""
         frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
         if not (self._readers.importers.holds(frame.f_code) and
                 frame.f_code.co_name == "_compile_bytecode"):
             return False
         path = frame.f_locals.get("bytecode_path")
-        if self._writable(path) or not _on_disk(path, data, _PYC_HEADER):
+        if self._writable(path) or not _on_disk(path, data, _PYC_HEADER) or \
+                not _frozen_bytes(frame.f_locals.get("data")):
+            return False
+        module = frame.f_globals.get("marshal")
+        if module is not _MARSHAL or _MARSHAL.__dict__.get("loads") is not _UNMARSHAL:
             return False
         caller = frame.f_back
         loader = caller.f_locals.get("self") if caller is not None and \
             self._readers.importers.holds(caller.f_code) else None
         return type(loader) in _FILE_LOADERS and _plain(loader)
 
-    def _unmarshalled(self, data: Any) -> None:
-        """Code read from bytes with no compile to see (a ``.pyc`` in a zip archive or a
-        folder the test wrote, ``marshal.loads`` itself): every file name it carries is the
-        test's (red teams 32 and 33 baked a library's name into one)."""
-        if type(data) not in (bytes, bytearray, memoryview):
-            return
-        try:
-            loaded = _UNMARSHAL(data)
-        except (ValueError, EOFError, TypeError):
-            return
-        pending = [loaded] if type(loaded) is _CODE else []
-        while pending:
-            code = pending.pop()
-            self._made(code.co_filename)
-            if _past_its_tables(code):  # no compile makes that: crafted to read memory
-                self._saw("loaded code that reads past its tables")
-            pending.extend(item for item in code.co_consts if type(item) is _CODE)
+    def _unmarshalled(self) -> None:
+        """Data read with ``marshal.loads`` in the test's time, but for the import system
+        reading a module's own ``.pyc`` (:meth:`_plain_bytecode`). It may carry code objects
+        no compile made, and CPython checks nothing of what such code runs: a constant, a
+        local or a name past its tables reads memory there (red teams 48 and 49), a
+        specialized instruction (``co_code`` shows its plain form) runs with caches of the
+        loader's choosing, a jump or a handler may land past its end. Checking the code
+        found in the loaded value is not enough: the event carries a copy of the bytes, and
+        a buffer changed once the copy is taken (another thread, a signal handler) loads
+        other bytes than those checked. Honest tests compile; loading is a finding."""
+        self._saw("loaded data with marshal.loads (code no compile made can come with it)")
 
     def _new_code(self) -> None:
         """A code object made in the test's time (``types.CodeType(...)``, ``code.replace``):
@@ -1226,44 +1222,8 @@ _PASSING = ("inspect", "types")
 _KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pytest.python",
             "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
-def _past_its_tables(code: types.CodeType) -> bool:
-    """An instruction of ``code`` names a constant, a name, a local or a cell past the end of
-    its table: CPython checks no such index, so it reads whatever lies in memory there (red
-    team 48 past the constants, red team 49 past the locals, to a finished frame's code)."""
-    raw, extended = code.co_code, 0
-    consts, names = len(code.co_consts), len(code.co_names)
-    slots = len(code.co_varnames) + len(code.co_cellvars) + len(code.co_freevars)
-    for index in range(0, len(raw) - 1, 2):
-        operation, argument = raw[index], raw[index + 1] | extended
-        extended = argument << 8 if operation == _EXTENDED_ARG else 0
-        if operation in _HAS_CONSTANT:
-            past = argument >= consts
-        elif operation in _HAS_NAME:
-            past = argument >> _NAME_SHIFT.get(operation, 0) >= names
-        elif operation in _PAIRED_SLOTS:
-            past = argument >> 4 >= slots or argument & 15 >= slots
-        elif operation in _HAS_SLOT:
-            past = argument >= slots
-        else:
-            continue
-        if past:
-            return True
-    return False
-
-
-#: The instructions whose argument indexes a code's constants, names, or locals and cells;
-#: those that pack two locals in one argument (3.13); how far a name's index is shifted (the
-#: low bits are flags); and the instruction that widens the next one's argument.
-_HAS_CONSTANT, _HAS_NAME = frozenset(opcode.hasconst), frozenset(opcode.hasname)
-_PAIRED_SLOTS = frozenset(opcode.opmap[name] for name in (
-    "LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST") if name in opcode.opmap)
-_HAS_SLOT = (frozenset(opcode.haslocal) | frozenset(opcode.hasfree)) - _PAIRED_SLOTS
-_NAME_SHIFT = {opcode.opmap[name]: shift for name, shift in (
-    ("LOAD_GLOBAL", 1), *(() if sys.version_info < (3, 12) else (
-        ("LOAD_ATTR", 1), ("LOAD_SUPER_ATTR", 2)))) if name in opcode.opmap}
-_EXTENDED_ARG = opcode.EXTENDED_ARG
-#: Read code from bytes, bound at import (the test could replace ``marshal.loads``).
-_UNMARSHAL = marshal.loads
+#: ``marshal`` and its ``loads`` as they were at import (the test could replace them).
+_MARSHAL, _UNMARSHAL = marshal, marshal.loads
 #: Read with the functions bound here: the import system's own (``_io`` in its module's
 #: globals) are the test's to replace (red team 41 handed the import system its own source
 #: under a library's file name).
@@ -1274,12 +1234,23 @@ _MAX_MODULE = 1 << 24
 _PYC_HEADER = 16
 
 
+def _frozen_bytes(data: Any) -> bool:
+    """``data`` is bytes nothing can change once checked: ``bytes``, or a view of them (a
+    ``bytearray`` changed between the check and its use would be read as other bytes)."""
+    kind = type(data)
+    if kind is bytes:
+        return True
+    try:
+        return kind is memoryview and type(data.obj) is bytes
+    except ValueError:  # a released view
+        return False
+
+
 def _on_disk(path: Any, data: Any, skip: int = 0) -> bool:
     """Whether ``data`` (what the import system compiles or loads) is the file at ``path``,
     past its first ``skip`` bytes, read again here."""
     text = text_of(path)
-    kind = type(data)
-    if text is None or not (kind is bytes or kind is memoryview or kind is bytearray):
+    if text is None or not _frozen_bytes(data):
         return False
     try:
         descriptor = _OPEN(text, _RDONLY)
