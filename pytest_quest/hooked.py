@@ -32,6 +32,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     RuntimeError,
     ValueError,
     all,
+    any,
     bool,
     bytes,
     classmethod,
@@ -56,7 +57,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     type,
     vars,
 )
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from operator import is_ as _same
 from typing import Any
 
@@ -64,7 +65,7 @@ from pytest_quest.pathtext import freeze as _freeze_paths
 from pytest_quest.pathtext import text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "Spaces", "code_objects",
-           "get_ident", "getframe", "normal", "real_path", "text_of"]
+           "get_ident", "getframe", "module_homes", "normal", "real_path", "text_of"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
 #: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
@@ -78,6 +79,7 @@ BEFORE, TEST = "before", "test"
 # (a module global of this module is only reachable through imports the static stage names).
 _fstat, _write, _exit, _getcwd = os.fstat, os.write, os._exit, os.getcwd
 _lstat, _readlink, _is_link = os.lstat, os.readlink, stat.S_ISLNK
+_MODULES, _MODULE, _FUNCTION = sys.modules, types.ModuleType, types.FunctionType
 get_ident = _thread.get_ident
 getframe = sys._getframe
 
@@ -188,28 +190,91 @@ def real_path(text: str, cwd: str | None = None) -> str:
 
 class Codes:
     """Code objects told by identity: ``in`` a set would hash the code, and a code object the
-    test made (``code.replace(co_consts=...)``) hashes its constants with the test's code."""
+    test made (``code.replace(co_consts=...)``) hashes its constants with the test's code.
 
-    def __init__(self, codes: Iterable[types.CodeType] = ()) -> None:
+    Each code also has its home: the globals its module's functions run it with. A frame of
+    the code is the reader only when it runs there (:meth:`runs`): ``types.FunctionType``
+    makes a function of any code with any globals, and raises no audit event, so ``inspect``'s
+    own code run with a copy of ``inspect``'s globals looked up the test's helpers while the
+    watch believed it and ``inspect``'s untouched module (red team 50)."""
+
+    def __init__(self, codes: Iterable[types.CodeType] = (),
+                 homes: Mapping[int, dict[str, Any]] | None = None) -> None:
+        """``homes``: id of a code -> the globals it runs with; by default the dict of the
+        loaded module whose file the code names (none for code of no module's file)."""
         self._codes = tuple(codes)  # kept alive, so their ids stay theirs
         self._ids = frozenset(id(code) for code in self._codes)
+        if homes is None:
+            homes = _homes_by_file(self._codes)
+        self._homes = {key: homes[key] for key in self._ids if key in homes}
+
+    @classmethod
+    def of(cls, functions: Iterable[Any]) -> Codes:
+        """The code of each function, at home in that function's globals."""
+        found = [(item.__code__, item.__globals__) for item in functions]
+        return cls((code for code, _ in found), {id(code): home for code, home in found})
 
     def holds(self, code: Any) -> bool:
+        """``code`` is one of these, wherever it runs: for a code object with no frame (a
+        hook installed, a frame's code compared with its caller's names)."""
         return id(code) in self._ids
 
+    def runs(self, frame: types.FrameType) -> bool:
+        """``frame`` runs one of these codes in its home."""
+        key = id(frame.f_code)
+        return key in self._ids and self._homes.get(key) is frame.f_globals
+
+    def owns(self, function: Any) -> bool:
+        """``function`` (exactly a function) runs one of these codes in its home."""
+        if type(function) is not _FUNCTION:
+            return False
+        key = id(function.__code__)
+        return key in self._ids and self._homes.get(key) is function.__globals__
+
     def copy(self) -> Codes:
-        copied = Codes()
-        copied._codes, copied._ids = self._codes, self._ids  # both immutable
-        return copied
+        copied = Codes(homes={})
+        copied._codes, copied._ids, copied._homes = self._codes, self._ids, self._homes
+        return copied  # all three never change once made
 
     def __or__(self, other: Codes) -> Codes:
-        return Codes((*self._codes, *other._codes))
+        return Codes((*self._codes, *other._codes), {**self._homes, **other._homes})
 
     def __sub__(self, other: Codes) -> Codes:
-        return Codes(code for code in self._codes if id(code) not in other._ids)
+        return Codes((code for code in self._codes if id(code) not in other._ids),
+                     self._homes)
 
     def __iter__(self) -> Iterator[types.CodeType]:
         return iter(self._codes)
+
+
+def _homes_by_file(codes: tuple[types.CodeType, ...]) -> dict[int, dict[str, Any]]:
+    """Each code's home by its file: the dict of the module loaded from that file."""
+    if not codes:
+        return {}
+    by_file = module_homes()
+    found: dict[int, dict[str, Any]] = {}
+    for code in codes:
+        homes = by_file.get(code.co_filename)
+        if homes is not None:
+            found[id(code)] = homes[0]
+    return found
+
+
+def module_homes() -> dict[str, tuple[dict[str, Any], ...]]:
+    """The globals of every module loaded now, by the file name its code carries (a frozen
+    module's ``<frozen NAME>`` too; a module loaded under two names has two)."""
+    by_file: dict[str, tuple[dict[str, Any], ...]] = {}
+    for name, module in list(_MODULES.items()):
+        if type(module) is not _MODULE:
+            continue
+        names = vars(module)
+        path = names.get("__file__")
+        for key in (path, f"<frozen {name}>"):
+            if type(key) is str:
+                known = by_file.get(key, ())
+                if not any(names is other for other in known):
+                    by_file[key] = (*known, names)
+    return by_file
 
 
 class Spaces:
@@ -253,23 +318,26 @@ class Spaces:
 
 def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
     """Every code object of the functions, methods and properties defined in ``modules``, and
-    the code nested in them (comprehensions, inner functions). Made before test code runs."""
+    the code nested in them (comprehensions, inner functions), each at home in the globals of
+    the function that holds it. Made before test code runs."""
     found: dict[int, types.CodeType] = {}
+    homes: dict[int, dict[str, Any]] = {}
     seen: set[int] = set()
 
-    def code(item: types.CodeType) -> None:
+    def code(item: types.CodeType, home: dict[str, Any]) -> None:
         if id(item) not in found:
             found[id(item)] = item
+            homes[id(item)] = home
             for const in item.co_consts:
                 if type(const) is types.CodeType:
-                    code(const)
+                    code(const, home)
 
     def visit(item: Any, depth: int) -> None:
         if id(item) in seen or depth > 3:
             return
         seen.add(id(item))
         if type(item) is types.FunctionType:
-            code(item.__code__)
+            code(item.__code__, item.__globals__)
             wrapped = vars(item).get("__wrapped__")  # a decorated one (contextmanager)
             if wrapped is not None:
                 visit(wrapped, depth + 1)
@@ -287,4 +355,4 @@ def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
         for value in list(vars(module).values()):
             if getattr(value, "__module__", None) == name:
                 visit(value, 0)
-    return Codes(found.values())
+    return Codes(found.values(), homes)

@@ -83,6 +83,7 @@ from pytest_quest.hooked import (
     code_objects,
     get_ident,
     getframe,
+    module_homes,
     normal,
     real_path,
     text_of,
@@ -405,6 +406,9 @@ class Watch:
         #: its keepers read for themselves only while it is (red team 44 replaced the ``Code``
         #: class its ``Frame.code`` hands a frame's code to).
         self._keeping = Spaces()
+        #: The globals of each module loaded at the test's start, by its code's file name: a
+        #: frame of a module's code run with other globals is the test's (:meth:`_foreign`).
+        self._homes: dict[str, tuple[dict[str, Any], ...]] = {}
         #: File names the test's time compiled code under, other than through the import
         #: system: code under them is the test's, whatever they look like (red team 30).
         self.made: set[str] = set()
@@ -462,7 +466,7 @@ class Watch:
         itself, so such code is a finding, whatever it does."""
         self._asking.add(thread)  # reading f_code raises an event of its own
         try:
-            if not self._readers.hooks.holds(self._raiser(2).f_code):  # 0 here, 1 __call__
+            if not self._readers.hooks.runs(self._raiser(2)):  # 0 here, 1 __call__
                 self._saw("ran code inside the code watch")
         finally:
             self._asking.discard(thread)
@@ -523,17 +527,17 @@ class Watch:
         and the traceback module's text of an exception raised there (a guard's denial) take
         it for themselves."""
         readers = self._readers
-        if type(tb) is not _TRACEBACK or not readers.inside.holds(tb.tb_frame.f_code):
+        if type(tb) is not _TRACEBACK or not readers.inside.runs(tb.tb_frame):
             return False
         frame: types.FrameType | None = self._raiser(3)  # 0 here, 1 _judge, 2 __call__
         for _ in range(_DEPTH):  # past the getters that hand a frame on (walk_tb, .frame)
-            if frame is None or not (readers.walkers.holds(frame.f_code) or (
-                    readers.reporters.holds(frame.f_code) and
-                    not readers.keepers.holds(frame.f_code))):
+            if frame is None or not (readers.walkers.runs(frame) or (
+                    readers.reporters.runs(frame) and
+                    not readers.keepers.runs(frame))):
                 break
             frame = frame.f_back
         if frame is not None and (self._consumer(frame) or (
-                readers.hooks.holds(frame.f_code) and not readers.inside.holds(frame.f_code))):
+                readers.hooks.runs(frame) and not readers.inside.runs(frame))):
             return False
         self._saw("took a frame of pytest-quest's own audit hook from a traceback")
         return True
@@ -557,6 +561,7 @@ class Watch:
                 kind for module in keeping[:2] for kind in vars(module).values()
                 if type(kind) is type and kind.__module__ == module.__name__), named=(
                     (vars(_MODULES["builtins"]), self._readers.builtins_used),))
+            self._homes = module_homes()
             self._pipe.seal()
             return
         if verb == "loading":
@@ -578,7 +583,7 @@ class Watch:
             if frame is self._phase.anchor:
                 return True
             name = frame.f_code.co_filename
-            if not self._readers.loader.holds(frame.f_code) and not (
+            if not self._readers.loader.runs(frame) and not (
                     type(name) is str and name.startswith(_FROZEN_IMPORT)):
                 return False
             frame = frame.f_back
@@ -637,7 +642,7 @@ class Watch:
                  and name == self.qualname) or self._is_target_code(func.__code__)):
             return
         self._handlers_now()
-        if self._readers.signature.holds(self._raiser(3).f_code):  # 0 here, 1 _judge, 2 __call__
+        if self._readers.signature.runs(self._raiser(3)):  # 0 here, 1 _judge, 2 __call__
             return
         self._saw("read the target's __code__")
 
@@ -656,10 +661,10 @@ class Watch:
         rewrite of a test module: told by the code of each frame on the way."""
         frame = self._raiser(4)  # 0: here, 1: _compiled, 2: _judge, 3: __call__, 4: the caller
         importers = self._readers.importers
-        if importers.holds(frame.f_code) and frame.f_code.co_name == "_rewrite_test":
+        if importers.runs(frame) and frame.f_code.co_name == "_rewrite_test":
             return True
         for _ in range(3):  # _call_with_frames_removed <- source_to_code <- get_code
-            if not importers.holds(frame.f_code) or frame.f_back is None:
+            if not importers.runs(frame) or frame.f_back is None:
                 return False
             if frame.f_code.co_name == "get_code":
                 loader = frame.f_locals.get("self")
@@ -686,7 +691,7 @@ class Watch:
         a copy: a buffer changed after it was taken would load other bytes), and loaded by
         the real ``marshal.loads``."""
         frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__, 3: who raised it
-        if not (self._readers.importers.holds(frame.f_code) and
+        if not (self._readers.importers.runs(frame) and
                 frame.f_code.co_name == "_compile_bytecode"):
             return False
         path = frame.f_locals.get("bytecode_path")
@@ -698,7 +703,7 @@ class Watch:
             return False
         caller = frame.f_back
         loader = caller.f_locals.get("self") if caller is not None and \
-            self._readers.importers.holds(caller.f_code) else None
+            self._readers.importers.runs(caller) else None
         return type(loader) in _FILE_LOADERS and _plain(loader)
 
     def _unmarshalled(self) -> None:
@@ -748,7 +753,7 @@ class Watch:
         replaced them and had a library or the project call ``inspect`` for it)."""
         first = frame = self._raiser(depth + 1)
         passing = self._readers.passing
-        while passing.holds(frame.f_code) and frame.f_back is not None:
+        while passing.runs(frame) and frame.f_back is not None:
             frame = frame.f_back
         if frame is not first and not self._passing.intact():
             return first  # the standard library's frame, read for no one: the test's
@@ -785,7 +790,7 @@ class Watch:
         reader = self._reader(3)  # 0: _reader, 1: here, 2: _judge, 3: __call__
         if self._for_itself(reader):
             return
-        if self._readers.reporters.holds(reader.f_code) or self._made_by_test(reader) or \
+        if self._readers.reporters.runs(reader) or self._made_by_test(reader) or \
                 self._in_stdlib(reader):
             self._saw(f"read the target's code through {attr}")
         elif len(self._kept) < MAX_KEPT:
@@ -813,15 +818,15 @@ class Watch:
             if frame is None:
                 return False
             code = frame.f_code
-            if readers.inside.holds(code) or readers.consumers.holds(code):
+            if readers.inside.runs(frame) or readers.consumers.runs(frame):
                 return self._consumer(frame) and self._intact(code)
-            if self._stdlib_function(code, _REPORTS):
+            if self._stdlib_function(code, _REPORTS) and not self._foreign(frame):
                 return True
-            if readers.keepers.holds(code):
+            if readers.keepers.runs(frame):
                 return self._keepers_intact()
             caller = frame.f_back
-            if not readers.reporters.holds(code) or caller is None or not self._trusted(
-                    caller.f_code) or not self._names(caller.f_code, code.co_name):
+            if not readers.reporters.runs(frame) or caller is None or not self._trusted(
+                    caller) or not self._names(caller.f_code, code.co_name):
                 return False
             frame = caller
         return False
@@ -838,11 +843,12 @@ class Watch:
         """``code`` calls something called ``name``: an attribute, a global or a closure's."""
         return name in code.co_names or name in code.co_freevars
 
-    def _trusted(self, code: types.CodeType) -> bool:
-        """Code of a module the readers were made from: its names are plain strings."""
+    def _trusted(self, frame: types.FrameType) -> bool:
+        """Code of a module the readers were made from, run in its home: its names are plain
+        strings."""
         readers = self._readers
-        return readers.reporters.holds(code) or readers.keepers.holds(code) or \
-            readers.consumers.holds(code)
+        return readers.reporters.runs(frame) or readers.keepers.runs(frame) or \
+            readers.consumers.runs(frame)
 
     def _ctypes_by_test(self, memory: bool) -> bool:
         """ctypes used for the test: by its own code, by a trampoline of the standard library,
@@ -864,7 +870,7 @@ class Watch:
                 return not (type(bound) is _MODULE and
                             bound is _MODULES.get("ctypes") and
                             not _CTYPES_CALLS.isdisjoint(frame.f_code.co_names))
-            if self._readers.hooks.holds(frame.f_code):
+            if self._readers.hooks.runs(frame):
                 return False
             if memory:  # memory read at an address: whoever runs it (red team 31's project
                 return True  # frame ran the test's map of from_address)
@@ -875,10 +881,10 @@ class Watch:
 
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
-        readers, code = self._readers, frame.f_code
-        if readers.consumers.holds(code):
-            return not readers.keepers.holds(code) or self._keepers_intact()
-        return readers.inside.holds(code) and self._in_hook(frame)
+        readers = self._readers
+        if readers.consumers.runs(frame):
+            return not readers.keepers.runs(frame) or self._keepers_intact()
+        return readers.inside.runs(frame) and self._in_hook(frame)
 
     def _keepers_intact(self) -> bool:
         """pytest's traceback API and what its keepers hand on are as at the test's start."""
@@ -892,9 +898,9 @@ class Watch:
         had ``Watch._holds_a_reader`` hand it the installed code)."""
         readers = self._readers
         for _ in range(_DEPTH):
-            if frame is None or not readers.inside.holds(frame.f_code):
+            if frame is None or not readers.inside.runs(frame):
                 return False
-            if readers.sealed.holds(frame.f_code):
+            if readers.sealed.runs(frame):
                 calls = frame.f_locals.get("calls")
                 return type(calls) is tuple and any(
                     type(pair) is tuple and len(pair) == 2 and pair[1] is self for pair in calls)
@@ -912,8 +918,8 @@ class Watch:
         start of a thread or our retrying ``sys`` do it for the test (red team 28)."""
         frame = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         readers = self._readers
-        if readers.tracers.holds(frame.f_code) or (
-                readers.installers.holds(frame.f_code) and self._installs_ours(frame)):
+        if readers.tracers.runs(frame) or (
+                readers.installers.runs(frame) and self._installs_ours(frame)):
             return
         self._saw(f"installed {what}")
 
@@ -935,7 +941,7 @@ class Watch:
             return True
         if type(hook) is _METHOD:
             hook = hook.__func__
-        return type(hook) is _FUNCTION and self._readers.hooks.holds(hook.__code__)
+        return self._readers.hooks.owns(hook)
 
     def _walk_by_test(self, what: str, depth: int = 3, handed: Any = None) -> bool:
         """The test takes a frame (its own, to walk up to the harness's) or every thread's
@@ -948,16 +954,16 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({what})")
             return True
         walkers, passing = self._readers.walkers, self._readers.passing
-        if what == "tb_frame" and frame.f_back is not None and walkers.holds(frame.f_code) \
-                and walkers.holds(frame.f_back.f_code):
+        if what == "tb_frame" and frame.f_back is not None and walkers.runs(frame) \
+                and walkers.runs(frame.f_back):
             return False  # traceback's own formatting (format_exc): text, no frame handed on
         code = frame.f_code
-        if self._readers.keepers.holds(code) or (
-                what == "sys._getframe" and walkers.holds(code) and code.co_name in _STACK_TEXT):
+        if self._readers.keepers.runs(frame) or (
+                what == "sys._getframe" and walkers.runs(frame) and code.co_name in _STACK_TEXT):
             return False  # a state or text out (getgeneratorstate, format_stack), no frame
         got = False  # a standard-library function that hands frames out got them
         while (back := frame.f_back) is not None:
-            if passing.holds(frame.f_code) or walkers.holds(frame.f_code):
+            if passing.runs(frame) or walkers.runs(frame):
                 frame = back  # inspect.currentframe() takes the frame for its caller
             elif self._hands_out(frame) or (got and self._in_stdlib(frame)):
                 # and every frame of the standard library between it and who asked (pdb's
@@ -969,7 +975,7 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({what}) while a reader held "
                       "code")
             return True
-        if type(handed) is _TRACEBACK and not self._trusted(frame.f_code) and \
+        if type(handed) is _TRACEBACK and not self._trusted(frame) and \
                 self._holds_a_reader(handed):
             # a reader's frame outlives it in a traceback, its locals with it (logging's
             # caller lookup made to raise by the test's object: red team 32); pytest's own
@@ -977,7 +983,7 @@ class Watch:
             # failed in a mutant's run has its keeper's frame there)
             self._saw(f"walked the process's frames or objects ({what}) to a reader's frame")
             return True
-        if self._readers.reporters.holds(frame.f_code):
+        if self._readers.reporters.runs(frame):
             if self._for_itself(frame):
                 return False
             # not for itself: for the test (excinfo.traceback[-1].locals: red team 28)
@@ -1018,8 +1024,8 @@ class Watch:
                 # checks its own KI protection by frame), any other code is not (red team 33
                 # reached pyparsing's through rich with only C between)
                 return bool(roots - {_root(code.co_filename)})
-            if not (self._trusted(code) or readers.walkers.holds(code) or
-                    readers.passing.holds(code)):
+            if not (self._trusted(below) or readers.walkers.runs(below) or
+                    readers.passing.runs(below)):
                 own = False
                 roots.add(_root(code.co_filename) if not self._made_by_test(below) else "")
             below = below.f_back
@@ -1059,10 +1065,21 @@ class Watch:
 
     def _made_by_test(self, frame: types.FrameType) -> bool:
         """The test file's code, or code made at run time (``<string>``, or under any name
-        the test's time compiled code under), not a module's; or the hooks' own code run
-        outside the hook, which only the test does (red team 44)."""
-        return self._test_code(frame.f_code) or (
+        the test's time compiled code under), not a module's; a module's code run with
+        globals of someone else's (:meth:`_foreign`); or the hooks' own code run outside the
+        hook, which only the test does (red team 44)."""
+        return self._test_code(frame.f_code) or self._foreign(frame) or (
             self._readers.inside.holds(frame.f_code) and not self._in_hook(frame))
+
+    def _foreign(self, frame: types.FrameType) -> bool:
+        """``frame`` runs the code of a module loaded at the test's start with globals that
+        are not that module's: a function the test made of a module's code
+        (``types.FunctionType(code, globals)`` raises no audit event), whose every name
+        (``inspect``'s ``_get_code_position``) is looked up where the test chose (red team
+        50). The code is the module's; what it does is the test's."""
+        homes = self._homes.get(frame.f_code.co_filename)
+        globals_ = frame.f_globals
+        return homes is not None and not any(globals_ is home for home in homes)
 
     def _test_code(self, code: types.CodeType) -> bool:
         """The test file's, code made in the test's time, or a module file in the run's

@@ -3,6 +3,7 @@ lets pass, and that nothing but the frame that started it can stop it."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import inspect
@@ -130,7 +131,7 @@ def test_watch_lets_iscoroutinefunction_read_the_flags_and_nothing_else(tmp_path
         watch("object.__getattr__", (price, "__code__"))
 
     watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
-                     known=Readers(signature=Codes([flags.__code__])))
+                     known=Readers(signature=Codes.of([flags])))
     flags(watch)
     assert watch.reads == []
     theirs(watch)
@@ -156,8 +157,8 @@ def test_what_threading_or_our_retrying_sys_installs_must_be_ours(tmp_path: Path
     exec("def _bootstrap_inner(watch):\n    watch('sys.settrace', ())\n", start)
     retry: dict[str, Any] = {}
     exec("def _retry(watch, install, function):\n    watch('sys.setprofile', ())\n", retry)
-    known = Readers(installers=Codes([start["_bootstrap_inner"].__code__,
-                                      retry["_retry"].__code__]), hooks=Codes([hook.__code__]))
+    known = Readers(installers=Codes.of([start["_bootstrap_inner"],
+                                         retry["_retry"]]), hooks=Codes.of([hook]))
     watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=known)
     start["_bootstrap_inner"](watch)
     retry["_retry"](watch, sys.setprofile, hook)
@@ -330,7 +331,7 @@ def _reporter(watch: Watch, holder: Any, attr: str) -> None:
     watch("object.__getattr__", (holder, attr))
 
 
-QUIET = Readers(consumers=Codes([_reporter.__code__]))
+QUIET = Readers(consumers=Codes.of([_reporter]))
 
 
 def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_path: Path
@@ -358,7 +359,7 @@ def test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame(tmp_p
     # objects each call ran; red team 27 enabled it from a thread's run()).
     watch("sys.setprofile", ())
     assert watch.reads[-1] == "installed a profiler or tracer (sys.setprofile)"
-    tracing = _watch_on(path, known=Readers(tracers=Codes([_reporter.__code__])))
+    tracing = _watch_on(path, known=Readers(tracers=Codes.of([_reporter])))
     _reporter(tracing, None, "x")  # not an attribute read of the target: nothing
     this = test_watch_sees_the_installed_code_read_through_a_generator_or_a_frame.__code__
     ours = _watch_on(path, known=Readers(tracers=Codes([this])))
@@ -388,7 +389,7 @@ def test_watch_judges_a_frame_taken_by_inspect_or_traceback_by_its_caller(tmp_pa
         assert sys._getframe and sys._current_frames  # it names what it calls, as inspect's
         watch(event, ())
 
-    known = Readers(passing=Codes([currentframe.__code__]))
+    known = Readers(passing=Codes.of([currentframe]))
     watch = _watch_on(tmp_path / "shop.py", known=known)
     elsewhere = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
                          str(tmp_path / "test_other.py"), known=known)
@@ -411,7 +412,7 @@ def test_watch_lets_traceback_format_what_it_walks(tmp_path: Path) -> None:
     def format_exc(watch: Watch) -> None:
         walk_tb(watch)
 
-    known = Readers(walkers=Codes([walk_tb.__code__, format_exc.__code__]))
+    known = Readers(walkers=Codes.of([walk_tb, format_exc]))
     watch = _watch_on(tmp_path / "shop.py", known=known)
     format_exc(watch)
     assert watch.reads == []
@@ -534,7 +535,7 @@ def test_watch_sees_the_code_of_a_generator_handed_out_by_a_wrapper(tmp_path: Pa
     def report(watch: Watch, gen: Any) -> None:
         gi_code(watch, gen)
 
-    known = Readers(passing=Codes([gi_code.__code__]), consumers=Codes([report.__code__]))
+    known = Readers(passing=Codes.of([gi_code]), consumers=Codes.of([report]))
     watch = _watch_on(path, known=known)
     report(watch, price(1))  # read for a reader that keeps it: quiet
     assert watch.reads == []
@@ -564,7 +565,7 @@ def test_watch_hashes_no_code_object_of_the_test(tmp_path: Path) -> None:
     code = reader.__code__
     crafted = types.FunctionType(code.replace(co_consts=(*code.co_consts, Sly())), globals())
     watch = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=Readers(
-        signature=Codes([_price.__code__]), loader=Codes([_price.__code__])))
+        signature=Codes.of([_price]), loader=Codes.of([_price])))
     crafted(watch, _price(tmp_path))
     assert ran == [] and watch.reads == ["read the target's __code__"]
 
@@ -579,7 +580,7 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
     def positions(watch: Watch) -> None:
         watch("object.__getattr__", (frame, "f_code"))
 
-    known = Readers(consumers=Codes([positions.__code__]),
+    known = Readers(consumers=Codes.of([positions]),
                     guards=((id(positions.__code__), names, "handoff", len),))
     watch = _watch_on(path, known=known)
     positions(watch)
@@ -597,7 +598,7 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
         (id(vars(traceback)), "linecache"), *((id(vars(linecache)), name) for name in (
             "lazycache", "checkcache", "getline", "getlines", "updatecache")),
         (id(vars(logging)), "currentframe"), (id(vars(logging)), "_is_internal_frame")}
-    two = Readers(consumers=Codes([positions.__code__]), guards=(
+    two = Readers(consumers=Codes.of([positions]), guards=(
         (id(positions.__code__), names, "handoff", print),
         (id(positions.__code__), names, "other", None)))
     both = _watch_on(path, known=two)
@@ -630,8 +631,8 @@ def test_pytest_reading_for_its_report_is_quiet_but_not_through_a_trampoline(tmp
         assert watch.reads == []
         collect(watch, [holder], reader)
 
-    known = Readers(reporters=Codes([code.__code__, report.__code__, collect.__code__]),
-                    consumers=Codes([ours.__code__]))
+    known = Readers(reporters=Codes.of([code, report, collect]),
+                    consumers=Codes.of([ours]))
     watch = _watch_on(path, known=known)
     ours(watch, code)
     assert watch.reads == ["read the target's code through f_code"]  # the map: not named
@@ -698,7 +699,7 @@ def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Pa
     # false FAIL of every honest test in flake8-pyi's calibration, one run.
     ours = watching(TARGET, str(tmp_path / "shop.py"), fingerprint(""),
                     str(tmp_path / "test_other.py"),
-                    known=Readers(consumers=Codes([worker.__code__])))
+                    known=Readers(consumers=Codes.of([worker])))
     worker(ours, ours)
     assert ours.reads == []
 
@@ -734,9 +735,19 @@ def test_a_librarys_reader_keeps_what_it_reads_the_standard_librarys_hands_it_on
 
 
 def _compiled_as(filename: str, source: str) -> dict[str, Any]:
-    """Functions whose code carries ``filename``, made before any watch exists (a module's)."""
+    """Functions whose code carries ``filename``, made before any watch exists (a module's):
+    where a loaded module has that file, they run with its globals, as its own functions do
+    (the watch takes a module's code run with other globals for the test's)."""
+    from pytest_quest.hooked import module_homes
+
     namespace: dict[str, Any] = {}
     exec(compile(source, filename, "exec"), namespace)
+    homes = module_homes().get(filename)
+    if homes:
+        for name, value in list(namespace.items()):
+            if type(value) is types.FunctionType:
+                namespace[name] = types.FunctionType(value.__code__, homes[0], value.__name__,
+                                                     value.__defaults__, value.__closure__)
     return namespace
 
 
@@ -800,8 +811,8 @@ def test_the_import_systems_compile_of_a_modules_file_makes_nothing_the_tests(
         "    _call_with_frames_removed(watch, source, name)\n"
         "def get_code(watch, self, source, name):\n"
         "    source_to_code(watch, source, name)\n"))
-    known = dataclasses.replace(READERS, importers=Codes(
-        chain[n].__code__ for n in ("_call_with_frames_removed", "source_to_code", "get_code")))
+    known = dataclasses.replace(READERS, importers=Codes.of(
+        chain[n] for n in ("_call_with_frames_removed", "source_to_code", "get_code")))
     name = _LIBRARY_FILE  # a library's real file: what the import system compiles is read
     own = Path(name).read_bytes()
     probe, tb = _compiled_as(name, TAKE), _traceback()
@@ -885,8 +896,8 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
         co = holder.__code__  # noqa: F841 - what a holder holds
         callback()
 
-    known = dataclasses.replace(READERS, holders=Codes([holder.__code__]),
-                                consumers=READERS.consumers | Codes([holder.__code__]))
+    known = dataclasses.replace(READERS, holders=Codes.of([holder]),
+                                consumers=READERS.consumers | Codes.of([holder]))
     under = _watch_on(tmp_path / "shop.py", known=known)
     holder(lambda: info["caller_info"](under))
     assert under.reads == ["walked the process's frames or objects (sys._getframe) while a "
@@ -903,9 +914,8 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
         take(watch, tb)
 
     mine = dataclasses.replace(
-        known, reporters=Codes([take.__code__]), holders=Codes([holder.__code__,
-                                                                 reporting.__code__]),
-        consumers=known.consumers | Codes([reporting.__code__]))
+        known, reporters=Codes.of([take]), holders=Codes.of([holder, reporting]),
+        consumers=known.consumers | Codes.of([reporting]))
     inner = _watch_on(tmp_path / "shop.py", known=mine)
     holder(lambda: take(inner, tb))  # the lambda: the test's code in between
     assert inner.reads == ["walked the process's frames or objects (tb_frame) while a reader "
@@ -915,8 +925,8 @@ def test_a_frame_taken_while_a_holder_of_code_is_under_way_is_a_walk(tmp_path: P
     assert direct.reads == []
     # a consumer takes frames for itself wherever it runs (coverage's sys.monitoring callback
     # fired inside linecache under pytest's traceback getter, Python 3.13)
-    monitor = dataclasses.replace(mine, consumers=mine.consumers | Codes(
-        [info["caller_info"].__code__]))
+    monitor = dataclasses.replace(mine, consumers=mine.consumers | Codes.of(
+        [info["caller_info"]]))
     ours = _watch_on(tmp_path / "shop.py", known=monitor)
     holder(lambda: info["caller_info"](ours))
     assert ours.reads == []
@@ -1040,8 +1050,8 @@ def test_a_readers_frame_handed_out_by_a_traceback_is_a_walk(tmp_path: Path) -> 
     except ValueError as exc:
         assert exc.__traceback__ is not None and exc.__traceback__.tb_next is not None
         through, below = exc.__traceback__.tb_next, exc.__traceback__.tb_next.tb_next
-    known = dataclasses.replace(READERS, holders=Codes([holder.__code__]),
-                                consumers=READERS.consumers | Codes([holder.__code__]))
+    known = dataclasses.replace(READERS, holders=Codes.of([holder]),
+                                consumers=READERS.consumers | Codes.of([holder]))
     walk = _compiled_as(_site("somelib", "tb.py"), TAKE)["take"]
     for tb, seen in ((through, ["walked the process's frames or objects (tb_frame) to a "
                                 "reader's frame"]),
@@ -1163,8 +1173,8 @@ def test_the_import_systems_read_of_a_modules_own_pyc_is_no_finding(tmp_path: Pa
         "def get_code(watch, self, data, bytecode_path):\n"
         "    _compile_bytecode(watch, data, bytecode_path)\n"))
     chain["marshal"] = marshal
-    known = dataclasses.replace(READERS, importers=Codes(
-        chain[n].__code__ for n in ("_compile_bytecode", "get_code")))
+    known = dataclasses.replace(READERS, importers=Codes.of(
+        chain[n] for n in ("_compile_bytecode", "get_code")))
     name = _LIBRARY_FILE
     library_pyc = importlib.util.cache_from_source(name)
     whole = Path(library_pyc).read_bytes()
@@ -1286,7 +1296,7 @@ def test_code_of_someone_else_that_runs_inside_the_watch_is_a_finding(tmp_path: 
 
     ours = _compiled_as("/ours/watch.py", "def lookup(watch, func):\n"
                         "    watch('object.__getattr__', (func, '__code__'))\n")["lookup"]
-    known = Readers(hooks=Codes([ours.__code__]))
+    known = Readers(hooks=Codes.of([ours]))
     for raiser, seen in ((ours, []), (_price, ["ran code inside the code watch"])):
         watch = _watch_on(tmp_path / "shop.py", known=known)
         watch._busy.add(get_ident())  # inside the hook, as its own lookups are
@@ -1456,6 +1466,35 @@ def test_inspect_reads_for_its_caller_only_while_its_globals_are_as_at_the_start
     assert not watch._passing.intact()
 
 
+def test_a_modules_code_run_with_globals_not_its_modules_is_the_tests(tmp_path: Path) -> None:
+    """Red team 50: ``inspect``'s own code made into functions again with a copy of its
+    globals (``types.FunctionType``: no audit event), the copy's ``_get_code_position`` the
+    test's, and called by a library: the watch believed ``inspect`` by its code and its
+    untouched module, and let the library keep what the test was handed. The code of a
+    reader is believed in its home only; run elsewhere, it is the test's."""
+    import inspect
+
+    path, _, _, tb = _generator_target(tmp_path)
+    frame = tb.tb_next.tb_frame  # the target's
+    reader = _compiled_as(inspect.__file__, (
+        "def getframeinfo(watch, frame):\n"
+        "    watch('object.__getattr__', (frame, 'f_code'))\n"))["getframeinfo"]
+    assert reader.__globals__ is vars(inspect)
+    library = _compiled_as(_site("somelib", "explain.py"), (
+        "def explain(reader, watch, frame):\n"
+        "    reader(watch, frame)\n"))["explain"]
+    known = dataclasses.replace(READERS, passing=READERS.passing | Codes.of([reader]))
+    home = _watch_on(path, known=known)
+    library(reader, home, frame)  # inspect read for the library, which keeps it
+    assert home.reads == []
+    gadget = types.FunctionType(reader.__code__, dict(vars(inspect)), "getframeinfo")
+    away = _watch_on(path, known=known)
+    library(gadget, away, frame)
+    assert away.reads == ["read the target's code through f_code"]
+    assert known.passing.holds(gadget.__code__) and not known.passing.owns(gadget)
+    assert known.passing.owns(reader)
+
+
 def test_coverages_dynamic_contexts_are_no_consumer() -> None:
     """Red team 43: ``coverage.context.qualname_from_frame`` holds a frame's code in a local and
     calls the test's objects; a run never turns dynamic contexts on."""
@@ -1487,7 +1526,7 @@ def test_the_hooks_own_code_reads_for_itself_only_inside_this_runs_hook(tmp_path
     from pytest_quest.hooked import Codes
     from pytest_quest.seal import seal
 
-    known = replace(READERS, inside=READERS.inside | Codes([_Probe.__call__.__code__]))
+    known = replace(READERS, inside=READERS.inside | Codes.of([_Probe.__call__]))
     watch = _watch_on(tmp_path / "shop.py", known=known)
     probe = _Probe()
     seal([probe, watch], [], None)("pytest_quest.probe", ())  # the run's hook: it calls the watch
