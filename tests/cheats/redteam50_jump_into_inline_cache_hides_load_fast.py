@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
+# python: 3.11
 #
 # RED TEAM 50: red team 49's out-of-range LOAD_FAST, hidden in an inline CACHE unit and reached
 #   by a jump: `watch._past_its_tables` never sees it, because it scans `code.co_code`, which

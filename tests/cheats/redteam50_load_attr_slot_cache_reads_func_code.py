@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
+# python: 3.11
 #
 # RED TEAM 50: the installed code read by a SPECIALISED instruction planted in marshal-loaded
 #   bytecode: LOAD_ATTR_SLOT with a crafted inline cache (type version + byte offset 48 =
