@@ -289,9 +289,9 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=kept,
         passing=code_objects(_modules(("inspect", "types")))
-        | Codes([logging.currentframe.__code__]),  # a lambda of sys._getframe(1)
+        | Codes.of([logging.currentframe]),  # a lambda of sys._getframe(1)
         walkers=code_objects(_modules(("traceback",))),
-        signature=Codes([inspect._has_code_flag.__code__]),  # type: ignore[attr-defined]
+        signature=Codes.of([inspect._has_code_flag]),  # type: ignore[attr-defined]
         tracers=coverage | recorder, measuring=coverage | recorder,
         builtins_used=_builtins_named((*_KEEPING, *_PASSING)),
         installers=Codes([*start, *installers]), hooks=ours,

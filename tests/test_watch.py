@@ -1495,6 +1495,28 @@ def test_a_modules_code_run_with_globals_not_its_modules_is_the_tests(tmp_path: 
     assert known.passing.owns(reader)
 
 
+def test_a_codes_home_is_its_functions_globals_or_its_files_module() -> None:
+    import inspect
+
+    from pytest_quest.hooked import code_objects
+
+    def probe() -> types.FrameType:
+        return sys._getframe()
+
+    copy = types.FunctionType(probe.__code__, dict(probe.__globals__))
+    given = Codes.of([probe])
+    assert given.runs(probe()) and not given.runs(copy())
+    assert given.holds(copy.__code__)  # the code itself, wherever it runs
+    # by default the module loaded from the code's file; code_objects: each function's own
+    for codes in (Codes([inspect.getfile.__code__]), code_objects([inspect])):
+        assert codes.owns(inspect.getfile)
+        assert not codes.owns(types.FunctionType(inspect.getfile.__code__, {}))
+    nowhere = compile("def f():\n    pass\n", "<nowhere>", "exec").co_consts[0]
+    assert not Codes([nowhere]).owns(types.FunctionType(nowhere, {}))  # no home: none
+    assert (given | Codes([nowhere])).runs(probe()) and not (given - given).runs(probe())
+    assert given.copy().runs(probe()) and not given.owns(probe.__code__)
+
+
 def test_coverages_dynamic_contexts_are_no_consumer() -> None:
     """Red team 43: ``coverage.context.qualname_from_frame`` holds a frame's code in a local and
     calls the test's objects; a run never turns dynamic contexts on."""
