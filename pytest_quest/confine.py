@@ -35,6 +35,7 @@ import contextlib
 import ctypes
 import errno
 import functools
+import importlib.machinery
 import json
 import os
 import platform
@@ -55,6 +56,7 @@ __all__ = [
     "COUNTERS",
     "ENV_CONFINED",
     "ENV_REQUEST",
+    "INTERNALS",
     "RUN_TMP",
     "Isolation",
     "Policy",
@@ -67,6 +69,7 @@ __all__ = [
     "freeze_counters",
     "fresh_session_keyring",
     "hide_files",
+    "internals_files",
     "into_run_namespaces",
     "landlock_abi",
     "main",
@@ -108,6 +111,31 @@ _READ = _READ_FILE | _READ_DIR | _EXECUTE
 #: Readable to a root caller though no test needs them: hidden behind empty mounts.
 _MASKED = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
            "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private")
+#: CPython's own test and subinterpreter modules: native functions that hand out what every
+#: audit event guards, with none raised (``_testcapi.function_get_code(f)`` is the code a
+#: function runs: red team 51 reached it through ``test.support``, which imports it), memory
+#: views of any shape (``_testbuffer``), an interpreter no audit hook of the run watches.
+INTERNALS = ("_testcapi", "_testinternalcapi", "_testlimitedcapi", "_testbuffer",
+             "_testmultiphase", "_testsinglephase", "_testimportmultiple", "_testclinic",
+             "_testclinic_limited", "_testexternalinspection", "_xxtestfuzz", "_ctypes_test",
+             "_xxsubinterpreters", "_xxinterpchannels", "_xxinterpqueues", "_interpreters",
+             "_interpchannels", "_interpqueues")
+
+
+def internals_files() -> tuple[str, ...]:
+    """The files of :data:`INTERNALS` this interpreter has (found, not imported). Masked by
+    empty mounts in a confined root (:func:`_build_root`), or hidden by a run's Landlock layer
+    (:func:`hide_files`): no process loads them, and ``import`` fails as for a module that is
+    not there (``test.support`` imports without them)."""
+    found: set[str] = set()
+    for name in INTERNALS:
+        with contextlib.suppress(ImportError, ValueError):
+            spec = importlib.machinery.PathFinder.find_spec(name)
+            if spec is not None and spec.origin and os.path.isfile(spec.origin):
+                found.add(os.path.realpath(spec.origin))
+    return tuple(sorted(found))
+
+
 #: Where each run's temp dir and home is, in its own mount namespace: a short path, so the
 #: paths a test makes in pytest's ``tmp_path`` are about as long as under ``/tmp`` (an AF_UNIX
 #: socket's path may not exceed 107 bytes; beneath the sandbox's scratch folder a socket in
@@ -513,6 +541,10 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
         if os.path.isdir(target) and not os.path.islink(target):
             _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_RDONLY, "mode=0755")
         elif os.path.isfile(target) and not os.path.islink(target):
+            _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
+    for internal in internals_files():  # beneath the interpreter's prefix, bound whole
+        target = stage + internal
+        if os.path.isfile(target) and not os.path.islink(target):
             _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
     os.makedirs(stage + "/proc", exist_ok=True)
     _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)

@@ -959,7 +959,10 @@ class Judge:
         self.install, self.trusted_lines = self._installed_before_fork()
         # Static: what the body has, not what ran. The start record is capped to fit a pipe;
         # the answer must list all of these (red team 6, finding 03).
-        self.hidden = shipped_files(self.target.module, self.pristine.path)
+        # The interpreter's internals are masked by the harness's mount namespace; where
+        # there is none, each run's Landlock layer hides them too.
+        self.hidden = (*shipped_files(self.target.module, self.pristine.path), *(
+            () if "namespaces" in self.confined else confine.internals_files()))
         if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
             confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
         _known_readers()  # the modules every run has loaded by now, once, before the fork

@@ -98,9 +98,14 @@ _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix
 #: What multiprocessing imports to start a new Python (its ``spawn`` and ``forkserver`` start
 #: methods): where the target's file is hidden, that Python cannot import it.
 _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"})
+#: A subinterpreter made: the run's audit hooks are the main interpreter's alone, so nothing
+#: of the run would judge what runs in it (red team 51 read the installed code with ctypes
+#: there). The interpreter's own test modules that make one are hidden from runs too.
+_NEW_INTERPRETER = "cpython.PyInterpreterState_New"
 #: The events the guard judges (the seal compares our run code before these: pytest_quest.seal).
 GUARDED = frozenset({"open", "os.symlink", "sys.addaudithook", "import", "socket.connect",
-                     "socket.sendto", "mmap.__new__", *_PATH_EVENTS, *_SPAWN_EVENTS})
+                     "socket.sendto", "mmap.__new__", _NEW_INTERPRETER, *_PATH_EVENTS,
+                     *_SPAWN_EVENTS})
 #: The coverage keys the gate reads; everything else in coverage's JSON is dropped.
 _COVERAGE_KEYS = ("executed_lines", "missing_lines", "excluded_lines", "executed_branches",
                   "missing_branches")
@@ -215,6 +220,8 @@ class Guard:
             self.deny(f"starting a process ({event})")
         elif event == "sys.addaudithook":
             self.deny("installing an audit hook")
+        elif event == _NEW_INTERPRETER:
+            self.deny("starting a subinterpreter (no audit hook of the run would judge it)")
         elif event == "import" and self.target_hidden and args and type(args[0]) is str and \
                 args[0] in _NEW_PYTHON:
             self.deny("multiprocessing's spawn and forkserver start methods (the new Python "

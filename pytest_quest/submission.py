@@ -18,6 +18,7 @@ closes when the verdict is reached (or when a preparation raises).
 from __future__ import annotations
 
 import ast
+import importlib.util
 from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -85,9 +86,16 @@ class Submission:
     # --- run
     run: RunResult | None = None
 
-    @property
+    @cached_property
     def test_text(self) -> str:
-        return self.test_bytes.decode("utf-8", errors="replace")
+        """The test file's text as Python reads it (its coding cookie, else UTF-8): the syntax
+        tree's offsets count in it (a file decoded otherwise than its tree was quoted a node
+        past a character's bytes: red team 51 crashed ``submit`` with a latin-1 cookie).
+        Bytes that do not decode are replaced."""
+        try:
+            return importlib.util.decode_source(self.test_bytes)
+        except (SyntaxError, UnicodeDecodeError, LookupError):
+            return self.test_bytes.decode("utf-8", errors="replace")
 
     @cached_property
     def measured(self) -> Measured | None:

@@ -131,16 +131,20 @@ def settings(project: Path) -> Settings:
 
 @pytest.fixture
 def submit_test(project: Path, settings: Settings) -> Callable[..., Result]:
-    """``submit_test(quest_id, source)`` writes the test where `next` says and submits it."""
+    """``submit_test(quest_id, source)`` writes the test where `next` says and submits it
+    (``source`` as bytes: written as they are, whatever their encoding)."""
     from pytest_quest.ledger import Ledger
     from pytest_quest.paths import default_test_path
 
-    def run(quest_id: str, source: str, **kwargs: object) -> Result:
+    def run(quest_id: str, source: str | bytes, **kwargs: object) -> Result:
         ledger = Ledger.load(Ledger.for_root(project).path)
         rel = default_test_path(ledger.get(quest_id), settings, ledger.quests)
         path = project / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(source, encoding="utf-8")
+        if isinstance(source, bytes):
+            path.write_bytes(source)
+        else:
+            path.write_text(source, encoding="utf-8")
         return submit(settings.with_overrides(**kwargs.pop("overrides", {})), quest_id,
                       test=path, **kwargs)
 

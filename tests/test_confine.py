@@ -10,6 +10,7 @@ Tests that need a kernel feature skip with the feature's name where it is absent
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import socket
@@ -955,6 +956,41 @@ attempt("signal", lambda: os.kill(int(sys.argv[4]), 0))
     outcome = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert all(v.startswith("refused") for v in outcome.values()), outcome
     assert set(outcome) == {"unix", "abstract", "read", "shadow", "signal"}
+
+
+@needs_namespaces
+def test_the_interpreters_own_test_modules_are_empty_files_in_the_confined_root(box: Path
+                                                                              ) -> None:
+    """Red team 51: ``_testcapi.function_get_code(f)``, reached through ``test.support``
+    (which imports it), hands out the code a function runs with no audit event. In the
+    confined root CPython's test and subinterpreter modules are empty files: ``import``
+    fails as for a module that is not there, and ``test.support`` still imports."""
+    files = confine.internals_files()
+    if not files:
+        pytest.skip("this interpreter has none of CPython's test modules")
+    assert all(os.path.basename(path).split(".")[0] in confine.INTERNALS for path in files)
+    code = """
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+        print(name, "loaded")
+    except ImportError:
+        print(name, "refused")
+try:
+    import test.support
+    print("test.support", "imported")
+except ImportError:
+    print("test.support", "refused")
+"""
+    names = [os.path.basename(path).split(".")[0] for path in files]
+    done = confined(box, code, *names)
+    assert done.returncode == 0, done.stderr
+    outcome = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert outcome.pop("test.support") in ("imported", "refused")  # a build may lack it
+    assert outcome == {name: "refused" for name in names}
+    for name in names:  # outside the confined root they load
+        assert importlib.util.find_spec(name) is not None
 
 
 ENTER = """

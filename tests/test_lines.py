@@ -24,7 +24,7 @@ CORPUS = sorted(
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # coverage.py compiles the cheat corpus
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_statements_equal_coverage_pythonparser(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
+    text = importlib.util.decode_source(path.read_bytes())  # as Python reads it (its cookie)
     parser = PythonParser(text=text)
     parser.parse_source()
     assert statements(text, str(path)) == frozenset(parser.statements)

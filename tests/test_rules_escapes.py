@@ -237,3 +237,21 @@ def test_gate_files_fires(code: str) -> None:
 ])
 def test_gate_files_quiet(code: str) -> None:
     assert "static-gate-files" not in rules(_in_test(code))
+
+
+@pytest.mark.parametrize("coding", ["latin-1", "utf-8", "cp1252"])
+def test_a_fact_quotes_the_file_as_python_decodes_it(coding: str) -> None:
+    """Red team 51: a latin-1 cookie, and the text quoted from a UTF-8 decoding of the bytes
+    the tree was parsed from (its offsets count the cookie's encoding): ``submit`` crashed
+    with ``UnicodeDecodeError`` instead of a verdict."""
+    from dataclasses import replace
+
+    from pytest_quest.rules import static
+    from pytest_quest.submission import parse
+    from tests.test_rules_static import make
+
+    source = (f"# -*- coding: {coding} -*-\n{_HEAD}\ndef test_x():\n"
+              "    os.open('x', os.O_RDONLY, dir_fd='\u00e9\u00e9\u00e9')\n" + _ASSERT)
+    sub = parse(replace(make(""), test_bytes=source.encode(coding), tree=None))
+    found = [fact for fact in static.check(sub) if fact.rule == "static-fd-write"]
+    assert found and "dir_fd='\u00e9\u00e9\u00e9'" in found[0].actual

@@ -27,7 +27,10 @@ __all__ = [
 
 def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
-    text = ast.get_source_segment(sub.test_text, node) or ast.unparse(node)
+    try:
+        text = ast.get_source_segment(sub.test_text, node) or ast.unparse(node)
+    except (IndexError, UnicodeError, ValueError):  # offsets past the text: quote the tree
+        text = ast.unparse(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
