@@ -28,6 +28,8 @@ from tests.test_rules_static import _ASSERT, _HEAD, _fired, _in_test, rules
     "exit_ = getattr(os, '_ex' + chr(105) + 't')",
     "mod = __import__(''.join(['o', 's']))",
     "import importlib\nmod = importlib.import_module(chr(111) + 's')",
+    # red team 51: a subinterpreter module imported by a built name through pydoc
+    "import pydoc\nmod = pydoc.safeimport(''.join(map(chr, [95, 120, 120])))",
     "g = nightly_rate.__globals__",
     "classes = object.__subclasses__()",
     "f = getattr(e, 'tb_frame')",

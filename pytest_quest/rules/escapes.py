@@ -178,7 +178,7 @@ _GATE_FILE = re.compile(r"(^|[/\\])(\.quest([/\\]|$)|ledger\.json$|attempts\.jso
                         r"|\.\.[/\\]private([/\\]|$))")
 _IMPORTERS = frozenset({"__import__", "builtins.__import__", "importlib.import_module",
                         "importlib.__import__", "importlib.util.find_spec",
-                        "pkgutil.resolve_name", "pydoc.locate"})
+                        "pkgutil.resolve_name", "pydoc.locate", "pydoc.safeimport"})
 _CODE_READERS = frozenset({
     "inspect.getsource", "inspect.getsourcelines", "inspect.getsourcefile", "inspect.getfile",
     "inspect.findsource", "inspect.getcomments", "inspect.getblock", "dis.dis", "dis.Bytecode",
