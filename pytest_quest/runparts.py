@@ -383,13 +383,26 @@ def short_repr(report: pytest.CollectReport | pytest.TestReport) -> dict[str, An
     """Location and message of a failure, not pages of traceback."""
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None:
-        return {"message": str(crash.message)[:2000], "file": str(crash.path),
-                "line": _line(crash.lineno)}
+        where = _in_own_file(report) or (str(crash.path), _line(crash.lineno))
+        return {"message": str(crash.message)[:2000], "file": where[0], "line": where[1]}
     if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
         path, line, message = report.longrepr
         return {"message": str(message)[:2000], "file": str(path), "line": _line(line)}
     text = str(report.longrepr or "")
     return {"message": text[-2000:], "file": None, "line": None}
+
+
+def _in_own_file(report: pytest.CollectReport | pytest.TestReport
+                 ) -> tuple[str, int | None] | None:
+    """The last place of the failure's traceback in the test's own file: where its line
+    failed, not the library's assertion helper below it (``unittest``'s ``assertEqual``)."""
+    own = report.location[0] if isinstance(report, pytest.TestReport) else None
+    entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", ())
+    for entry in reversed(entries or ()):
+        place = getattr(entry, "reprfileloc", None)
+        if own and place is not None and str(place.path) == own:
+            return own, _line(place.lineno)
+    return None
 
 
 def _line(value: Any) -> int | None:

@@ -239,6 +239,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     from _pytest._code import code as pytest_code
     from _pytest.nodes import Node
     from _pytest.python import Function
+    from _pytest.unittest import TestCaseFunction
 
     from pytest_quest import runparts, seal
 
@@ -281,6 +282,12 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
     # it compares the test's objects (red team 31)
     kept = Codes(code for item in keepers if item is not None for code in _codes_of(item))
+    # pytest's unittest items filter a failure's traceback by each frame's ``__unittest``
+    # global: a lambda of ``TestCaseFunction._traceback_filter`` that ``Traceback.filter``
+    # hands to the builtin ``filter`` (a bool out; red team 51 saw an honest TestCase's
+    # failure reported as a frame walk of the test's)
+    kept |= Codes(code for item in _codes_of(vars(TestCaseFunction).get("_traceback_filter"))
+                  for code in item.co_consts if type(code) is types.CodeType)
     # and the frames that keep the interpreter's functions a run replaced (pytest_quest.noevent)
     holders = Codes(code for item in keep for code in _codes_of(item)) | kept | Codes([KEEPING])
     return Readers(

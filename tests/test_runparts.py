@@ -176,6 +176,24 @@ def test_guard_refuses_links_that_lead_out(tmp_path: Path) -> None:
         guard("open", (str(box / "l1" / "x"), "w", os.O_WRONLY))
 
 
+def test_a_failure_is_placed_at_the_test_files_own_line(pytester: pytest.Pytester) -> None:
+    """Red team 51 saw a failing ``unittest.TestCase`` reported "at unittest/case.py:866": the
+    crash is in the assertion helper, the line that failed is the test's."""
+    pytester.makepyfile(test_unit=(
+        "import unittest\n\n"
+        "class T(unittest.TestCase):\n"
+        "    def test_x(self):\n"
+        "        self.assertEqual(1 + 1, 3)\n\n"
+        "def test_plain():\n"
+        "    assert 1 + 1 == 3\n"))
+    reports = [report for report in pytester.inline_run().getreports("pytest_runtest_logreport")
+               if report.failed]
+    places = {report.location[2]: short_repr(report) for report in reports}
+    assert places["T.test_x"]["file"] == "test_unit.py" and places["T.test_x"]["line"] == 5
+    assert places["test_plain"]["file"] == "test_unit.py" and places["test_plain"]["line"] == 8
+    assert "3" in places["T.test_x"]["message"]
+
+
 def test_short_repr_of_reports() -> None:
     crash = SimpleNamespace(message="assert 1 == 2", path="t.py", lineno=4)
     failed = SimpleNamespace(longrepr=SimpleNamespace(reprcrash=crash))

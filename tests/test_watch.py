@@ -1517,6 +1517,17 @@ def test_a_codes_home_is_its_functions_globals_or_its_files_module() -> None:
     assert given.copy().runs(probe()) and not given.owns(probe.__code__)
 
 
+def test_pytests_unittest_filter_of_a_failure_keeps_what_it_reads() -> None:
+    """Red team 51: an honest ``unittest.TestCase`` that failed was told it walked frames:
+    pytest filters its traceback with a lambda of ``TestCaseFunction._traceback_filter``
+    (``x.frame.f_globals.get("__unittest")``: a bool out), handed to the builtin ``filter``."""
+    from _pytest.unittest import TestCaseFunction
+
+    method = vars(TestCaseFunction)["_traceback_filter"].__code__
+    (lambda_code,) = [code for code in method.co_consts if type(code) is types.CodeType]
+    assert READERS.keepers.holds(lambda_code) and not READERS.keepers.holds(method)
+
+
 def test_coverages_dynamic_contexts_are_no_consumer() -> None:
     """Red team 43: ``coverage.context.qualname_from_frame`` holds a frame's code in a local and
     calls the test's objects; a run never turns dynamic contexts on."""
