@@ -51,6 +51,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     open,
     property,
     repr,
+    reversed,
     round,
     str,
     tuple,
@@ -396,7 +397,8 @@ def _in_own_file(report: pytest.CollectReport | pytest.TestReport
                  ) -> tuple[str, int | None] | None:
     """The last place of the failure's traceback in the test's own file: where its line
     failed, not the library's assertion helper below it (``unittest``'s ``assertEqual``)."""
-    own = report.location[0] if isinstance(report, pytest.TestReport) else None
+    location = getattr(report, "location", None)
+    own = location[0] if type(location) is tuple and location else None
     entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", ())
     for entry in reversed(entries or ()):
         place = getattr(entry, "reprfileloc", None)
