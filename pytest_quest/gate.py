@@ -14,11 +14,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from pytest_quest.errors import QuestError
 from pytest_quest.facts import FAIL, REVIEW, Fact, Verdict, aggregate
 from pytest_quest.states import Outcome
 
 __all__ = [
     "CATALOG",
+    "RULE_ERROR",
     "STAGES",
     "Catalog",
     "Check",
@@ -112,6 +114,12 @@ class Catalog:
 
 #: The catalog the rule modules register into (see :mod:`pytest_quest.rules`).
 CATALOG = Catalog()
+RULE_ERROR = CATALOG.add(
+    "gate-rule-error", REVIEW, "static",
+    "Every rule of the gate judged the file.",
+    "A rule of pytest-quest failed on this file instead of judging it (a bug of ours, named "
+    "in the fact); a maintainer judges the verdict. Please report it with the file.",
+)
 
 
 @dataclass(frozen=True)
@@ -186,6 +194,20 @@ def _roots(fired: set[str], catalog: Catalog) -> set[str]:
     return fired - superseded
 
 
+def _judged(stage: str, check: Callable[[C], Iterable[Fact]], context: C) -> list[Fact]:
+    """``check``'s facts; a check that raises instead (a bug of ours on this file: red team 52
+    had ``ast.unparse`` refuse an f-string, and ``submit`` answered with a traceback) is a
+    REVIEW fact that names it. Our own errors (an environment fault: could not verify) go on."""
+    try:
+        return list(check(context))
+    except QuestError:
+        raise
+    except Exception as exc:  # any other: the file goes to a person, never a traceback
+        name = getattr(check, "__qualname__", None) or type(check).__name__
+        return [RULE_ERROR.fact(f"{stage}: {name}", "every rule of the gate judges the file",
+                                f"{type(exc).__name__}: {exc}"[:500])]
+
+
 def evaluate(stages: Sequence[Stage[C]], context: C, catalog: Catalog = CATALOG
              ) -> Evaluation[C]:
     """Run ``stages`` in order, stop after the first that FAILs, aggregate by level.
@@ -197,7 +219,7 @@ def evaluate(stages: Sequence[Stage[C]], context: C, catalog: Catalog = CATALOG
     for stage in stages:
         if stage.prepare is not None:
             context = stage.prepare(context)
-        found = [fact for check in stage.checks for fact in check(context)]
+        found = [fact for check in stage.checks for fact in _judged(stage.name, check, context)]
         facts.extend(found)
         if aggregate(found) is Outcome.FAIL:
             break

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_quest.astext import unparse
+
 __all__ = [
     "Generated",
     "Mutant",
@@ -296,7 +298,7 @@ def _unparse_with(node: ast.AST, attr: str | int, value: Any, holder: Any = None
     apply = _setter(holder if holder is not None else node, attr, value)
     undo = apply()
     try:
-        return ast.unparse(node)
+        return unparse(node)
     finally:
         undo()
 
@@ -338,31 +340,31 @@ def _candidates(func: _Func, covered: set[int] | None) -> list[_Candidate]:
                 cmp_swap = _CMP_SWAP.get(type(cmp))
                 if cmp_swap is not None:
                     new_cmp = cmp_swap()
-                    add(node, "compare", ast.unparse(node),
+                    add(node, "compare", unparse(node),
                         _unparse_with(node, index, new_cmp, node.ops),
                         _setter(node.ops, index, new_cmp))
         elif isinstance(node, ast.BinOp | ast.AugAssign):
             bin_swap = _BIN_SWAP.get(type(node.op))
             if bin_swap is not None:
                 new_op = bin_swap()
-                add(node, "binop", ast.unparse(node), _unparse_with(node, "op", new_op),
+                add(node, "binop", unparse(node), _unparse_with(node, "op", new_op),
                     _setter(node, "op", new_op))
         elif isinstance(node, ast.BoolOp):
             new_bool = _BOOL_SWAP[type(node.op)]()
-            add(node, "boolop", ast.unparse(node), _unparse_with(node, "op", new_bool),
+            add(node, "boolop", unparse(node), _unparse_with(node, "op", new_bool),
                 _setter(node, "op", new_bool))
         elif isinstance(node, ast.If | ast.While | ast.IfExp):
             negated = ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=node.test), node.test)
             keywords: dict[type[ast.AST], str] = {ast.If: "if ", ast.While: "while "}
             keyword = keywords.get(type(node), "")
-            add(node.test, "negate", keyword + ast.unparse(node.test),
-                keyword + ast.unparse(negated), _setter(node, "test", negated))
+            add(node.test, "negate", keyword + unparse(node.test),
+                keyword + unparse(negated), _setter(node, "test", negated))
         elif isinstance(node, ast.Return):
             if node.value is not None and not (
                 isinstance(node.value, ast.Constant) and node.value.value is None
             ):
                 none = ast.copy_location(ast.Constant(value=None), node.value)
-                add(node, "return", ast.unparse(node), "return None",
+                add(node, "return", unparse(node), "return None",
                     _setter(node, "value", none))
         elif isinstance(node, ast.Constant):
             value = node.value
@@ -370,7 +372,7 @@ def _candidates(func: _Func, covered: set[int] | None) -> list[_Candidate]:
             if not isinstance(context, ast.expr):
                 context = node
             if isinstance(value, bool):
-                add(node, "bool", ast.unparse(context),
+                add(node, "bool", unparse(context),
                     _unparse_with(context, "value", not value, node), _setter(node, "value",
                                                                               not value))
             elif isinstance(value, int | float) and math.isfinite(value):
@@ -378,7 +380,7 @@ def _candidates(func: _Func, covered: set[int] | None) -> list[_Candidate]:
                     new_value = value + delta
                     if isinstance(value, float):  # 0.8 - 1 reads -0.2, not -0.19999999999999996
                         new_value = round(new_value, 12)
-                    add(node, "number", ast.unparse(context),
+                    add(node, "number", unparse(context),
                         _unparse_with(context, "value", new_value, node),
                         _setter(node, "value", new_value))
     return out

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_quest.astext import unparse
 from pytest_quest.config import Settings
 from pytest_quest.errors import PARSE_ERRORS
 from pytest_quest.measure import format_lines
@@ -316,7 +317,7 @@ def _conftest_fixtures(settings: Settings) -> frozenset[str]:
             continue
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                "fixture" in ast.unparse(d) for d in node.decorator_list
+                "fixture" in unparse(d) for d in node.decorator_list
             ):
                 found.add(node.name)
     return frozenset(found)

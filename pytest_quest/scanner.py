@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pytest_quest import safeio
+from pytest_quest.astext import unparse
 from pytest_quest.config import IGNORED_DIRS, is_tooling
 from pytest_quest.errors import PARSE_ERRORS
 
@@ -174,7 +175,7 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
                 # ``assert sys.platform == "win32"`` (click's _winconsole.py): importing
                 # stops here on this interpreter, so nothing after it can run.
                 condition = " ".join(
-                    (ast.get_source_segment(text, node.test) or ast.unparse(node.test)).split())
+                    (ast.get_source_segment(text, node.test) or unparse(node.test)).split())
                 skip = (f"after line {node.lineno} `assert {condition}`, false on "
                         f"{target.describe()}: the code stops there")
             elif isinstance(node, ast.ClassDef):
@@ -192,7 +193,7 @@ def scan_source(text: str, rel: str, target: Target | None = None) -> list[Found
                 # those made only on another interpreter cannot run here.
                 truth = _truth(node.test, target)
                 condition = " ".join(
-                    (ast.get_source_segment(text, node.test) or ast.unparse(node.test)).split())
+                    (ast.get_source_segment(text, node.test) or unparse(node.test)).split())
                 here = target.describe()
                 only = (f"defined only when `{condition}`, false on {here}"
                         if condition not in _CHECKING else
@@ -285,7 +286,7 @@ def _truth(test: ast.expr, target: Target) -> bool | None:
     """The value of an ``if`` test on ``target``, or None when it cannot be known statically."""
     if isinstance(test, ast.Constant) and isinstance(test.value, bool):
         return test.value
-    if isinstance(test, ast.Name | ast.Attribute) and ast.unparse(test) in _CHECKING:
+    if isinstance(test, ast.Name | ast.Attribute) and unparse(test) in _CHECKING:
         return False
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = _truth(test.operand, target)
@@ -320,10 +321,10 @@ def _truth(test: ast.expr, target: Target) -> bool | None:
 
 def _value(node: ast.expr, target: Target) -> object:
     """``sys.version_info[:2]``, ``sys.platform``, ``os.name`` or a constant; else None."""
-    text = ast.unparse(node)
+    text = unparse(node)
     if text in _VERSION:
         return target.version
-    if isinstance(node, ast.Subscript) and ast.unparse(node.value) in _VERSION:
+    if isinstance(node, ast.Subscript) and unparse(node.value) in _VERSION:
         index = node.slice
         if isinstance(index, ast.Slice) and index.lower is None and index.step is None and (
             isinstance(index.upper, ast.Constant) and isinstance(index.upper.value, int)
@@ -331,7 +332,7 @@ def _value(node: ast.expr, target: Target) -> object:
             return target.version[: index.upper.value]
         if isinstance(index, ast.Constant) and isinstance(index.value, int):
             return target.version[index.value] if index.value < len(target.version) else None
-    if isinstance(node, ast.Attribute) and ast.unparse(node.value) in _VERSION:
+    if isinstance(node, ast.Attribute) and unparse(node.value) in _VERSION:
         names = ("major", "minor", "micro")
         return target.version[names.index(node.attr)] if node.attr in names else None
     if text in ("sys.hexversion", "hexversion"):

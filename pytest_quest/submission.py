@@ -33,13 +33,17 @@ from pytest_quest.quest import Quest
 from pytest_quest.sandbox import RunResult, Sandbox, file_sha256
 from pytest_quest.sandbox import run as run_sandbox
 
-__all__ = ["MAX_DEPTH", "Claim", "Submission", "copy_project", "nesting", "parse", "run_tests",
-           "stray_files"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "Claim", "Submission", "copy_project", "nesting", "parse",
+           "run_tests", "stray_files"]
 
 #: How deep a submitted file's syntax tree may nest. The static rules walk it with recursive
 #: visitors; real test files stay near 20 levels. Deeper is a FAIL, never a traceback (red
 #: team 2, finding 11: 3000 levels made ``ast.parse`` itself raise ``RecursionError``).
 MAX_DEPTH = 100
+#: How large a submitted file may be. The static stage runs in the caller's process with no
+#: time limit; real test files stay far below (boltons' largest is 60 KB). Larger is a FAIL
+#: before any rule reads it (red team 52 hung a rule on a line of a million blanks).
+MAX_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -124,11 +128,15 @@ def nesting(tree: ast.AST, limit: int = MAX_DEPTH) -> int:
 def parse(sub: Submission) -> Submission:
     """The ``static`` stage's preparation: the file's syntax tree, or why it has none.
 
-    A file the parser cannot hold (``RecursionError``, ``MemoryError``) or
-    whose tree nests deeper than :data:`MAX_DEPTH` gets no tree: the rules
-    would recurse through it in this unconfined process.
+    A file larger than :data:`MAX_BYTES`, one the parser cannot hold
+    (``RecursionError``, ``MemoryError``) or whose tree nests deeper than
+    :data:`MAX_DEPTH` gets no tree: the rules would work through it in this
+    unconfined process.
     """
     too_deep = f"the test file nests too deep to analyse (at most {MAX_DEPTH} levels)"
+    if len(sub.test_bytes) > MAX_BYTES:
+        return replace(sub, unanalysable=f"the test file has {len(sub.test_bytes)} bytes "
+                                          f"(at most {MAX_BYTES} are analysed)")
     try:
         tree = ast.parse(sub.test_bytes, filename=sub.test_rel)
     except SyntaxError as exc:

@@ -119,3 +119,31 @@ def test_real_catalog_is_documented_and_ordered() -> None:
     assert any(r.id == "coverage-lines" for r in rules)
     stages = [r.stage for r in rules]
     assert stages.index("static") < stages.index("coverage")
+
+
+def test_a_check_that_raises_is_a_review_fact_and_our_own_errors_go_on() -> None:
+    """Red team 52: a rule that raised on the file (``ast.unparse`` refused an f-string) made
+    ``submit`` answer with a traceback. The file goes to a person instead; a fault of the
+    environment (could not verify) still reaches the caller."""
+    from pytest_quest.errors import EnvironmentFault
+    from pytest_quest.gate import RULE_ERROR
+
+    cat = _catalog()
+    cat.include(RULE_ERROR)
+
+    def broken(context: object) -> list[Fact]:
+        raise ValueError("Unable to avoid backslash in f-string expression part")
+
+    chain = [Stage("static", (lambda c: [_fact("cheap", REVIEW)], broken),),
+             Stage("run", (lambda c: [_fact("root")],))]
+    verdict = evaluate(chain, (), cat).verdict
+    error = next(f for f in verdict.facts if f.rule == "gate-rule-error")
+    assert error.level == REVIEW and error.where.startswith("static: ")
+    assert "broken" in error.where and error.actual.startswith("ValueError: Unable to avoid")
+    assert verdict.outcome is Outcome.FAIL  # the later stage still ran: REVIEW stops nothing
+
+    def faulty(context: object) -> list[Fact]:
+        raise EnvironmentFault("no disk")
+
+    with pytest.raises(EnvironmentFault):
+        evaluate([Stage("static", (faulty,))], (), cat)

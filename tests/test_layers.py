@@ -21,7 +21,7 @@ LAYERS: dict[str, frozenset[str]] = {
     # The vocabulary and the pure rules, plus the small helpers they need (settings, the
     # ledger file and its lock): no test code runs here, and no measuring machinery.
     "core": frozenset({
-        "config", "decisions", "errors", "facts", "gate", "history", "ledger", "lines",
+        "astext", "config", "decisions", "errors", "facts", "gate", "history", "ledger", "lines",
         "measure", "mutants", "paths", "pool", "progress", "protocol", "quest", "ratchet",
         "records", "safeio", "schema", "states", "words",
     }),

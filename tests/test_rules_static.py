@@ -834,3 +834,22 @@ def test_a_native_bridge_reached_as_another_modules_attribute_is_named() -> None
         "from multiprocessing import sharedctypes\nt = sharedctypes.typecode_to_type['q']"))
     assert "static-native-code" not in rules(_in_test(
         "import multiprocessing\nassert multiprocessing.Value('i', 1).value == 1"))
+
+
+def test_a_file_larger_than_the_gate_analyses_is_a_parse_fact() -> None:
+    """Red team 52 hung a rule on a line of a million blanks; no rule reads a file larger
+    than the limit (honest test files are far below it)."""
+    from pytest_quest.submission import MAX_BYTES
+
+    source = GOOD + "# " + "x" * MAX_BYTES + "\n"
+    (fact,) = facts(source)
+    assert fact.rule == "test-file-parses" and f"at most {MAX_BYTES}" in fact.actual
+    assert facts(GOOD + "# " + "x" * 1000 + "\n") == []
+
+
+def test_a_coverage_pragma_is_found_in_time_on_a_line_of_blanks() -> None:
+    """Red team 52: ``#\\s*pragma\\s*:?\\s*no\\s*[-_]?\\s*`` backtracked quadratically on a line
+    of blanks after ``# pragma: no`` (a million of them: hours). Blanks are squeezed first."""
+    assert rules(GOOD + "# pragma: no" + " " * 50_000 + "x\n") == set()
+    for line in ("x = 1  # pragma: no cover", "#pragma:nocover", "#  pragma  :  no  -  branch"):
+        assert "static-coverage-pragma" in rules(GOOD + line + "\n"), line

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from pytest_quest.astext import unparse
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
 from pytest_quest.rules.names import (
@@ -226,7 +227,7 @@ class Assertions:
             if name in order or name not in self.classes:
                 continue
             order.append(name)
-            stack += [ast.unparse(b) for b in self.classes[name].bases]
+            stack += [unparse(b) for b in self.classes[name].bases]
         self._mros[qual] = order
         return order
 
@@ -486,7 +487,7 @@ class Assertions:
         for node in _walk_shallow(stmt.finalbody):
             if isinstance(node, ast.Return | ast.Break | ast.Continue):
                 return _Guard(guard.catches | {"*"},
-                              guard.label or f"line {node.lineno}: {ast.unparse(node)} in finally")
+                              guard.label or f"line {node.lineno}: {unparse(node)} in finally")
         return guard
 
     def trivial(self, test: ast.expr) -> str | None:

@@ -17,6 +17,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from pytest_quest.astext import unparse
 from pytest_quest.submission import Submission
 
 __all__ = [
@@ -28,9 +29,9 @@ __all__ = [
 def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
     try:
-        text = ast.get_source_segment(sub.test_text, node) or ast.unparse(node)
+        text = ast.get_source_segment(sub.test_text, node) or unparse(node)
     except (IndexError, UnicodeError, ValueError):  # offsets past the text: quote the tree
-        text = ast.unparse(node)
+        text = unparse(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_quest import safeio
+from pytest_quest.astext import unparse
 from pytest_quest.facts import FAIL, Fact
 from pytest_quest.gate import CATALOG, Rule
 from pytest_quest.paths import module_name
@@ -151,7 +152,10 @@ _BANNED: dict[str, Rule] = {
 }
 _EXIT_EXCEPTIONS = frozenset({"SystemExit", "KeyboardInterrupt", "builtins.SystemExit",
                               "builtins.KeyboardInterrupt"})
-_PRAGMA = re.compile(r"#\s*pragma\s*:?\s*no\s*[-_]?\s*(cover|branch)", re.IGNORECASE)
+#: Matched on a line with its runs of blanks made one space: each ``\s?`` then takes one or
+#: none, and the search is linear (``\s*no\s*[-_]?\s*`` on a line of a million blanks
+#: backtracked for hours: red team 52 hung ``submit`` so).
+_PRAGMA = re.compile(r"# ?pragma ?:? ?no ?[-_]? ?(cover|branch)", re.IGNORECASE)
 
 
 def check(sub: Submission) -> Iterator[Fact]:
@@ -402,7 +406,7 @@ def _dynamic_code(sub: Submission, tree: ast.Module, names: Names) -> Iterator[F
 
 def _pragmas(sub: Submission) -> Iterator[Fact]:
     for number, line in enumerate(sub.test_text.splitlines(), start=1):
-        match = _PRAGMA.search(line)
+        match = _PRAGMA.search(" ".join(line.split())) if "#" in line else None
         if match:
             yield PRAGMA.fact(f"{sub.test_rel}:{number}", "no coverage pragma",
                               f"`{match.group(0)}`")
@@ -504,7 +508,7 @@ def _target_call(node: ast.Call, names: Names, module: str, name: str,
         if is_target_path(_const(args[0])):
             return f"patches {_const(args[0])}"
         if len(args) >= 2 and _const(args[1]) == name and holder(args[0]):
-            return f"patches {name} on {ast.unparse(args[0])}"
+            return f"patches {name} on {unparse(args[0])}"
         if len(args) >= 2 and _const(args[1]) == "__code__":
             return "assigns __code__"
     if call == "patch" and args and is_target_path(_const(args[0])):
