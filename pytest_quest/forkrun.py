@@ -1206,6 +1206,8 @@ class Judge:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.run is not None and self.run.measure:
             self.run.reports.append(report_event(report))
+        elif self.run is not None and report.failed:
+            self.run.failed_logged = True
 
     @pytest.hookimpl(wrapper=True)
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Any:
@@ -1323,6 +1325,10 @@ class _ChildRun:
         self.function: types.CodeType | None = find_code(module, judge.name, judge.first_line)
         self.collect_errors: list[dict[str, Any]] = []
         self.reports: list[dict[str, Any]] = []
+        #: A failed report logged while an item ran outside the measuring run: a subtest's
+        #: (``unittest``'s ``subTest``, pytest's ``subtests``), which the item's own reports
+        #: do not carry (an honest subTest killed no mutant: red team 52).
+        self.failed_logged = False
         self.replaced: list[str] = []
         # Its own temp dir only: a file left in the sandbox copy would reach later runs.
         # (And where pytest-quest's own suite keeps its coverage data, as in the Landlock layer.)
@@ -1578,8 +1584,9 @@ class _ChildRun:
                             r["outcome"] == "failed" for r in self.reports[before:]):
                         first_failed = item.nodeid
                     continue
+                self.failed_logged = False
                 reports = runtestprotocol(item, nextitem=following, log=False)
-                if any(r.failed for r in reports):
+                if any(r.failed for r in reports) or self.failed_logged:
                     return item.nodeid
         sys.audit(CONTROL, "item", "")
         return first_failed
