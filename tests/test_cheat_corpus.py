@@ -128,6 +128,9 @@ def _case(path: Path) -> Any:
             reason="stopped in runs that do not measure coverage; under pytest-quest's own "
                    "coverage every run measures (coverage's code is trusted there)"))
     landed = LANDED | (WAVES if runs_go_in_waves() else set())
+    written_for = header.get("python", "{}.{}".format(*sys.version_info[:2]))
+    if written_for != "{}.{}".format(*sys.version_info[:2]):
+        return pytest.param(path, id=path.stem)  # another CPython's bytecode: never a PASS here
     if pending is None or {pending, header.get("also-stopped-by")} & landed:
         return pytest.param(path, id=path.stem)
     return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-exit-code|run-collection
+# expect: static-reflective-access|run-exit-code|run-collection
 #
 # RED TEAM 51: redteam51_subinterpreter_has_no_audit_hook.py without the test package: _xxsubinterpreters imported by `pydoc.safeimport(<name from chr codes>)`
 #   (1) rules/escapes._IMPORTERS lists __import__, import_module, importlib.__import__,
@@ -22,7 +22,8 @@
 #   check in the watch) instead of by their spelling in the source.
 # Fixed by: the subinterpreter modules are empty files in the confined root (confine.INTERNALS),
 #   and a subinterpreter made any other way is refused by the run's guard
-#   ("cpython.PyInterpreterState_New": runparts.Guard): the test fails.
+#   ("cpython.PyInterpreterState_New": runparts.Guard): the test fails. Since then
+#   `pydoc.safeimport` of a computed name is static-reflective-access too.
 import os
 import pydoc
 
