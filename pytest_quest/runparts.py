@@ -53,6 +53,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     repr,
     reversed,
     round,
+    sorted,
     str,
     tuple,
     type,
@@ -103,6 +104,8 @@ _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.p
 #: of the run would judge what runs in it (red team 51 read the installed code with ctypes
 #: there). The interpreter's own test modules that make one are hidden from runs too.
 _NEW_INTERPRETER = "cpython.PyInterpreterState_New"
+#: The file endings of a C extension module here.
+_EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 #: The events the guard judges (the seal compares our run code before these: pytest_quest.seal).
 GUARDED = frozenset({"open", "os.symlink", "sys.addaudithook", "import", "socket.connect",
                      "socket.sendto", "mmap.__new__", _NEW_INTERPRETER, *_PATH_EVENTS,
@@ -167,6 +170,15 @@ class Guard:
         self.early: list[str] = []
         self._pipe = pipe if pipe is not None else AnswerPipe(None)
         self._phase = Phase()
+        #: Where native code may be loaded from: the interpreter's folders and every import
+        #: folder as the run starts (the installed packages, the project's copy), none of
+        #: them writable by the run. A C extension the test wrote to its temp dir (compiled
+        #: there, or carried as bytes) reads any memory with no audit event: red team 53.
+        roots = {spelling.rstrip(os.sep) + os.sep
+                 for root in (sys.prefix, sys.base_prefix, sys.exec_prefix,
+                              sys.base_exec_prefix, *sys.path) if root and os.path.isabs(root)
+                 for spelling in (normal(root), os.path.realpath(root))}
+        self.native_roots = tuple(sorted(root for root in roots if not self.inside(root)))
 
     def inside(self, path: Any, descriptor: bool = False) -> bool:
         """Whether ``path`` lies in the run's writable folders. A descriptor passes (writing
@@ -188,6 +200,20 @@ class Guard:
                 return False
         real = real_path(text)
         return real == _DEVNULL or (real + _SEP).startswith(self.allowed)
+
+    def _native_allowed(self, path: Any) -> bool:
+        """Whether ``path`` (a module's file, or None) is no C extension, or one in an
+        import folder the run cannot write: followed through its links (``/proc/self/fd``
+        of a ``memfd`` leads nowhere allowed)."""
+        if path is None:
+            return True
+        text = text_of(path)
+        if text is None:
+            return False
+        if not text.endswith(_EXTENSION_SUFFIXES):
+            return True
+        real = real_path(normal(text))
+        return not self.inside(real) and real.startswith(self.native_roots)
 
     def deny(self, what: str) -> None:
         if self._phase.testing():
@@ -223,6 +249,9 @@ class Guard:
             self.deny("installing an audit hook")
         elif event == _NEW_INTERPRETER:
             self.deny("starting a subinterpreter (no audit hook of the run would judge it)")
+        elif event == "import" and len(args) > 1 and not self._native_allowed(args[1]):
+            self.deny(f"loading native code from {_shown(args[1])} (only the interpreter's, "
+                      "the installed packages' and the project's own)")
         elif event == "import" and self.target_hidden and args and type(args[0]) is str and \
                 args[0] in _NEW_PYTHON:
             self.deny("multiprocessing's spawn and forkserver start methods (the new Python "

@@ -26,7 +26,9 @@ machine's one counter of pipe inode numbers, not built: with no tell of the meas
 red teams 14 and 15's pipe relays are a lottery, the test passing whenever the counter happens
 to sit where the shipped answers' digest points, 1 time in 8; ``unmeasured``: coverage's and
 the recorder's code is trusted only in the run that measures, red teams 45 and 46: skipped
-under pytest-quest's own coverage, where every run measures). Until that defence
+under pytest-quest's own coverage, where every run measures; ``noctypes``: no ``_ctypes`` in a
+run's memory, not built: red team 52 made ctypes objects from Python and read memory through
+their buffers with no audit event). Until that defence
 is on this branch (``LANDED``), its test is
 ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
 defence lands; ``UNSTEADY`` ones are not strict.
@@ -156,7 +158,7 @@ def test_corpus_size_and_rules_exist() -> None:
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
                            "measuredlast", "pagecache", "pipes", "waves", "watch",
-                           "unmeasured"), path.name
+                           "unmeasured", "noctypes"), path.name
         if pending is None or pending in LANDED | WAVES:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

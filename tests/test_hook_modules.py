@@ -50,13 +50,17 @@ def test_the_check_sees_a_builtin_left_to_the_builtins() -> None:
 BEFORE_OR_OUTSIDE = {
     "pytest_quest.watch": {("__init__", "os.path"), ("__init__", "os.sep"),
                            ("_codes_of", "types.CodeType"), ("_modules", "sys.modules"),
-                           ("readers", "types.CodeType"),
+                           ("readers", "types.CodeType"), ("readers", "types.coroutine"),
                            ("_modules", "types.ModuleType")},
     "pytest_quest.hooked": {("code", "types.CodeType"), ("code_objects", "types.CodeType"),
                             ("code_objects", "types.FunctionType"),
                             ("visit", "types.FunctionType")},
     "pytest_quest.runparts": {
         ("__getattr__", "linecache.cache"), ("__init__", "contextlib.suppress"),
+        # the folders native code may come from, taken as the guard is made (before test code)
+        ("__init__", "sys.prefix"), ("__init__", "sys.base_prefix"),
+        ("__init__", "sys.exec_prefix"), ("__init__", "sys.base_exec_prefix"),
+        ("__init__", "sys.path"),
         ("__init__", "os.path"), ("__init__", "os.sep"), ("__init__", "os.set_inheritable"),
         ("close", "contextlib.suppress"), ("close", "os.close"), ("coverage_entries", "os.sep"),
         ("emit", "os.write"), ("is_package", "os.path"), ("read", "os.path"),

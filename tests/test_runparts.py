@@ -360,3 +360,26 @@ def test_guard_refuses_a_new_python_from_multiprocessing_where_the_target_is_hid
         with pytest.raises(PermissionError, match=r"get_context\('fork'\)"):
             guard("import", (module, None, [], [], []))
     assert len(guard.denied) == 2
+
+
+def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path: Path) -> None:
+    """Red team 53: a C extension the test compiled (or carried as bytes) into its temp dir
+    read the installed code with no audit event. Loading one raises ``import`` with its file:
+    the interpreter's, the installed packages' and the project's own load; others are refused."""
+    import importlib.machinery
+    import importlib.util
+
+    guard = _guard(tmp_path)
+    guard(CONTROL, ("start",))
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    written = tmp_path / "box" / f"reader{suffix}"
+    written.write_bytes(b"")
+    library = importlib.util.find_spec("_struct")
+    assert library is not None and library.origin
+    for path in (str(written), f"/proc/self/fd/3{suffix}", f"/nowhere/reader{suffix}"):
+        with pytest.raises(PermissionError, match="loading native code"):
+            guard("import", ("reader", path, [], [], []))
+    guard("import", ("_struct", library.origin, [], [], []))  # the interpreter's own
+    guard("import", ("json", None, [], [], []))  # no file: a module of Python's
+    guard("import", ("shop", str(tmp_path / "box" / "shop.py"), [], [], []))  # not native
+    assert len(guard.denied) == 3

@@ -1137,6 +1137,29 @@ def test_the_standard_librarys_own_binding_of_c_is_not_the_test(tmp_path: Path) 
 LOADED = "loaded data with marshal.loads (code no compile made can come with it)"
 
 
+def test_types_coroutine_makes_code_for_asyncio_and_is_no_finding(tmp_path: Path) -> None:
+    """Red team 53: asyncio's import runs ``types.coroutine``, which sets a flag on a compiled
+    code through ``code.replace``, and ``unittest.mock`` imports asyncio: every honest test
+    importing either FAILed "made a code object". That one maker, in its home, is quiet."""
+    from pytest_quest.hooked import Phase
+
+    def steps() -> Any:
+        yield
+
+    watch = _watch_on(tmp_path / "shop.py")
+    sys.addaudithook(watch)
+    try:
+        types.coroutine(steps)
+        quiet = list(watch.reads)
+        steps.__code__.replace(co_flags=steps.__code__.co_flags)  # the test's own
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    assert quiet == []
+    assert watch.reads == ["made a code object (types.CodeType or code.replace)"]
+    copy = types.FunctionType(types.coroutine.__code__, dict(vars(types)))
+    assert not READERS.code_makers.owns(copy) and READERS.code_makers.owns(types.coroutine)
+
+
 def test_data_loaded_with_marshal_in_the_tests_time_is_a_finding(tmp_path: Path) -> None:
     # Red team 33: a .pyc in a zip archive on a package's __path__ (zipimport reads it with
     # marshal, no compile) kept the library's name baked into it. Red teams 48 and 49: such
