@@ -152,11 +152,13 @@ def normal(text: str, cwd: str | None = None) -> str:
     return "/" + "/".join(parts)
 
 
-def real_path(text: str, cwd: str | None = None) -> str:
+def real_path(text: str, cwd: str | None = None, links: list[str] | None = None) -> str:
     """``text`` as the kernel finds it: each link followed (``lstat`` and ``readlink`` bound
     at import) before a ``..`` after it is applied; from the first part that does not exist,
     the rest is text. Red team 28 made a link inside the run's folder (``d/u -> ..``) that a
-    second link's text went through, out of every allowed folder."""
+    second link's text went through, out of every allowed folder. ``links`` collects where
+    each link met on the way lies (one the run may change could point elsewhere by the time
+    the kernel follows it)."""
     if not text.startswith("/"):
         text = (cwd if cwd is not None else _getcwd()) + "/" + text
     pending = [part for part in text.split("/") if part][::-1]  # the next part is the last
@@ -179,6 +181,8 @@ def real_path(text: str, cwd: str | None = None) -> str:
         if not _is_link(mode):
             parts.append(part)
             continue
+        if links is not None:
+            links.append(here)
         target = _readlink(here)
         if target.startswith("/"):
             parts = []

@@ -104,8 +104,6 @@ _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.p
 #: of the run would judge what runs in it (red team 51 read the installed code with ctypes
 #: there). The interpreter's own test modules that make one are hidden from runs too.
 _NEW_INTERPRETER = "cpython.PyInterpreterState_New"
-#: The file endings of a C extension module here.
-_EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 #: The events the guard judges (the seal compares our run code before these: pytest_quest.seal).
 GUARDED = frozenset({"open", "os.symlink", "sys.addaudithook", "import", "socket.connect",
                      "socket.sendto", "mmap.__new__", _NEW_INTERPRETER, *_PATH_EVENTS,
@@ -202,18 +200,21 @@ class Guard:
         return real == _DEVNULL or (real + _SEP).startswith(self.allowed)
 
     def _native_allowed(self, path: Any) -> bool:
-        """Whether ``path`` (a module's file, or None) is no C extension, or one in an
-        import folder the run cannot write: followed through its links (``/proc/self/fd``
-        of a ``memfd`` leads nowhere allowed)."""
+        """Whether the file of an ``import`` event (None but for a C extension's load, under
+        whatever name: red team 54 loaded one without an extension's ending) lies in an
+        import folder the run cannot write, as the kernel finds it: each link followed
+        before a ``..`` after it (red team 54 went up through a link ``normal`` had cut
+        away), through no link the run could change before the loader follows it, and
+        ``/proc/self/fd`` of a ``memfd`` leads nowhere allowed."""
         if path is None:
             return True
         text = text_of(path)
         if text is None:
             return False
-        if not text.endswith(_EXTENSION_SUFFIXES):
-            return True
-        real = real_path(normal(text))
-        return not self.inside(real) and real.startswith(self.native_roots)
+        links: list[str] = []
+        real = real_path(text, links=links)
+        return not self.inside(real) and real.startswith(self.native_roots) and \
+            not any(self.inside(link.rpartition("/")[0] or "/") for link in links)
 
     def deny(self, what: str) -> None:
         if self._phase.testing():

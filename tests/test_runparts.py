@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, AnswerPipe
+from pytest_quest.hooked import CONTROL, AnswerPipe, normal
 from pytest_quest.protocol import EventKind, TargetSpec, parse_events, split_run_answer
 from pytest_quest.runparts import (
     Channel,
@@ -376,10 +376,30 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
     written.write_bytes(b"")
     library = importlib.util.find_spec("_struct")
     assert library is not None and library.origin
-    for path in (str(written), f"/proc/self/fd/3{suffix}", f"/nowhere/reader{suffix}"):
+    plain = tmp_path / "box" / "reader.txt"  # any name: the loader dlopens what it is given
+    plain.write_bytes(b"")
+    # Red team 54: "link/.." read as text names the interpreter's folder; the kernel follows
+    # the link first, and lands in the box, where the test put its file.
+    ups = len(Path(tmp_path, "box").parts)  # as text: up to "/" past the link
+    deep = Path(tmp_path, "box", *["d"] * (ups + 2))
+    planted = Path(str(Path(tmp_path, "box", "d", "d")) + sys.base_prefix) / f"reader{suffix}"
+    planted.parent.mkdir(parents=True)
+    deep.mkdir(parents=True, exist_ok=True)
+    planted.write_bytes(b"")
+    (tmp_path / "box" / "link").symlink_to(deep, target_is_directory=True)
+    through = f"{tmp_path}/box/link/" + "../" * ups + sys.base_prefix.lstrip("/") + \
+        f"/reader{suffix}"
+    assert os.path.realpath(through) == str(planted)
+    assert normal(through).startswith(sys.base_prefix)  # what the text alone says
+    for path in (str(written), f"/proc/self/fd/3{suffix}", f"/nowhere/reader{suffix}",
+                 str(plain), through):
         with pytest.raises(PermissionError, match="loading native code"):
             guard("import", ("reader", path, [], [], []))
+    # a link of the box's that leads to the interpreter's own file now: the run may point it
+    # elsewhere before the loader follows it
+    (tmp_path / "box" / "swap").symlink_to(library.origin)
+    with pytest.raises(PermissionError, match="loading native code"):
+        guard("import", ("_struct", str(tmp_path / "box" / "swap"), [], [], []))
     guard("import", ("_struct", library.origin, [], [], []))  # the interpreter's own
     guard("import", ("json", None, [], [], []))  # no file: a module of Python's
-    guard("import", ("shop", str(tmp_path / "box" / "shop.py"), [], [], []))  # not native
-    assert len(guard.denied) == 3
+    assert len(guard.denied) == 6
