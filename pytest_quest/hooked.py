@@ -80,6 +80,7 @@ BEFORE, TEST = "before", "test"
 _fstat, _write, _exit, _getcwd = os.fstat, os.write, os._exit, os.getcwd
 _lstat, _readlink, _is_link = os.lstat, os.readlink, stat.S_ISLNK
 _MODULES, _MODULE, _FUNCTION = sys.modules, types.ModuleType, types.FunctionType
+_READ_ONLY = types.MappingProxyType
 get_ident = _thread.get_ident
 getframe = sys._getframe
 
@@ -210,7 +211,9 @@ class Codes:
         self._ids = frozenset(id(code) for code in self._codes)
         if homes is None:
             homes = _homes_by_file(self._codes)
-        self._homes = {key: homes[key] for key in self._ids if key in homes}
+        # read-only, like the ids: a test that reaches this object cannot give its own globals
+        # a home here (the dict behind the view is reachable only through ``gc``: an event)
+        self._homes = _READ_ONLY({key: homes[key] for key in self._ids if key in homes})
 
     @classmethod
     def of(cls, functions: Iterable[Any]) -> Codes:
