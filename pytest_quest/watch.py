@@ -712,7 +712,7 @@ class Watch:
                 not _frozen_bytes(frame.f_locals.get("data")):
             return False
         module = frame.f_globals.get("marshal")
-        if module is not _MARSHAL or _MARSHAL.__dict__.get("loads") is not _UNMARSHAL:
+        if module is not _MARSHAL or _MARSHAL_NAMES.get("loads") is not _UNMARSHAL:
             return False
         caller = frame.f_back
         loader = caller.f_locals.get("self") if caller is not None and \
@@ -1253,7 +1253,7 @@ _KEEPING = ("_pytest._code.code", "_pytest._code.source", "_pytest.nodes", "_pyt
             "linecache")
 _PURE_POSIX, _POSIX = pathlib.PurePosixPath, pathlib.PosixPath
 #: ``marshal`` and its ``loads`` as they were at import (the test could replace them).
-_MARSHAL, _UNMARSHAL = marshal, marshal.loads
+_MARSHAL, _MARSHAL_NAMES, _UNMARSHAL = marshal, vars(marshal), marshal.loads
 #: Read with the functions bound here: the import system's own (``_io`` in its module's
 #: globals) are the test's to replace (red team 41 handed the import system its own source
 #: under a library's file name).
