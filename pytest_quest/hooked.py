@@ -153,13 +153,13 @@ def normal(text: str, cwd: str | None = None) -> str:
     return "/" + "/".join(parts)
 
 
-def real_path(text: str, cwd: str | None = None, links: list[str] | None = None) -> str:
+def real_path(text: str, cwd: str | None = None, visited: list[str] | None = None) -> str:
     """``text`` as the kernel finds it: each link followed (``lstat`` and ``readlink`` bound
     at import) before a ``..`` after it is applied; from the first part that does not exist,
     the rest is text. Red team 28 made a link inside the run's folder (``d/u -> ..``) that a
-    second link's text went through, out of every allowed folder. ``links`` collects where
-    each link met on the way lies (one the run may change could point elsewhere by the time
-    the kernel follows it)."""
+    second link's text went through, out of every allowed folder. ``visited`` collects each
+    part looked up on the way, where it lies (a part in a folder the run may change, a link
+    or one not there yet, could lead elsewhere by the time the kernel follows it)."""
     if not text.startswith("/"):
         text = (cwd if cwd is not None else _getcwd()) + "/" + text
     pending = [part for part in text.split("/") if part][::-1]  # the next part is the last
@@ -175,6 +175,8 @@ def real_path(text: str, cwd: str | None = None, links: list[str] | None = None)
                 parts.pop()
             continue
         here = "/" + "/".join([*parts, part])
+        if visited is not None:
+            visited.append(here)
         try:
             mode = _lstat(here).st_mode
         except (OSError, ValueError):
@@ -182,8 +184,6 @@ def real_path(text: str, cwd: str | None = None, links: list[str] | None = None)
         if not _is_link(mode):
             parts.append(part)
             continue
-        if links is not None:
-            links.append(here)
         target = _readlink(here)
         if target.startswith("/"):
             parts = []

@@ -24,6 +24,7 @@ import importlib.abc
 import importlib.machinery
 import linecache
 import os
+import stat
 import sys
 import types
 
@@ -32,6 +33,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     AttributeError,
     OSError,
     PermissionError,
+    ValueError,
     any,
     bool,
     bytes,
@@ -100,6 +102,8 @@ _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix
 #: What multiprocessing imports to start a new Python (its ``spawn`` and ``forkserver`` start
 #: methods): where the target's file is hidden, that Python cannot import it.
 _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"})
+#: What the native-code check stats with, bound at import (the test could replace them).
+_LSTAT, _IS_FILE = os.lstat, stat.S_ISREG
 #: A subinterpreter made: the run's audit hooks are the main interpreter's alone, so nothing
 #: of the run would judge what runs in it (red team 51 read the installed code with ctypes
 #: there). The interpreter's own test modules that make one are hidden from runs too.
@@ -204,17 +208,24 @@ class Guard:
         whatever name: red team 54 loaded one without an extension's ending) lies in an
         import folder the run cannot write, as the kernel finds it: each link followed
         before a ``..`` after it (red team 54 went up through a link ``normal`` had cut
-        away), through no link the run could change before the loader follows it, and
-        ``/proc/self/fd`` of a ``memfd`` leads nowhere allowed."""
+        away), through no part lying in a folder the run can change before the loader
+        follows it (a link swapped, a folder not there yet: red teams 54 and 55), and
+        ``/proc/self/fd`` of a ``memfd`` leads nowhere allowed; a path with a NUL (the
+        loader opens the text before it: red team 55), or one that names no file, is
+        refused."""
         if path is None:
             return True
         text = text_of(path)
-        if text is None:
+        if text is None or "\0" in text:  # the loader opens what comes before a NUL
             return False
-        links: list[str] = []
-        real = real_path(text, links=links)
-        return not self.inside(real) and real.startswith(self.native_roots) and \
-            not any(self.inside(link.rpartition("/")[0] or "/") for link in links)
+        visited: list[str] = []
+        real = real_path(text, visited=visited)
+        try:
+            found = _IS_FILE(_LSTAT(real).st_mode)
+        except (OSError, ValueError):
+            return False
+        return found and not self.inside(real) and real.startswith(self.native_roots) and \
+            not any(self.inside(part.rpartition("/")[0] or "/") for part in visited)
 
     def deny(self, what: str) -> None:
         if self._phase.testing():

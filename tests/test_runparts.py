@@ -391,8 +391,11 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
         f"/reader{suffix}"
     assert os.path.realpath(through) == str(planted)
     assert normal(through).startswith(sys.base_prefix)  # what the text alone says
+    # red team 55: a NUL ends what the loader opens; the text after it named the interpreter's
+    nul = f"{written}\0" + "/.." * 64 + str(library.origin)
+    missing = f"{tmp_path}/box/gone" + "/.." * 64 + str(library.origin)  # no such part
     for path in (str(written), f"/proc/self/fd/3{suffix}", f"/nowhere/reader{suffix}",
-                 str(plain), through):
+                 str(plain), through, nul, missing):
         with pytest.raises(PermissionError, match="loading native code"):
             guard("import", ("reader", path, [], [], []))
     # a link of the box's that leads to the interpreter's own file now: the run may point it
@@ -402,4 +405,4 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
         guard("import", ("_struct", str(tmp_path / "box" / "swap"), [], [], []))
     guard("import", ("_struct", library.origin, [], [], []))  # the interpreter's own
     guard("import", ("json", None, [], [], []))  # no file: a module of Python's
-    assert len(guard.denied) == 6
+    assert len(guard.denied) == 8

@@ -25,7 +25,7 @@
 #   about names. Statically, `.origin =` assignments and `create_module` as static-hidden-code.
 # Fixed by: the guard judges a native load by the file the kernel opens, whatever its name:
 #   each link followed before the `..` after it, and through no link that lies in a folder
-#   the run can write (runparts.Guard._native_allowed, hooked.real_path(links=...)):
+#   the run can write (runparts.Guard._native_allowed, hooked.real_path(visited=...)):
 #   run-sandbox-violation.
 import base64
 import hashlib
