@@ -103,7 +103,7 @@ _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix
 #: methods): where the target's file is hidden, that Python cannot import it.
 _NEW_PYTHON = frozenset({"multiprocessing.popen_spawn_posix", "multiprocessing.popen_forkserver"})
 #: What the native-code check stats with, bound at import (the test could replace them).
-_LSTAT, _IS_FILE = os.lstat, stat.S_ISREG
+_LSTAT, _IS_FILE, _PROC = os.lstat, stat.S_ISREG, "/proc/"
 #: A subinterpreter made: the run's audit hooks are the main interpreter's alone, so nothing
 #: of the run would judge what runs in it (red team 51 read the installed code with ctypes
 #: there). The interpreter's own test modules that make one are hidden from runs too.
@@ -210,13 +210,15 @@ class Guard:
         before a ``..`` after it (red team 54 went up through a link ``normal`` had cut
         away), through no part lying in a folder the run can change before the loader
         follows it (a link swapped, a folder not there yet: red teams 54 and 55), and
-        ``/proc/self/fd`` of a ``memfd`` leads nowhere allowed; a path with a NUL (the
-        loader opens the text before it: red team 55), or one that names no file, is
-        refused."""
+        nothing under ``/proc`` (its links, ``/proc/self/cwd`` or ``fd``, change with the
+        process); a relative path, a path with a NUL (the loader opens the text before it:
+        red team 55), or one that names no file, is refused."""
         if path is None:
             return True
         text = text_of(path)
-        if text is None or "\0" in text:  # the loader opens what comes before a NUL
+        if text is None or "\0" in text or not text.startswith("/"):
+            # the loader opens what comes before a NUL; a relative path is found from the
+            # working folder the loader sees, which another thread may move (red team 55)
             return False
         visited: list[str] = []
         real = real_path(text, visited=visited)
@@ -225,7 +227,8 @@ class Guard:
         except (OSError, ValueError):
             return False
         return found and not self.inside(real) and real.startswith(self.native_roots) and \
-            not any(self.inside(part.rpartition("/")[0] or "/") for part in visited)
+            not any(part.startswith(_PROC) or self.inside(part.rpartition("/")[0] or "/")
+                    for part in visited)
 
     def deny(self, what: str) -> None:
         if self._phase.testing():

@@ -394,8 +394,11 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
     # red team 55: a NUL ends what the loader opens; the text after it named the interpreter's
     nul = f"{written}\0" + "/.." * 64 + str(library.origin)
     missing = f"{tmp_path}/box/gone" + "/.." * 64 + str(library.origin)  # no such part
+    # and the working folder, which another thread may move before the loader looks
+    relative = os.path.relpath(str(library.origin))
+    cwd_link = f"/proc/self/cwd/{relative}"
     for path in (str(written), f"/proc/self/fd/3{suffix}", f"/nowhere/reader{suffix}",
-                 str(plain), through, nul, missing):
+                 str(plain), through, nul, missing, relative, cwd_link):
         with pytest.raises(PermissionError, match="loading native code"):
             guard("import", ("reader", path, [], [], []))
     # a link of the box's that leads to the interpreter's own file now: the run may point it
@@ -405,4 +408,4 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
         guard("import", ("_struct", str(tmp_path / "box" / "swap"), [], [], []))
     guard("import", ("_struct", library.origin, [], [], []))  # the interpreter's own
     guard("import", ("json", None, [], [], []))  # no file: a module of Python's
-    assert len(guard.denied) == 8
+    assert len(guard.denied) == 10
