@@ -1215,6 +1215,21 @@ class Judge:
             return (yield)
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:
+        """The measured run's recorder listens while pytest collects a test module (its
+        import: module-level code, ``parametrize`` arguments), not the rest of pytest's
+        collection: on 3.11 the recorder's profile hook slows every call it hears
+        (:mod:`pytest_quest.recorder`). A hook, not a wrapper put into pytest's module:
+        that module changed under the watch made pytest's traceback API untrusted while a
+        test module's import error was reported (red team 55: an honest typo was told it
+        walked frames)."""
+        if self.run is None or self.run.recorder is None or \
+                not isinstance(collector, pytest.Module):
+            return (yield)
+        with self.run.recording():
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         try:
             with self._recording():
@@ -1444,8 +1459,7 @@ class _ChildRun:
         sys.audit(CONTROL, "start")
         self.started = True
         try:
-            with _recorded_imports(self):
-                self.session.perform_collect()
+            self.session.perform_collect()
             items = list(self.session.items)
             import_error = None
             if first_error is not None:
@@ -1662,36 +1676,6 @@ def _exitstatus(items: Sequence[pytest.Item], errors: Sequence[dict[str, Any]],
     if failed or any(r["outcome"] == "failed" for r in reports):
         return 1
     return 0
-
-
-@contextlib.contextmanager
-def _recorded_imports(run: _ChildRun) -> Iterator[None]:
-    """The measured run's recorder listens while pytest imports a test module.
-
-    Only the import (module-level code, ``parametrize`` arguments), not the
-    rest of pytest's collection: on 3.11 the recorder's profile hook slows
-    every call it hears (:mod:`pytest_quest.recorder`). Without pytest's
-    ``importtestmodule`` (another pytest), the whole collection is heard.
-    """
-    if run.recorder is None:
-        yield
-        return
-    python: Any = importlib.import_module("_pytest.python")
-    original = getattr(python, "importtestmodule", None)
-    if original is None:  # pragma: no cover - another pytest: slower, still counted
-        with run.recording():
-            yield
-        return
-
-    def importtestmodule(*args: Any, **kwargs: Any) -> Any:
-        with run.recording():
-            return original(*args, **kwargs)
-
-    python.importtestmodule = importtestmodule
-    try:
-        yield
-    finally:
-        python.importtestmodule = original
 
 
 def _short_failure(*_args: Any, **_kwargs: Any) -> str:

@@ -279,13 +279,20 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     keepers += [getattr(inspect, name, None) for name in (
         "getgeneratorstate", "getcoroutinestate", "getasyncgenstate", "getgeneratorlocals",
         "getcoroutinelocals", "getasyncgenlocals")]
+    # the filter pytest hands to the builtin ``filter`` for a collection error's traceback
+    # (a bool out, called by no name of its caller's)
+    keepers += [getattr(pytest_code, "filter_traceback", None)]
     positions = traceback._walk_tb_with_full_positions  # type: ignore[attr-defined]
     keep = [logging.Logger.findCaller, logging._is_internal_frame,  # type: ignore[attr-defined]
             traceback.StackSummary._extract_from_extended_frame_gen.__func__,  # type: ignore[attr-defined]
             positions]
     # pytest's keepers too: Traceback.cut holds a Code (``.raw``: the code, no event) while
     # it compares the test's objects (red team 31)
-    kept = Codes(code for item in keepers if item is not None for code in _codes_of(item))
+    # with the code nested in them: a comprehension (its own code on 3.11) or a lambda runs
+    # as part of its keeper, called by no name of its caller's (red team 55 saw a collection
+    # error's report, through ``repr_traceback``'s list comprehension, told as a frame walk)
+    kept = Codes(nested for item in keepers if item is not None for code in _codes_of(item)
+                 for nested in _with_nested(code))
     # pytest's unittest items filter a failure's traceback by each frame's ``__unittest``
     # global: a lambda of ``TestCaseFunction._traceback_filter`` that ``Traceback.filter``
     # hands to the builtin ``filter`` (a bool out; red team 51 saw an honest TestCase's
@@ -353,6 +360,16 @@ def _importers() -> Codes:
                                    _bootstrap_external._compile_bytecode,  # type: ignore[attr-defined]
                                    getattr(rewrite, "_rewrite_test", None))
                  for code in _codes_of(item))
+
+
+def _with_nested(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` and every code object nested in it (comprehensions, lambdas, inner defs)."""
+    found, pending = [], [code]
+    while pending:
+        item = pending.pop()
+        found.append(item)
+        pending.extend(const for const in item.co_consts if type(const) is types.CodeType)
+    return found
 
 
 def _codes_of(item: Any) -> list[types.CodeType]:

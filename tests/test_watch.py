@@ -1551,6 +1551,20 @@ def test_pytests_unittest_filter_of_a_failure_keeps_what_it_reads() -> None:
     assert READERS.keepers.holds(lambda_code) and not READERS.keepers.holds(method)
 
 
+def test_pytests_keepers_count_the_code_nested_in_them() -> None:
+    """Red team 55: a collection error's report ran through ``repr_traceback``'s list
+    comprehension (its own code on 3.11) and the ``filter_traceback`` pytest hands to the
+    builtin ``filter``: neither is called by a name of its caller's, so both are keepers."""
+    from _pytest._code import code as pytest_code
+
+    formatter = getattr(pytest_code, "FormattedExcinfo", None) or getattr(
+        pytest_code, "ExceptionInfoFormatter", None)
+    method = vars(formatter)["repr_traceback"].__code__
+    nested = [const for const in method.co_consts if type(const) is types.CodeType]
+    assert all(READERS.keepers.holds(code) for code in [method, *nested])
+    assert READERS.keepers.holds(pytest_code.filter_traceback.__code__)
+
+
 def test_coverages_dynamic_contexts_are_no_consumer() -> None:
     """Red team 43: ``coverage.context.qualname_from_frame`` holds a frame's code in a local and
     calls the test's objects; a run never turns dynamic contexts on."""

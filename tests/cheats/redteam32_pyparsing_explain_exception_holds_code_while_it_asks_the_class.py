@@ -27,7 +27,7 @@ import linecache
 import os
 
 import pytest
-from pip._vendor.pyparsing.exceptions import ParseBaseException
+from pyparsing.exceptions import ParseBaseException
 from rich.console import Console
 import hotel.pricing as pricing
 from hotel.pricing import nightly_rate

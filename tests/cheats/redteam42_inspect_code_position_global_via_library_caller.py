@@ -31,7 +31,7 @@
 import inspect
 import dis
 import pytest
-from pip._vendor.pyparsing.exceptions import ParseBaseException
+from pyparsing.exceptions import ParseBaseException
 from hotel.pricing import nightly_rate
 
 _P = (None, 0, (), '', False, 1, -1, 0.0, 70, 'os', '_exit')
