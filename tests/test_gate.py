@@ -147,3 +147,13 @@ def test_a_check_that_raises_is_a_review_fact_and_our_own_errors_go_on() -> None
 
     with pytest.raises(EnvironmentFault):
         evaluate([Stage("static", (faulty,))], (), cat)
+
+
+def test_a_collection_error_is_the_root_cause_and_no_flaky_fact_beside_it() -> None:
+    """Red team 55: a test module that does not import failed every clean control run too,
+    and the agent read "flaky" beside the import error."""
+    facts = [Fact("run-collection", FAIL, "t.py", "imports", "ImportError"),
+             Fact("run-flaky", FAIL, "t.py", "every clean run passes", "a control failed")]
+    assert [f.rule for f in resolve(facts, CATALOG)] == ["run-collection"]
+    flaky_alone = [Fact("run-flaky", FAIL, "t.py", "every clean run passes", "1 of 2")]
+    assert resolve(flaky_alone, CATALOG) == flaky_alone
