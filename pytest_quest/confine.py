@@ -536,15 +536,12 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
         _mount("devpts", dev + "/pts", "devpts", _MS_NOSUID | _MS_NOEXEC,
                "newinstance,ptmxmode=0666,mode=0620")
         os.symlink("pts/ptmx", dev + "/ptmx")
-    for secret in _MASKED:  # inside /etc, which is bound whole
+    # inside /etc, and beneath the interpreter's prefix, both bound whole
+    for secret in (*_MASKED, *internals_files()):
         target = stage + secret
         if os.path.isdir(target) and not os.path.islink(target):
             _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_RDONLY, "mode=0755")
         elif os.path.isfile(target) and not os.path.islink(target):
-            _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
-    for internal in internals_files():  # beneath the interpreter's prefix, bound whole
-        target = stage + internal
-        if os.path.isfile(target) and not os.path.islink(target):
             _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
     os.makedirs(stage + "/proc", exist_ok=True)
     _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)

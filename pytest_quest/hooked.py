@@ -65,7 +65,8 @@ from pytest_quest.pathtext import freeze as _freeze_paths
 from pytest_quest.pathtext import text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "Spaces", "code_objects",
-           "get_ident", "getframe", "module_homes", "normal", "real_path", "text_of"]
+           "get_ident", "getframe", "module_homes", "normal", "real_path", "text_of",
+           "with_nested"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
 #: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
@@ -323,6 +324,17 @@ class Spaces:
         return True
 
 
+def with_nested(code: types.CodeType) -> list[types.CodeType]:
+    """``code`` first, then every code object nested in it (comprehensions, lambdas, inner
+    functions): they run as part of it."""
+    found, pending = [], [code]
+    while pending:
+        item = pending.pop()
+        found.append(item)
+        pending.extend(const for const in item.co_consts if type(const) is types.CodeType)
+    return found
+
+
 def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
     """Every code object of the functions, methods and properties defined in ``modules``, and
     the code nested in them (comprehensions, inner functions), each at home in the globals of
@@ -332,12 +344,10 @@ def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
     seen: set[int] = set()
 
     def code(item: types.CodeType, home: dict[str, Any]) -> None:
-        if id(item) not in found:
-            found[id(item)] = item
-            homes[id(item)] = home
-            for const in item.co_consts:
-                if type(const) is types.CodeType:
-                    code(const, home)
+        for each in with_nested(item):
+            if id(each) not in found:
+                found[id(each)] = each
+                homes[id(each)] = home
 
     def visit(item: Any, depth: int) -> None:
         if id(item) in seen or depth > 3:

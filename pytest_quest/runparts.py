@@ -200,7 +200,10 @@ class Guard:
             text = text_of(path)
             if text is None:
                 return False
-        real = real_path(text)
+        return self._writable(real_path(text))
+
+    def _writable(self, real: str) -> bool:
+        """Whether ``real``, a path with its links followed, lies in the writable folders."""
         return real == _DEVNULL or (real + _SEP).startswith(self.allowed)
 
     def _native_allowed(self, path: Any) -> bool:
@@ -226,8 +229,9 @@ class Guard:
             found = _IS_FILE(_LSTAT(real).st_mode)
         except (OSError, ValueError):
             return False
-        return found and not self.inside(real) and real.startswith(self.native_roots) and \
-            not any(part.startswith(_PROC) or self.inside(part.rpartition("/")[0] or "/")
+        # each part looked up lies in a folder whose links were followed already
+        return found and not self._writable(real) and real.startswith(self.native_roots) and \
+            not any(part.startswith(_PROC) or self._writable(part.rpartition("/")[0] or "/")
                     for part in visited)
 
     def deny(self, what: str) -> None:

@@ -87,6 +87,7 @@ from pytest_quest.hooked import (
     normal,
     real_path,
     text_of,
+    with_nested,
 )
 from pytest_quest.noevent import HANDLER_OF, KEEPING, SIGNALS, hands_frames
 from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
@@ -292,13 +293,13 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # as part of its keeper, called by no name of its caller's (red team 55 saw a collection
     # error's report, through ``repr_traceback``'s list comprehension, told as a frame walk)
     kept = Codes(nested for item in keepers if item is not None for code in _codes_of(item)
-                 for nested in _with_nested(code))
+                 for nested in with_nested(code))
     # pytest's unittest items filter a failure's traceback by each frame's ``__unittest``
     # global: a lambda of ``TestCaseFunction._traceback_filter`` that ``Traceback.filter``
     # hands to the builtin ``filter`` (a bool out; red team 51 saw an honest TestCase's
     # failure reported as a frame walk of the test's)
-    kept |= Codes(code for item in _codes_of(vars(TestCaseFunction).get("_traceback_filter"))
-                  for code in item.co_consts if type(code) is types.CodeType)
+    kept |= Codes(nested for code in _codes_of(vars(TestCaseFunction).get("_traceback_filter"))
+                  for nested in with_nested(code)[1:])
     # and the frames that keep the interpreter's functions a run replaced (pytest_quest.noevent)
     holders = Codes(code for item in keep for code in _codes_of(item)) | kept | Codes([KEEPING])
     return Readers(
@@ -360,16 +361,6 @@ def _importers() -> Codes:
                                    _bootstrap_external._compile_bytecode,  # type: ignore[attr-defined]
                                    getattr(rewrite, "_rewrite_test", None))
                  for code in _codes_of(item))
-
-
-def _with_nested(code: types.CodeType) -> list[types.CodeType]:
-    """``code`` and every code object nested in it (comprehensions, lambdas, inner defs)."""
-    found, pending = [], [code]
-    while pending:
-        item = pending.pop()
-        found.append(item)
-        pending.extend(const for const in item.co_consts if type(const) is types.CodeType)
-    return found
 
 
 def _codes_of(item: Any) -> list[types.CodeType]:

@@ -51,9 +51,9 @@ BEFORE_OR_OUTSIDE = {
     "pytest_quest.watch": {("__init__", "os.path"), ("__init__", "os.sep"),
                            ("_codes_of", "types.CodeType"), ("_modules", "sys.modules"),
                            ("readers", "types.CodeType"), ("readers", "types.coroutine"),
-                           ("_with_nested", "types.CodeType"),
                            ("_modules", "types.ModuleType")},
     "pytest_quest.hooked": {("code", "types.CodeType"), ("code_objects", "types.CodeType"),
+                            ("with_nested", "types.CodeType"),
                             ("code_objects", "types.FunctionType"),
                             ("visit", "types.FunctionType")},
     "pytest_quest.runparts": {

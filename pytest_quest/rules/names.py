@@ -29,9 +29,10 @@ __all__ = [
 def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
     try:
-        text = ast.get_source_segment(sub.test_text, node) or unparse(node)
+        segment = ast.get_source_segment(sub.test_text, node)
     except (IndexError, UnicodeError, ValueError):  # offsets past the text: quote the tree
-        text = unparse(node)
+        segment = None
+    text = segment or unparse(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
