@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-reads-target
 # python: 3.11
+# specialises: yes
 #
 # RED TEAM 50: the installed code read by a SPECIALISED instruction planted in marshal-loaded
 #   bytecode: LOAD_ATTR_SLOT with a crafted inline cache (type version + byte offset 48 =
