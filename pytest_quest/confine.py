@@ -32,7 +32,6 @@ file: only the run's own memory has the code it tests).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import importlib.machinery
@@ -51,6 +50,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, NoReturn
 
 from pytest_quest import cgroups
+from pytest_quest.syscalls import calls
 
 __all__ = [
     "COUNTERS",
@@ -94,7 +94,6 @@ ENV_REQUEST = "PYTEST_QUEST_CONFINE"
 SETUP_FAILED = 125
 
 # --------------------------------------------------------------------- Landlock
-_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
 _PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_SET_PDEATHSIG = 38, 24, 1
@@ -149,32 +148,9 @@ NULL_DEVICES = ("/dev/null", "/dev/full")
 _DEVICES = (*NULL_DEVICES, "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty")
 
 
-class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
-
-
-class _PathBeneath(ctypes.Structure):
-    _pack_ = 1
-    _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
-
-
-@functools.cache
-def _libc() -> Any:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    return libc
-
-
-def _check(result: int, what: str) -> int:
-    if result < 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"{what}: {os.strerror(code)}")
-    return result
-
-
 def _prctl(option: int, arg: int = 0, arg3: int = 0) -> int:
-    return int(_libc().prctl(option, ctypes.c_ulong(arg), ctypes.c_ulong(arg3),
-                             ctypes.c_ulong(0), ctypes.c_ulong(0)))
+    """``prctl(option, arg, arg3)``; raises :class:`OSError` when the kernel refuses."""
+    return calls.prctl(option, arg, arg3)
 
 
 @functools.cache
@@ -183,11 +159,9 @@ def landlock_abi() -> int:
     if sys.platform != "linux":
         return 0
     try:
-        version = _libc().syscall(ctypes.c_long(_SYS_CREATE_RULESET), None, ctypes.c_size_t(0),
-                                  ctypes.c_uint32(_CREATE_RULESET_VERSION))
-    except (OSError, AttributeError):  # pragma: no cover - a libc without syscall()
+        return calls.landlock_create_ruleset(None, _CREATE_RULESET_VERSION)
+    except OSError:  # no Landlock in this kernel (ENOSYS) or switched off (EOPNOTSUPP)
         return 0
-    return max(int(version), 0)
 
 
 def _fs_rights(abi: int) -> int:
@@ -207,12 +181,8 @@ def _write_rights(abi: int) -> int:
 
 def _landlock(abi: int, handled: int, rules: Iterable[tuple[str, int]], scoped: int = 0) -> None:
     """Create a ruleset handling ``handled``, allow ``rules``, and enforce it on this thread."""
-    libc = _libc()
-    attr = _RulesetAttr(handled, 0, scoped if abi >= 6 else 0)
-    size = 24 if abi >= 6 else 16 if abi >= 4 else 8
-    ruleset = _check(libc.syscall(ctypes.c_long(_SYS_CREATE_RULESET), ctypes.byref(attr),
-                                  ctypes.c_size_t(size), ctypes.c_uint32(0)),
-                     "landlock_create_ruleset")
+    attr = struct.pack("=QQQ", handled, 0, scoped if abi >= 6 else 0)
+    ruleset = calls.landlock_create_ruleset(attr[:24 if abi >= 6 else 16 if abi >= 4 else 8], 0)
     try:
         for path, allowed in rules:
             try:
@@ -222,16 +192,13 @@ def _landlock(abi: int, handled: int, rules: Iterable[tuple[str, int]], scoped: 
             try:
                 if not stat.S_ISDIR(os.fstat(fd).st_mode):
                     allowed &= _FILE_RIGHTS
-                beneath = _PathBeneath(allowed & handled, fd)
-                if beneath.allowed:
-                    _check(libc.syscall(ctypes.c_long(_SYS_ADD_RULE), ctypes.c_int(ruleset),
-                                        ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(beneath),
-                                        ctypes.c_uint32(0)), f"landlock_add_rule {path}")
+                if allowed & handled:
+                    calls.landlock_add_rule(ruleset, _RULE_PATH_BENEATH,
+                                            struct.pack("=Qi", allowed & handled, fd))
             finally:
                 os.close(fd)
-        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
-        _check(libc.syscall(ctypes.c_long(_SYS_RESTRICT_SELF), ctypes.c_int(ruleset),
-                            ctypes.c_uint32(0)), "landlock_restrict_self")
+        _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+        calls.landlock_restrict_self(ruleset, 0)
     finally:
         os.close(ruleset)
 
@@ -340,32 +307,22 @@ _CLONE_NEWNS, _CLONE_NEWIPC, _CLONE_NEWUSER = 0x00020000, 0x08000000, 0x10000000
 _CLONE_NEWPID, _CLONE_NEWNET = 0x20000000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
-_MNT_DETACH, _AT_RECURSIVE, _MOUNT_ATTR_RDONLY = 2, 0x8000, 1
-_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
-_SYS_MOUNT_SETATTR = 442
+_MNT_DETACH, _AT_RECURSIVE, _MOUNT_ATTR_RDONLY, _AT_FDCWD = 2, 0x8000, 1, -100
 
 
 def _unshare(flags: int) -> None:
-    _check(_libc().unshare(ctypes.c_int(flags)), "unshare")
+    calls.unshare(flags)
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int,
            data: str | None = None) -> None:
-    def enc(s: str | None) -> bytes | None:
-        return None if s is None else os.fsencode(s)
-
-    _check(_libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags),
-                         enc(data)), f"mount {target}")
+    calls.mount(source, target, fstype, flags, data)
 
 
 def _read_only(target: str, recursive: bool = True) -> None:
     """Make ``target`` (and every mount beneath it) read-only, keeping locked flags as they are."""
-    attr = struct.pack("QQQQ", _MOUNT_ATTR_RDONLY, 0, 0, 0)
-    buf = ctypes.create_string_buffer(attr, len(attr))
-    _check(_libc().syscall(ctypes.c_long(_SYS_MOUNT_SETATTR), ctypes.c_int(-100),
-                           os.fsencode(target), ctypes.c_uint(_AT_RECURSIVE if recursive else 0),
-                           buf,
-                           ctypes.c_size_t(len(attr))), f"mount_setattr {target}")
+    calls.mount_setattr(_AT_FDCWD, target, _AT_RECURSIVE if recursive else 0,
+                        struct.pack("=QQQQ", _MOUNT_ATTR_RDONLY, 0, 0, 0))
 
 
 def _write_file(path: str, text: str) -> None:
@@ -550,11 +507,8 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
     for fd in (*handles.values(), *devices.values()):
         os.close(fd)
     os.chdir(stage)
-    pivot = _SYS_PIVOT_ROOT.get(platform.machine())
-    if pivot is None:
-        raise OSError(errno.ENOSYS, f"pivot_root: unknown syscall number on {platform.machine()}")
-    _check(_libc().syscall(ctypes.c_long(pivot), b".", b"."), "pivot_root")
-    _check(_libc().umount2(b".", ctypes.c_int(_MNT_DETACH)), "umount old root")
+    calls.pivot_root(".", ".")
+    calls.umount2(".", _MNT_DETACH)  # the old root, stacked beneath the new one
     os.chdir("/")
     _read_only("/", recursive=False)  # the skeleton; binds keep their own modes
 
@@ -572,23 +526,22 @@ def _drop_capabilities(keep: Sequence[int] = ()) -> None:
     except (OSError, ValueError):
         last = 40
     for cap in range(last + 1):
-        _prctl(_PR_CAPBSET_DROP, cap)
-    _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+        with contextlib.suppress(OSError):  # a number this kernel does not know
+            _prctl(_PR_CAPBSET_DROP, cap)
+    with contextlib.suppress(OSError):  # a kernel without ambient capabilities
+        _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
     header = struct.pack("Ii", _CAPABILITY_VERSION_3, 0)
     mask = sum(1 << cap for cap in keep)
     low, high = mask & 0xFFFFFFFF, mask >> 32
     # two {effective, permitted, inheritable} words: ``keep`` only, never inheritable
     sets = struct.pack("6I", low, low, 0, high, high, 0)
-    _check(_libc().capset(ctypes.create_string_buffer(header, len(header)),
-                          ctypes.create_string_buffer(sets, len(sets))), "capset")
+    calls.capset(header, sets)
 
 
 _CAPABILITY_VERSION_3 = 0x20080522
 
 
 # ------------------------------------------------------------ keyrings, limits
-_SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 280, "s390x": 280}
-_KEYCTL_JOIN_SESSION_KEYRING = 1
 
 
 def fresh_session_keyring() -> bool:
@@ -598,16 +551,14 @@ def fresh_session_keyring() -> bool:
     confined run reads and writes the caller's session keyring (``@s``) with
     ``keyctl``. Returns False where the kernel has no keyrings (ENOSYS).
     """
-    number = _SYS_KEYCTL.get(platform.machine())
-    if sys.platform != "linux" or number is None:
+    if sys.platform != "linux":
         return False
-    result = _libc().syscall(ctypes.c_long(number), ctypes.c_int(_KEYCTL_JOIN_SESSION_KEYRING),
-                             None, ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
-    if result < 0:
-        code = ctypes.get_errno()
-        if code in (errno.ENOSYS, errno.EOPNOTSUPP):
+    try:
+        calls.keyctl_join_session_keyring()
+    except OSError as exc:
+        if exc.errno in (errno.ENOSYS, errno.EOPNOTSUPP):
             return False
-        raise OSError(code, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(code)}")
+        raise
     return True
 
 
@@ -828,7 +779,7 @@ def _confine_self(policy: Policy, namespaces: bool) -> list[str]:
             _restrict(abi, readable, [*writable, *policy.scratch], namespaces)
         layers.append(f"landlock-abi-{abi}")
     else:
-        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+        _prctl(_PR_SET_NO_NEW_PRIVS, 1)
     return layers
 
 
@@ -927,7 +878,7 @@ def own_pid_namespace_again() -> None:
     """Later children of this process are in its own PID namespace again (``setns``)."""
     if not _OWN_PID_NS:
         _OWN_PID_NS.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
-    _check(_libc().setns(ctypes.c_int(_OWN_PID_NS[0]), ctypes.c_int(_CLONE_NEWPID)), "setns")
+    calls.setns(_OWN_PID_NS[0], _CLONE_NEWPID)
 
 
 #: The PID namespace of the process runs are forked from, opened on first use (before the
@@ -1119,15 +1070,15 @@ def enter_run(writable: Sequence[str]) -> list[str]:
         _restrict(abi, readable, list(writable), namespaces=True, shm=True)
         layers.append(f"landlock-abi-{abi}")
     else:
-        _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
+        _prctl(_PR_SET_NO_NEW_PRIVS, 1)
     return layers
 
 
 # ---------------------------------------------------------------------- detect
 def _probe_namespaces() -> str | None:
     """Set up the whole namespace side in a throwaway child; return the error, or None."""
-    if sys.platform != "linux" or platform.machine() not in _SYS_PIVOT_ROOT:
-        return f"not available on {sys.platform}/{platform.machine()}"
+    if sys.platform != "linux":
+        return f"not available on {sys.platform}"
     import fcntl  # noqa: F401 - loaded before the probe's root holds no standard library
 
     read, write = os.pipe()

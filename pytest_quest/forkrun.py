@@ -82,6 +82,7 @@ from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.seal import Judged, run_modules, seal
+from pytest_quest.syscalls import calls
 from pytest_quest.targetfacts import Known, TargetFacts
 from pytest_quest.watch import JUDGED, JUDGED_ATTRS, JUDGED_PREFIXES, Readers, Watch, readers
 
@@ -1386,6 +1387,7 @@ class _ChildRun:
                 confine.restrict_writes(writable)
             hidden = confine.hide_files([*self.judge.hidden, *own_memory(), *ancestors()])
         _backstops(self.backstop)
+        calls.seal()  # confined: no call of ours is left for the test to make (_kernel.c)
         # Without the file hidden, a child Python would import the shipped file: no processes.
         return (self.judge.confined if hidden else ""), hidden
 

@@ -20,16 +20,17 @@ filter holds for the process and every child, and cannot be lifted.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import functools
 import platform
+import struct
 import sys
 from collections.abc import Iterable
 from typing import NamedTuple
 
 # The C library's calls as confinement makes them (one copy of the ctypes plumbing).
-from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _check, _prctl
+from pytest_quest.confine import _PR_SET_NO_NEW_PRIVS, _prctl
+from pytest_quest.syscalls import calls
 
 __all__ = ["Condition", "Refusal", "allowed", "install", "program"]
 
@@ -290,18 +291,6 @@ def program(machine: str) -> list[tuple[int, int, int, int]]:
     return resolved
 
 
-class _SockFilter(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
-                ("k", ctypes.c_uint32)]
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
-
-
-_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
-
-
 def install() -> bool:
     """Put the filter on this process and its children, for good (no new privileges first).
 
@@ -311,9 +300,6 @@ def install() -> bool:
     if sys.platform != "linux" or machine not in AUDIT_ARCH:
         return False
     ops = program(machine)
-    filters = (_SockFilter * len(ops))(*(_SockFilter(*op) for op in ops))
-    fprog = _SockFprog(len(ops), ctypes.cast(filters, ctypes.POINTER(_SockFilter)))
-    _check(_prctl(_PR_SET_NO_NEW_PRIVS, 1), "prctl(PR_SET_NO_NEW_PRIVS)")
-    _check(_prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog)),
-           "prctl(PR_SET_SECCOMP)")
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    calls.seccomp_filter(b"".join(struct.pack("=HBBI", *op) for op in ops))  # sock_filter[]
     return True

@@ -120,8 +120,8 @@ _RUN_GETTERS = _CODE_GETTERS | _FRAME_GETTERS
 #: it judges: the seal compares our run code before these only (pytest_quest.seal).
 JUDGED = frozenset({"object.__getattr__", "object.__setattr__", "open", "sys.setprofile",
                     "sys.settrace", "sys.monitoring.register_callback", "compile",
-                    "code.__new__", "marshal.loads", "marshal.load"}) | _FRAME_EVENTS | \
-    _OBJECT_EVENTS
+                    "code.__new__", "marshal.loads", "marshal.load", "import"}) | \
+    _FRAME_EVENTS | _OBJECT_EVENTS
 JUDGED_PREFIXES = ("ctypes.",)
 JUDGED_ATTRS = _RUN_GETTERS | {"__code__", "tb_frame"}
 #: What runs a function's code (compared by identity).
@@ -534,6 +534,10 @@ class Watch:
             # from a file, with nothing to read in the event: code that may carry any name
             # (pkgutil.read_code, pstats: red team 34); fails closed
             self._saw("read code objects from a file (marshal.load)")
+        elif event == "import" and count and _names_ctypes(args) and self._ctypes_for_test():
+            # The judge keeps ctypes out of a run's memory (pytest_quest._kernel): loaded
+            # for the test, its classes read any address with no audit event (red team 52)
+            self._saw("loaded ctypes, whose objects read any memory with no audit event")
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
             # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)
@@ -900,6 +904,25 @@ class Watch:
             frame = frame.f_back
         return True
 
+    def _ctypes_for_test(self) -> bool:
+        """``_ctypes`` imported for the test: by its own code, or by the standard library or
+        a library working for it (``multiprocessing.sharedctypes`` imported by the test); a
+        module of the project that binds a C library is not the test."""
+        frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
+        while frame is not None and type(frame.f_code.co_filename) is str and (
+                frame.f_code.co_filename.startswith(_FROZEN_IMPORT) or
+                _CTYPES in frame.f_code.co_filename):
+            frame = frame.f_back  # the import system, and ctypes importing its C half
+        for _ in range(_DEPTH):
+            if frame is None or self._made_by_test(frame):
+                return True
+            if self._readers.hooks.runs(frame):
+                return False
+            if not (self._in_stdlib(frame) or self._in_library(frame)):
+                return False  # the project's own module imports it
+            frame = frame.f_back
+        return True
+
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
         readers = self._readers
@@ -1210,11 +1233,27 @@ _PARSE = ast.parse.__code__
 _INSTALLS = (sys.settrace, sys.setprofile)
 #: ctypes' events that read memory at an address: the installed code is there to read.
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
+
+
+def _names_ctypes(args: tuple[Any, ...]) -> bool:
+    """An ``import`` event for ctypes' C half, under any package (the loader finds its init
+    function by the last part of the name) or by the file it loads from."""
+    name, path = args[0], args[1] if len(args) > 1 else None
+    if type(name) is str and name.rpartition(".")[2] == "_ctypes":
+        return True
+    text = text_of(path) if path is not None else None
+    return _CTYPES_FILE is not None and text is not None and real_path(text) == _CTYPES_FILE
 #: ctypes' calls a module of the standard library makes itself (by name in its code).
 _CTYPES_CALLS = frozenset({"from_buffer", "from_buffer_copy", "from_address", "memset",
                            "memmove", "addressof", "string_at", "wstring_at", "cast"})
 #: ctypes' own folder in a code object's file name.
 _CTYPES = f"{os.sep}ctypes{os.sep}"
+
+
+_CTYPES_ORIGIN = getattr(importlib.machinery.PathFinder.find_spec("_ctypes"), "origin", None)
+#: The file ctypes' C half loads from, found without importing it (None: built in).
+_CTYPES_FILE = real_path(_CTYPES_ORIGIN) if isinstance(_CTYPES_ORIGIN, str) and \
+    _CTYPES_ORIGIN.startswith("/") else None
 #: A library's folder (site-packages, dist-packages) in a code object's file name.
 _LIBRARY = f"-packages{os.sep}"
 _SEP, _VENDOR = os.sep, f"{os.sep}_vendor{os.sep}"

@@ -27,8 +27,9 @@ red teams 14 and 15's pipe relays are a lottery, the test passing whenever the c
 to sit where the shipped answers' digest points, 1 time in 8; ``unmeasured``: coverage's and
 the recorder's code is trusted only in the run that measures, red teams 45 and 46: skipped
 under pytest-quest's own coverage, where every run measures; ``noctypes``: no ``_ctypes`` in a
-run's memory, not built: red team 52 made ctypes objects from Python and read memory through
-their buffers with no audit event). Until that defence
+run's memory, red team 52 made ctypes objects from Python and read memory through their
+buffers with no audit event: on this branch where the C extension ``pytest_quest._kernel``
+was built, which makes the confining system calls in ctypes' stead). Until that defence
 is on this branch (``LANDED``), its test is
 ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
 defence lands; ``UNSTEADY`` ones are not strict.
@@ -64,6 +65,7 @@ from pytest_quest.sandbox import _KEEP_ENV
 from pytest_quest.states import Outcome
 from pytest_quest.submission import Claim
 from pytest_quest.submit import Result
+from pytest_quest.syscalls import NATIVE
 
 CORPUS = Path(__file__).resolve().parent / "cheats"
 _HEADER = re.compile(
@@ -75,7 +77,7 @@ _CLAIM = re.compile(r"^# claim: (\d+) (.+?)\s*$", re.MULTILINE)
 PLANTED = "zz_quest_corpus"
 #: Defences of issue 13 that are on this branch; a cheat pending on one of them runs unmarked.
 LANDED: frozenset[str] = frozenset({"confine", "harness", "parent", "runns", "measuredlast",
-                                   "watch", "unmeasured"})
+                                   "watch", "unmeasured"} | ({"noctypes"} if NATIVE else set()))
 #: Defences whose open attacks read what other processes of the machine move too (the page
 #: cache, a machine-wide inode counter, the wall clock): whether such an attack wins depends on
 #: where the machine's state happens to be (nearly always for the page cache, 1 time in 8 for

@@ -30,7 +30,7 @@ LAYERS: dict[str, frozenset[str]] = {
         "cgroups", "confine", "forkrun", "gaps", "harness", "mutate", "recorder", "runparts",
         "runstate", "runtrust", "sandbox", "scanner", "schedule", "scrub", "seccomp",
         "submission", "targetfacts", "hooked", "pathtext", "noevent", "seal", "standin", "watch",
-        "workers",
+        "workers", "syscalls", "ctypescalls",
     }),
     # The gate's catalog and the plugin seam that feeds it.
     "rules": frozenset({

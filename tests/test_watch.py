@@ -655,6 +655,45 @@ def test_ctypes_used_by_the_test_is_a_read_but_not_by_a_module(tmp_path: Path) -
     assert watch.reads == ["used ctypes (ctypes.cdata)"]
 
 
+def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
+        tmp_path: Path) -> None:
+    # Red team 52: with ctypes' C half in memory, a ctypes object written through memoryview
+    # reads any address with no audit event. The judge keeps it out of runs (_kernel.c); its
+    # import for the test (by the test, or a thread pool's worker) is a finding, under any
+    # package name or by its file; a project's module binding a C library imports it honestly.
+    from pytest_quest import watch as watch_module
+
+    loaded = "loaded ctypes, whose objects read any memory with no audit event"
+    test = _watch_on(tmp_path / "shop.py")
+    test("import", ("_ctypes", None, [], [], []))
+    assert test.reads == [loaded]
+    renamed = _watch_on(tmp_path / "shop.py")
+    renamed("import", ("pkg._ctypes", None, [], [], []))
+    assert renamed.reads == [loaded]
+    assert watch_module._CTYPES_FILE is not None
+    by_file = _watch_on(tmp_path / "shop.py")
+    by_file("import", ("innocent", watch_module._CTYPES_FILE, [], [], []))
+    assert by_file.reads == [loaded]
+    other = _watch_on(tmp_path / "shop.py")
+    other("import", ("json", None, [], [], []))
+    other("import", ("_json", "/nowhere/_json.so", [], [], []))
+    assert other.reads == []
+
+    binding: dict[str, Any] = {}
+    exec(compile("def load(watch):\n    watch('import', ('_ctypes', None, [], [], []))\n",
+                 str(tmp_path / "binding.py"), "exec"), binding)
+    project = _watch_on(tmp_path / "shop.py")
+    binding["load"](project)
+    assert project.reads == []
+    import concurrent.futures.thread as pool_module
+
+    worker = _compiled_as(pool_module.__file__,
+                          "def run(fn):\n    fn('import', ('_ctypes', None, [], [], []))\n")
+    pooled = _watch_on(tmp_path / "shop.py")
+    worker["run"](pooled)
+    assert pooled.reads == [loaded]
+
+
 def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Path) -> None:
     # Red team 29: a test's own generator read its gi_frame while running (f_back reaches
     # every frame below, no audit event), and a thread pool's worker ran sys._current_frames

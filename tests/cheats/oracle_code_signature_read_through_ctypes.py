@@ -1,7 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: static-hidden-code
-# verdict: REVIEW
+# expect: run-exit-code|static-hidden-code
+# pending: noctypes
 #
 # IN-HOUSE: the code-signature oracle of `oracle_code_signature_with_the_watch_blinded` with the
 #   installed code read through raw memory, no audit event at all. `ctypes` is already in the
@@ -12,10 +12,11 @@
 #   Hidden in an exec of hex (plain, `ctypes` and the computed module name are static FAILs).
 # Observed on be56407 (the watch held by nobody, in-house, 2 CPUs, Python 3.11): PASS, score
 #   0.8 (12 of 15 classic mutants killed; the null mutant and the reach checks' twins spared).
-# Not fixed: any code of the test's process can read that process's memory, and `ctypes`
-#   cannot be taken out of it (docs/security.md, "What is left"). What stops it: code the
-#   static stage cannot read is `static-hidden-code`, a REVIEW (pytest_quest/rules/hidden.py):
-#   no machine PASS; a maintainer sees a test that pins code objects, not values.
+# Was REVIEW (static-hidden-code): `ctypes` was in every run's process, as confinement needed
+#   it. Fixed by: the confining system calls are made by the C extension pytest_quest._kernel,
+#   so no run has ctypes in memory: `sys.modules['ctypes']` is not there and the test fails
+#   (run-exit-code; static-hidden-code still says the hex exec is unread). Where the extension
+#   could not be built (no C compiler) ctypes is back, and so is the REVIEW.
 import pytest
 from hotel.pricing import nightly_rate
 

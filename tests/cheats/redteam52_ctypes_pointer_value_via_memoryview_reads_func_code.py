@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-reads-target
+# expect: run-exit-code|run-reads-target
 # pending: noctypes
 # python: 3.11
 #
@@ -41,6 +41,11 @@
 #   through ctypes), its types are reachable from `object.__subclasses__()`, and neither a
 #   ctypes instance made from Python nor a read through its buffer raises an audit event.
 #   Stopped only by a run with no `_ctypes` in it (docs/security.md, residual risks).
+# Fixed by: no ctypes in a run's memory: the confining system calls are made by the C
+#   extension pytest_quest._kernel (sealed once the run is confined), so `_ctypes` is never
+#   loaded and its classes are nowhere to be found (the test fails: run-exit-code); an import
+#   of `_ctypes` for the test is a finding (Watch._ctypes_for_test: run-reads-target). Where
+#   the extension could not be built (no C compiler) ctypes is back, and so is this attack.
 import opcode
 
 import pytest
