@@ -45,7 +45,7 @@ from pytest_quest.mutants import (
     null_probe,
     reach_mutants,
 )
-from pytest_quest.protocol import MutationSpec, RunReport, Tampering
+from pytest_quest.protocol import CTYPES_LOADED, MutationSpec, RunReport, Tampering
 
 __all__ = [
     "DEAD",
@@ -210,7 +210,8 @@ def _skip_reason(given: StageInput) -> str | None:
     if report.denied or report.denied_early:
         return "the test broke the sandbox rules"
     if report.reads:
-        return "the test read the code under test"
+        return "the test loaded ctypes" if all(r.endswith(CTYPES_LOADED) for r in report.reads) \
+            else "the test read the code under test"
     if report.missing:
         return "the target function was not found"
     if report.coverage is None:

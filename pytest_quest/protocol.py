@@ -59,6 +59,9 @@ READ_RECORD: Final = b"#read "
 DENIED_RECORD: Final = b"#denied "
 #: The same for a test under which the target's ``__code__`` was replaced (its node id).
 REPLACED_RECORD: Final = b"#replaced "
+#: The code watch's finding for ctypes loaded for the test (the end of a read record's text):
+#: the judge keeps ctypes out of runs, and once in, its objects read any memory unheard.
+CTYPES_LOADED: Final = "loaded ctypes, whose objects read any memory with no audit event"
 #: The baseline harness's measurement options (JSON) for its xdist workers (pytest_quest.workers).
 WORKER_COVERAGE_ENV: Final = "PYTEST_QUEST_WORKER_COVERAGE"
 

@@ -90,7 +90,7 @@ from pytest_quest.hooked import (
     with_nested,
 )
 from pytest_quest.noevent import HANDLER_OF, KEEPING, SIGNALS, hands_frames
-from pytest_quest.protocol import READ_RECORD, REPLACED_RECORD, TargetSpec
+from pytest_quest.protocol import CTYPES_LOADED, READ_RECORD, REPLACED_RECORD, TargetSpec
 from pytest_quest.scrub import holds_body
 
 __all__ = ["JUDGED", "JUDGED_ATTRS", "JUDGED_PREFIXES", "Readers", "Watch", "readers"]
@@ -537,7 +537,7 @@ class Watch:
         elif event == "import" and count and _names_ctypes(args) and self._ctypes_for_test():
             # The judge keeps ctypes out of a run's memory (pytest_quest._kernel): loaded
             # for the test, its classes read any address with no audit event (red team 52)
-            self._saw("loaded ctypes, whose objects read any memory with no audit event")
+            self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
             # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)

@@ -889,6 +889,10 @@ def test_doctor_names_the_isolation_interpreter_and_plugins(project: Path) -> No
         assert f"syscalls     {allowed} allowed in each run" in human.stdout
     else:
         assert allowed == 0 and "syscalls     no filter" in human.stdout
+    from pytest_quest import syscalls
+
+    assert data["system_calls"]["made_by"] == ("extension" if syscalls.NATIVE else "ctypes")
+    assert ("confined by  pytest_quest._kernel" in human.stdout) is syscalls.NATIVE
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ import pytest
 from pytest_quest import forkrun, mutate
 from pytest_quest.mutants import Mutant
 from pytest_quest.mutate import Ran, RunRequest, Stage, StageInput
-from pytest_quest.protocol import MutationSpec, RunReport, Tampering
+from pytest_quest.protocol import CTYPES_LOADED, MutationSpec, RunReport, Tampering
 
 SOURCE = "def f(a):\n    if a > 1:\n        return a + 1\n    return 0\n"
 FILE = "m.py"
@@ -416,6 +416,9 @@ def test_a_detector_that_kills_the_null_mutant_is_recorded() -> None:
     (RunReport(collected=(NODE,), reads=("opened the file",),
                coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": []}}),
      "the test read the code under test"),
+    (RunReport(collected=(NODE,), reads=(f"{NODE}: {CTYPES_LOADED}",),
+               coverage={FILE: {"executed_lines": [2, 3, 4], "missing_lines": []}}),
+     "the test loaded ctypes"),
     (RunReport(collected=(NODE,), missing=True), "the target function was not found"),
     (RunReport(collected=(NODE,)), "no coverage data for the target"),
     (RunReport(collected=(NODE,), coverage={FILE: {"executed_lines": [], "missing_lines": []}}),

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_quest import syscalls
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -80,8 +82,12 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_twine_accepts_the_sdist_and_the_wheel(dist: Path) -> None:
     pytest.importorskip("twine", reason="twine is not installed (the test extra installs it)")
     files = sorted(str(p) for p in dist.iterdir())
-    assert [Path(f).name for f in files] == ["pytest_quest-0.1.0-py3-none-any.whl",
-                                             "pytest_quest-0.1.0.tar.gz"]
+    # the wheel is this interpreter's and platform's where the C extension was built
+    tag = "py3-none-any" if not syscalls.NATIVE else "cp{0}{1}-cp{0}{1}-".format(
+        *sys.version_info[:2])
+    (wheel, sdist) = [Path(f).name for f in files]
+    assert wheel.startswith(f"pytest_quest-0.1.0-{tag}") and wheel.endswith(".whl"), wheel
+    assert sdist == "pytest_quest-0.1.0.tar.gz"
     done = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -99,9 +105,10 @@ def test_the_sdist_holds_what_a_downstream_packager_needs(dist: Path) -> None:
                for p in (REPO / folder).rglob("*")
                if p.is_file() and not set(p.parts) & {"__pycache__", ".quest", "quest"}}
     assert tracked <= names, sorted(tracked - names)[:10]
-    assert {"LICENSE", "README.md", "pyproject.toml", ".ci/run",
-            "benchmarks/bench_gate.py"} <= names
-    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")
+    assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", ".ci/run",
+            "benchmarks/bench_gate.py", "pytest_quest/_kernel.c",
+            "pytest_quest/_kernel.pyi"} <= names
+    assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".so"))
                 or n.startswith((".venv", "benchmarks/_work"))]
 
 
@@ -110,6 +117,9 @@ def test_the_wheel_metadata_is_what_pypi_shows(dist: Path) -> None:
     (wheel,) = dist.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read("pytest_quest-0.1.0.dist-info/METADATA").decode()
+        extension = [n for n in archive.namelist() if n.startswith("pytest_quest/_kernel.")]
+        assert sorted(n.rsplit(".", 1)[-1] for n in extension) == (
+            ["pyi", "so"] if syscalls.NATIVE else ["pyi"])
         assert "pytest_quest-0.1.0.dist-info/licenses/LICENSE" in archive.namelist()
     headers, _, description = metadata.partition("\n\n")
     assert "License-Expression: MIT" in headers and "License-File: LICENSE" in headers

@@ -272,6 +272,18 @@ def test_reading_the_code_under_test_fails() -> None:
     assert fact.actual == f"{NODE}: opened the target's source file"
 
 
+def test_ctypes_loaded_for_the_test_is_review_not_a_read() -> None:
+    from pytest_quest.protocol import CTYPES_LOADED
+
+    s = sub(clean({"event": "target_read", "what": f"{NODE}: {CTYPES_LOADED}"}))
+    (fact,) = run.check(s)
+    assert (fact.rule, fact.level, fact.actual) == ("run-loads-ctypes", "review",
+                                                    f"{NODE}: {CTYPES_LOADED}")
+    both = sub(clean({"event": "target_read", "what": f"{NODE}: {CTYPES_LOADED}"},
+                     {"event": "target_read", "what": f"{NODE}: read the target's code"}))
+    assert rules(run.check(both)) == ["run-loads-ctypes", "run-reads-target"]
+
+
 def test_target_missing_after_import_is_review() -> None:
     s = sub(clean({"event": "target_missing", "module": "m", "qualname": "f"}))
     (fact,) = run.check(s)

@@ -94,11 +94,12 @@ def _system_calls() -> dict[str, Any]:
     (none: no filter, not Linux or an architecture the list does not know)."""
     import platform
 
-    from pytest_quest import seccomp
+    from pytest_quest import seccomp, syscalls
 
     machine = platform.machine()
     allowed = seccomp.allowed(machine) if sys.platform == "linux" else {}
-    return {"machine": machine, "allowed": len(allowed)}
+    return {"machine": machine, "allowed": len(allowed),
+            "made_by": "extension" if syscalls.NATIVE else "ctypes"}
 
 
 _LIMITS = {
@@ -153,6 +154,10 @@ def command(ctx: click.Context, root: Path | None, as_json: bool) -> None:
             f"{calls['allowed']} allowed in each run ({calls['machine']}, seccomp); any other "
             "answers ENOSYS" if calls["allowed"] else
             f"no filter: no list of calls for {calls['machine']} on {data['system']}"))
+        term.data("confined by  " + (
+            "pytest_quest._kernel (no ctypes in a run's memory)" if calls["made_by"] ==
+            "extension" else "ctypes: pytest_quest._kernel was not built (no C compiler at "
+            "install), so a test can read a run's memory through ctypes; reinstall with one"))
         term.data(f"system       {data['system']} {data['kernel_release'] or ''}".rstrip())
         interp = data["interpreter"]
         if "error" in interp:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from pytest_quest.facts import FAIL, REVIEW, Fact
 from pytest_quest.gate import CATALOG
-from pytest_quest.protocol import EventKind
+from pytest_quest.protocol import CTYPES_LOADED, EventKind
 from pytest_quest.sandbox import RunResult
 from pytest_quest.submission import Submission
 
@@ -92,6 +92,14 @@ READS_TARGET = CATALOG.add(
     supersedes=(*_COVERAGE, "mutation-pseudo-tested", "mutation-score",
                 "mutation-machinery-detected"),
 )
+LOADS_CTYPES = CATALOG.add(
+    "run-loads-ctypes", REVIEW, "run",
+    "The test does not load ctypes. The judge keeps it out of every run: a ctypes object reads "
+    "any memory, the code under test included, with no audit event, so once it is loaded no "
+    "finding of the run can be trusted to be complete. Loaded by the project's own module, it "
+    "is the project's (no fact).",
+    "Test without ctypes: multiprocessing.Value and Array load it (use a Manager or a Queue).",
+)
 TARGET_REPLACED = CATALOG.add(
     "run-target-replaced", FAIL, "run",
     "The target function is not replaced (monkeypatch, mock.patch) while a test runs.",
@@ -123,7 +131,10 @@ def check(sub: Submission) -> Iterator[Fact]:
     # First: a test that reads the code under test fails on that, even where the read itself
     # broke it (the target's file is hidden from runs: reading it is an error there).
     for what in dict.fromkeys(e["what"] for e in run.of(EventKind.TARGET_READ)):
-        yield READS_TARGET.fact(sub.test_rel, f"{sub.quest.qualname} is only called", what)
+        if what.endswith(CTYPES_LOADED):
+            yield LOADS_CTYPES.fact(sub.test_rel, "no ctypes in the run", what)
+        else:
+            yield READS_TARGET.fact(sub.test_rel, f"{sub.quest.qualname} is only called", what)
     yield from _collection(sub, run)
     if not run.finished:
         yield NO_REPORT.fact(
