@@ -538,6 +538,11 @@ class Watch:
             # The judge keeps ctypes out of a run's memory (pytest_quest._kernel): loaded
             # for the test, its classes read any address with no audit event (red team 52)
             self._saw(CTYPES_LOADED)
+        elif event.startswith("ctypes.") and self._ctypes_importing():
+            # ctypes' own modules run as it is imported (``PyDLL(None)``: ctypes.dlopen):
+            # judged as the import it is part of, whoever binds what afterwards
+            if self._ctypes_for_test():
+                self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
             # (from_buffer reads the buffer it is given, no address: multiprocessing.Value)
@@ -904,24 +909,31 @@ class Watch:
             frame = frame.f_back
         return True
 
+    def _ctypes_importing(self) -> bool:
+        """The event comes from the body of one of ctypes' own modules being imported."""
+        frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
+        while frame is not None and type(frame.f_code.co_filename) is str and \
+                _CTYPES in frame.f_code.co_filename:
+            if frame.f_code.co_name == "<module>":
+                return True
+            frame = frame.f_back
+        return False
+
     def _ctypes_for_test(self) -> bool:
-        """``_ctypes`` imported for the test: by its own code, or by the standard library or
-        a library working for it (``multiprocessing.sharedctypes`` imported by the test); a
-        module of the project that binds a C library is not the test."""
+        """``_ctypes`` imported for the test: by anyone but a module of the project whose own
+        code names ctypes (``import ctypes``, at its top or in a function). The standard
+        library or a library importing it works for whoever called it (red team 56 had
+        pytest call ``EntryPoint.load`` as a fixture, and a function of the project call it
+        as a callback): an import is the project's only where the project's code says so."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and (
                 frame.f_code.co_filename.startswith(_FROZEN_IMPORT) or
-                _CTYPES in frame.f_code.co_filename):
+                _CTYPES in frame.f_code.co_filename) and not self._made_by_test(frame):
             frame = frame.f_back  # the import system, and ctypes importing its C half
-        for _ in range(_DEPTH):
-            if frame is None or self._made_by_test(frame):
-                return True
-            if self._readers.hooks.runs(frame):
-                return False
-            if not (self._in_stdlib(frame) or self._in_library(frame)):
-                return False  # the project's own module imports it
-            frame = frame.f_back
-        return True
+        if frame is None or self._made_by_test(frame) or self._in_stdlib(frame) or \
+                self._in_library(frame) or self._readers.hooks.runs(frame):
+            return True
+        return _CTYPES_NAMES.isdisjoint(frame.f_code.co_names)
 
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
@@ -1233,6 +1245,10 @@ _PARSE = ast.parse.__code__
 _INSTALLS = (sys.settrace, sys.setprofile)
 #: ctypes' events that read memory at an address: the installed code is there to read.
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
+
+
+#: What a module that imports ctypes itself names in its code.
+_CTYPES_NAMES = frozenset({"ctypes", "_ctypes"})
 
 
 def _names_ctypes(args: tuple[Any, ...]) -> bool:

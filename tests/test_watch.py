@@ -679,12 +679,38 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
     other("import", ("_json", "/nowhere/_json.so", [], [], []))
     assert other.reads == []
 
+    # The project's module whose code names ctypes imports it honestly; one of its functions
+    # that only calls what it is given (the test's callback, a bound EntryPoint.load: red
+    # team 56) does not.
     binding: dict[str, Any] = {}
-    exec(compile("def load(watch):\n    watch('import', ('_ctypes', None, [], [], []))\n",
+    exec(compile("def load(watch):\n    watch('import', ('_ctypes', None, [], [], []))\n"
+                 "    try:\n        return ctypes\n    except NameError:\n        return None\n\n"
+                 "def call(fn):\n    return fn('import', ('_ctypes', None, [], [], []))\n",
                  str(tmp_path / "binding.py"), "exec"), binding)
     project = _watch_on(tmp_path / "shop.py")
     binding["load"](project)
     assert project.reads == []
+    callback = _watch_on(tmp_path / "shop.py")
+    binding["call"](callback)
+    assert callback.reads == [loaded]
+    # ctypes' own module body binds libc as it is imported (ctypes.dlopen): that is the
+    # import, judged as such, not a use of ctypes by whoever imported it (a false FAIL of
+    # every project binding a C library lazily, red team 56).
+    import ctypes as ctypes_package
+
+    body = compile("_quest_watch('ctypes.dlopen', (None,))\n", ctypes_package.__file__, "exec")
+    exec(compile("def load(body, namespace):\n    exec(body, namespace)\n"
+                 "    try:\n        return ctypes\n    except NameError:\n        return None\n",
+                 str(tmp_path / "binding2.py"), "exec"), binding)
+    namespace = vars(ctypes_package)  # the module body runs in ctypes' own globals
+    for importer, expected in ((binding["load"], []), (exec, [loaded])):
+        watch = _watch_on(tmp_path / "shop.py")
+        namespace["_quest_watch"] = watch
+        try:
+            importer(body, namespace)
+        finally:
+            del namespace["_quest_watch"]
+        assert watch.reads == expected
     import concurrent.futures.thread as pool_module
 
     worker = _compiled_as(pool_module.__file__,

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-pseudo-tested|mutation-score|run-reads-target
+# expect: mutation-pseudo-tested|mutation-score|run-reads-target|run-exit-code
 #
 # RED TEAM 11, finding 01: the measured run (the zygote's first child, alone, the shipped
 #   code) leaves the clean function's answers in the kernel's session keyring (add_key "user"
@@ -29,6 +29,8 @@ CASES = [(100.0, "high", 3), (100.0, "low", 3), (100.0, "mid", 3), (100.0, "high
          (33.33, "high", 6), (33.33, "low", 7), (10.0, "standard", 8), (10.0, "high", 1),
          (10.0, "low", 6), (0.0, "high", 9), (1.0, "mid", 2)]
 
+#   Since the confining calls are pytest_quest._kernel's, no run has ctypes in sys.modules
+#   at all: the test fails where it looks it up (run-exit-code).
 # Built at run time: nothing here is seen by the static stage.
 _KEYS = """
 import sys
