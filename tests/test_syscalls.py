@@ -124,3 +124,40 @@ def test_the_judge_loads_no_ctypes() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_the_ctypes_fallback_confines_as_the_extension_does(tmp_path) -> None:
+    """An install without a C compiler: the same isolation is found, and a forked child
+    gets the same layers (keyring, capabilities, Landlock, seccomp) through ctypes."""
+    from pytest_quest import confine
+
+    code = textwrap.dedent(f"""
+        import os, sys
+        sys.modules["pytest_quest._kernel"] = None  # as if it had not been built
+        from pytest_quest import confine, seccomp, syscalls
+        assert not syscalls.NATIVE and syscalls.calls.__name__ == "pytest_quest.ctypescalls"
+        print(confine.detect().name)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                confine.fresh_session_keyring()
+                confine._drop_capabilities()
+                landlock = confine.restrict_writes([{str(tmp_path)!r}])
+                seccomp.install()
+                syscalls.calls.seal()
+                try:
+                    open({str(tmp_path.parent / "outside.txt")!r}, "w")
+                    os._exit(3 if landlock else 0)
+                except PermissionError:
+                    os._exit(0)
+            except BaseException as exc:
+                print("child:", exc, flush=True)
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [confine.detect().name, "child", "0"], done.stdout
