@@ -477,6 +477,10 @@ static struct PyModuleDef kernel_module = {
     "The system calls that confine a run, with no address in any argument (see _kernel.c).",
     -1,
     kernel_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC
