@@ -1429,7 +1429,8 @@ class _ChildRun:
                       # modules, not the test's
                       [d for d in self.allowed if d != judge.own_coverage], sealed=True,
                       # coverage runs in every run only under our own suite's measuring
-                      measuring=self.measure or bool(judge.own_coverage))
+                      measuring=self.measure or bool(judge.own_coverage),
+                      project=judge.spec.sandbox)
         noevent.close()  # frame sources with no audit event: signal handlers, gc.garbage
         guard = Guard(self.allowed, confined, hidden, pipe)
         # One hook, the watch then the guard (last: it refuses any hook added after it), in a

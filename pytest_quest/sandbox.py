@@ -53,6 +53,7 @@ __all__ = [
     "Sandbox",
     "file_sha256",
     "harness_spec",
+    "is_native",
     "is_protected",
     "iter_project_files",
     "pytest_args",
@@ -103,6 +104,26 @@ def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
             yield name if rel_dir == "." else f"{rel_dir}/{name}"
 
 
+#: How files the dynamic loader loads begin (ELF; Mach-O in both byte orders, 32 and 64 bits,
+#: and fat): native code, whatever its name, which no audit hook sees once loaded.
+_NATIVE_MAGIC = (b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xce\xfa\xed\xfe", b"\xfe\xed\xfa\xcf",
+                 b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+
+
+def is_native(head: bytes) -> bool:
+    """Whether a file beginning with ``head`` is native code: protected like a source, so an
+    agent cannot leave a C extension in the project for its test to load (red team 53)."""
+    return head.startswith(_NATIVE_MAGIC)
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4)
+    except OSError:
+        return b""
+
+
 def is_protected(rel: str, settings: Settings) -> bool:
     """Sources, tests, conftests and configs: what no submission may change."""
     name = rel.rsplit("/", 1)[-1]
@@ -136,11 +157,12 @@ def file_sha256(path: Path) -> str | None:
 
 
 def snapshot(settings: Settings) -> dict[str, str]:
-    """Hashes of the protected files now: what ``scan`` records in the ledger."""
+    """Hashes of the protected files now, native code among them: what ``scan`` records in
+    the ledger."""
     root = settings.root
     out = {}
     for rel in iter_project_files(root, settings.test_dir, settings.exclude):
-        if is_protected(rel, settings):
+        if is_protected(rel, settings) or is_native(_head(root / rel)):
             digest = file_sha256(root / rel)
             if digest is not None:
                 out[rel] = digest
@@ -186,7 +208,7 @@ class Sandbox:
                 continue
             box._write(rel, data, made)
             _fold(copied, rel, data)
-            if is_protected(rel, settings):
+            if is_protected(rel, settings) or is_native(data):
                 box.hashes[rel] = sha256(data)
         for rel, data in (extra or {}).items():
             box._write(rel, data, made)

@@ -380,7 +380,7 @@ class Watch:
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
                  known: Readers | None = None, writable: Iterable[str] = (),
-                 sealed: bool = False, measuring: bool = True) -> None:
+                 sealed: bool = False, measuring: bool = True, project: str = "") -> None:
         #: Called through :func:`pytest_quest.seal.seal`'s closure: one more frame between
         #: ``__call__`` and whoever raised the event.
         self._above = 1 if sealed else 0
@@ -394,6 +394,11 @@ class Watch:
         #: The submitted test file as pytest may name its code.
         self.tests = frozenset({test_path, normal(test_path), os.path.realpath(test_path)}
                                ) if test_path else frozenset()
+        #: The project's copy (its folder and the real one, each ending in a separator): the
+        #: one place a module that imports ctypes honestly comes from (red team 57 had the
+        #: system Python's sharedctypes, and our own fallback module, import it).
+        self._project = tuple({os.path.join(normal(project), ""),
+                               os.path.join(os.path.realpath(project), "")}) if project else ()
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
@@ -920,20 +925,23 @@ class Watch:
         return False
 
     def _ctypes_for_test(self) -> bool:
-        """``_ctypes`` imported for the test: by anyone but a module of the project whose own
-        code names ctypes (``import ctypes``, at its top or in a function). The standard
-        library or a library importing it works for whoever called it (red team 56 had
-        pytest call ``EntryPoint.load`` as a fixture, and a function of the project call it
-        as a callback): an import is the project's only where the project's code says so."""
+        """``_ctypes`` imported for the test: by anyone but a module of the project's copy
+        whose own code names ctypes (``import ctypes``, at its top or in a function). The
+        standard library or a library importing it works for whoever called it (red team 56
+        had pytest call ``EntryPoint.load`` as a fixture, and a function of the project call
+        it as a callback), and a module elsewhere that imports ctypes (the system Python's
+        ``sharedctypes`` under another package's path, our own ctypes fallback: red team 57)
+        is no more the project's."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and (
                 frame.f_code.co_filename.startswith(_FROZEN_IMPORT) or
                 _CTYPES in frame.f_code.co_filename) and not self._made_by_test(frame):
             frame = frame.f_back  # the import system, and ctypes importing its C half
-        if frame is None or self._made_by_test(frame) or self._in_stdlib(frame) or \
-                self._in_library(frame) or self._readers.hooks.runs(frame):
+        if frame is None or self._made_by_test(frame):
             return True
-        return _CTYPES_NAMES.isdisjoint(frame.f_code.co_names)
+        name = frame.f_code.co_filename
+        return not (type(name) is str and normal(name).startswith(self._project or ("\0",)) and
+                    not _CTYPES_NAMES.isdisjoint(frame.f_code.co_names))
 
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""

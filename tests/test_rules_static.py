@@ -672,6 +672,8 @@ def test_every_rule_quiet_on_the_good_test() -> None:
     # red team 33: a package's __path__, pickle's loads under other names
     "import hotel\nhotel.__path__.append(str(tmp_path))",
     "import hotel\nhotel.__path__ = [str(tmp_path)]",
+    # red team 57: the list bound to a name first, appended to out of the rule's sight
+    "import email\nwhere = email.__path__\nwhere.append('/usr/lib/python3.11/multiprocessing')",
     "import hotel\nhotel.__spec__.submodule_search_locations.append(str(tmp_path))",
     "from multiprocessing.reduction import ForkingPickler\nForkingPickler.loads(data)",
     "import pickle\npickle._loads(data)",

@@ -14,6 +14,7 @@ from pytest_quest.paths import import_roots, module_name
 from pytest_quest.sandbox import (
     Sandbox,
     _environment,
+    is_native,
     is_protected,
     iter_project_files,
     snapshot,
@@ -73,6 +74,28 @@ def test_sandbox_copy_hashes_protected_files_and_adds_extra(tmp_path: Path) -> N
     finally:
         box.cleanup()
     assert not box.base.exists()
+
+
+def test_native_code_is_protected_whatever_its_name(tmp_path: Path) -> None:
+    # Red team 53: a C extension an agent leaves in the project (outside the sources, under
+    # any name: red team 54's ``helper.so.1``) is copied into the sandbox, where the guard
+    # lets the run load it. Native code is protected like a source: a new one is a new file.
+    elf = b"\x7fELF\x02\x01\x01" + bytes(64)
+    _tree(tmp_path, {"pkg/a.py": "x = 1\n", "notes.txt": "n"})
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "speedups.cpython-311-x86_64-linux-gnu.so").write_bytes(elf)
+    (tmp_path / "helper.so.1").write_bytes(elf)
+    (tmp_path / "fat.bin").write_bytes(b"\xca\xfe\xba\xbe" + bytes(8))
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    recorded = snapshot(settings)
+    assert set(recorded) == {"pkg/a.py", "lib/speedups.cpython-311-x86_64-linux-gnu.so",
+                             "helper.so.1", "fat.bin"}
+    box = Sandbox.create(settings)
+    try:
+        assert box.hashes == recorded
+    finally:
+        box.cleanup()
+    assert not is_native(b"PK\x03\x04") and not is_native(b"") and not is_native(b"n")
 
 
 def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -664,17 +664,17 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
     from pytest_quest import watch as watch_module
 
     loaded = "loaded ctypes, whose objects read any memory with no audit event"
-    test = _watch_on(tmp_path / "shop.py")
+    test = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     test("import", ("_ctypes", None, [], [], []))
     assert test.reads == [loaded]
-    renamed = _watch_on(tmp_path / "shop.py")
+    renamed = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     renamed("import", ("pkg._ctypes", None, [], [], []))
     assert renamed.reads == [loaded]
     assert watch_module._CTYPES_FILE is not None
-    by_file = _watch_on(tmp_path / "shop.py")
+    by_file = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     by_file("import", ("innocent", watch_module._CTYPES_FILE, [], [], []))
     assert by_file.reads == [loaded]
-    other = _watch_on(tmp_path / "shop.py")
+    other = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     other("import", ("json", None, [], [], []))
     other("import", ("_json", "/nowhere/_json.so", [], [], []))
     assert other.reads == []
@@ -687,12 +687,17 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
                  "    try:\n        return ctypes\n    except NameError:\n        return None\n\n"
                  "def call(fn):\n    return fn('import', ('_ctypes', None, [], [], []))\n",
                  str(tmp_path / "binding.py"), "exec"), binding)
-    project = _watch_on(tmp_path / "shop.py")
+    project = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     binding["load"](project)
     assert project.reads == []
-    callback = _watch_on(tmp_path / "shop.py")
+    callback = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     binding["call"](callback)
     assert callback.reads == [loaded]
+    # The same module anywhere but in the project's copy (the system Python's sharedctypes
+    # under another package's path, our own ctypes fallback: red team 57) is not the project.
+    elsewhere = _watch_on(tmp_path / "shop.py", project=str(tmp_path / "project"))
+    binding["load"](elsewhere)
+    assert elsewhere.reads == [loaded]
     # ctypes' own module body binds libc as it is imported (ctypes.dlopen): that is the
     # import, judged as such, not a use of ctypes by whoever imported it (a false FAIL of
     # every project binding a C library lazily, red team 56).
@@ -704,7 +709,7 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
                  str(tmp_path / "binding2.py"), "exec"), binding)
     namespace = vars(ctypes_package)  # the module body runs in ctypes' own globals
     for importer, expected in ((binding["load"], []), (exec, [loaded])):
-        watch = _watch_on(tmp_path / "shop.py")
+        watch = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
         namespace["_quest_watch"] = watch
         try:
             importer(body, namespace)
@@ -715,7 +720,7 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
 
     worker = _compiled_as(pool_module.__file__,
                           "def run(fn):\n    fn('import', ('_ctypes', None, [], [], []))\n")
-    pooled = _watch_on(tmp_path / "shop.py")
+    pooled = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
     worker["run"](pooled)
     assert pooled.reads == [loaded]
 

@@ -444,10 +444,9 @@ def _package_path(node: ast.AST) -> bool:
 def _changes_import_places(node: ast.AST, names: Names) -> bool:
     """``sys.path.insert(...)`` and the like, an assignment to one of the places, or one of
     them handed to a call (``list.append(sys.path, ...)``: red team 32); a package's
-    ``__path__`` likewise."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-            _package_path(node.func.value) and node.func.attr in (
-                "insert", "append", "extend", "__setitem__", "__iadd__"):
+    ``__path__`` read at all (red team 57 bound ``email.__path__`` to a name and appended to
+    that: a test has no other use for it)."""
+    if _package_path(node):
         return True
     if isinstance(node, ast.Call) and any(_package_path(arg) for arg in node.args):
         return True

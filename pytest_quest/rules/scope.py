@@ -26,8 +26,9 @@ LOCATION = CATALOG.add(
 )
 PROTECTED = CATALOG.add(
     "scope-protected-files", FAIL, "scope",
-    "Sources, existing tests, conftests, configs and locked quest tests are unchanged since "
-    "the scan; no new Python or config file appears outside the quest test folder.",
+    "Sources, existing tests, conftests, configs, native code (compiled extensions, shared "
+    "libraries) and locked quest tests are unchanged since the scan; no new Python, config or "
+    "native-code file appears outside the quest test folder.",
     "Undo the changes to the files named (git checkout/restore them); change only your test. "
     "If the change is a maintainer's, they rescan with `pytest-quest scan`.",
 )
@@ -63,7 +64,7 @@ def _protected(sub: Submission) -> Iterator[Fact]:
                 rel, f"unchanged since the scan (sha256 {digest[:12]})", f"changed ({current[:12]})"
             )
     for rel in sorted(set(now) - set(sub.snapshot)):
-        yield PROTECTED.fact(rel, "no new Python, test or config file", "a new file")
+        yield PROTECTED.fact(rel, "no new Python, test, config or native-code file", "a new file")
     for rel, digest in sorted(sub.locked_tests.items()):
         if rel == sub.test_rel:
             continue
