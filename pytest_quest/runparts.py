@@ -172,13 +172,14 @@ class Guard:
         self.early: list[str] = []
         self._pipe = pipe if pipe is not None else AnswerPipe(None)
         self._phase = Phase()
-        #: Where native code may be loaded from: the interpreter's folders and every import
-        #: folder as the run starts (the installed packages, the project's copy), none of
-        #: them writable by the run. A C extension the test wrote to its temp dir (compiled
-        #: there, or carried as bytes) reads any memory with no audit event: red team 53.
+        #: Where native code may be loaded from: the import folders as the run starts (the
+        #: standard library's extensions, the installed packages, the project's copy), none
+        #: of them writable by the run. A C extension the test wrote to its temp dir (compiled
+        #: there, or carried as bytes) reads any memory with no audit event: red team 53. Not
+        #: the interpreter's whole folder: the base interpreter's own site-packages, which a
+        #: venv does not import from, held cffi and numpy for red team 58.
         roots = {spelling.rstrip(os.sep) + os.sep
-                 for root in (sys.prefix, sys.base_prefix, sys.exec_prefix,
-                              sys.base_exec_prefix, *sys.path) if root and os.path.isabs(root)
+                 for root in sys.path if root and os.path.isabs(root)
                  for spelling in (normal(root), os.path.realpath(root))}
         self.native_roots = tuple(sorted(root for root in roots if not self.inside(root)))
 
@@ -230,9 +231,20 @@ class Guard:
         except (OSError, ValueError):
             return False
         # each part looked up lies in a folder whose links were followed already
-        return found and not self._writable(real) and real.startswith(self.native_roots) and \
+        return found and not self._writable(real) and self._in_native_root(real) and \
             not any(part.startswith(_PROC) or self._writable(part.rpartition("/")[0] or "/")
                     for part in visited)
+
+    def _in_native_root(self, real: str) -> bool:
+        """``real`` lies in an import folder, and not in a packages folder inside one that is
+        not one itself: the standard library's folder holds the base interpreter's
+        ``site-packages``, which a venv does not import from (red team 58 loaded cffi's and
+        numpy's C code from there)."""
+        for root in self.native_roots:
+            if real.startswith(root) and not any(
+                    part.endswith("-packages") for part in real[len(root):].split(_SEP)[:-1]):
+                return True
+        return False
 
     def deny(self, what: str) -> None:
         if self._phase.testing():

@@ -399,6 +399,12 @@ class Watch:
         #: system Python's sharedctypes, and our own fallback module, import it).
         self._project = tuple({os.path.join(normal(project), ""),
                                os.path.join(os.path.realpath(project), "")}) if project else ()
+        #: The installed packages as the run starts: the project's environment, whose
+        #: libraries may import ctypes or cffi themselves (numpy does). Not the standard
+        #: library's (every test can reach those: ``multiprocessing.sharedctypes``).
+        self._libraries = tuple({os.path.join(spelling, "") for root in sys.path
+                                 if root and os.path.isabs(root) and "-packages" in root
+                                 for spelling in (normal(root), os.path.realpath(root))})
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
@@ -925,23 +931,28 @@ class Watch:
         return False
 
     def _ctypes_for_test(self) -> bool:
-        """``_ctypes`` imported for the test: by anyone but a module of the project's copy
-        whose own code names ctypes (``import ctypes``, at its top or in a function). The
-        standard library or a library importing it works for whoever called it (red team 56
-        had pytest call ``EntryPoint.load`` as a fixture, and a function of the project call
-        it as a callback), and a module elsewhere that imports ctypes (the system Python's
-        ``sharedctypes`` under another package's path, our own ctypes fallback: red team 57)
-        is no more the project's."""
+        """ctypes' (or cffi's) C half imported for the test: by anyone but code that names it
+        itself (``import ctypes``, at a module's top or in a function) in the project's copy
+        or in an installed library, the project's environment (numpy imports ctypes). The
+        standard library, which every test can reach, imports it for whoever called it; so
+        does any code that calls what it is given (red team 56 had pytest call
+        ``EntryPoint.load`` as a fixture, and a function of the project call it as a
+        callback); a module outside those folders (the system Python's ``sharedctypes`` under
+        another package's path, red team 57) or of ours (our ctypes fallback) is the test's."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         while frame is not None and type(frame.f_code.co_filename) is str and (
                 frame.f_code.co_filename.startswith(_FROZEN_IMPORT) or
                 _CTYPES in frame.f_code.co_filename) and not self._made_by_test(frame):
             frame = frame.f_back  # the import system, and ctypes importing its C half
-        if frame is None or self._made_by_test(frame):
+        if frame is None or self._made_by_test(frame) or \
+                _CTYPES_NAMES.isdisjoint(frame.f_code.co_names):
             return True
         name = frame.f_code.co_filename
-        return not (type(name) is str and normal(name).startswith(self._project or ("\0",)) and
-                    not _CTYPES_NAMES.isdisjoint(frame.f_code.co_names))
+        if type(name) is not str:
+            return True
+        path = normal(name)
+        return path.startswith(_OURS) or not path.startswith(
+            (*self._project, *self._libraries) or ("\0",))
 
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
@@ -1255,15 +1266,21 @@ _INSTALLS = (sys.settrace, sys.setprofile)
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 
 
-#: What a module that imports ctypes itself names in its code.
-_CTYPES_NAMES = frozenset({"ctypes", "_ctypes"})
+#: What a module that imports ctypes (or cffi, whose C half reads memory alike) itself names.
+_CTYPES_NAMES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
+#: Modules whose objects read any address with no audit event, by the last part of the name
+#: (the loader finds a C extension's init function by it).
+_RAW_MEMORY = frozenset({"_ctypes", "_cffi_backend"})
+#: Our own package: none of its modules imports ctypes for a run (``ctypescalls`` is the
+#: fallback where ``_kernel`` was not built, and then ctypes is loaded from the start).
+_OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
 
 
 def _names_ctypes(args: tuple[Any, ...]) -> bool:
     """An ``import`` event for ctypes' C half, under any package (the loader finds its init
     function by the last part of the name) or by the file it loads from."""
     name, path = args[0], args[1] if len(args) > 1 else None
-    if type(name) is str and name.rpartition(".")[2] == "_ctypes":
+    if type(name) is str and name.rpartition(".")[2] in _RAW_MEMORY:
         return True
     text = text_of(path) if path is not None else None
     return _CTYPES_FILE is not None and text is not None and real_path(text) == _CTYPES_FILE

@@ -303,7 +303,10 @@ def test_cheat_fails_on_its_rule(path: Path, attempt: Callable[[Path], Result]) 
         # attack misses its step there, and only "no PASS" holds.
         assert verdict.outcome is not Outcome.PASS, (path.name, verdict.facts)
         return
-    assert verdict.outcome is Outcome(header.get("verdict", "FAIL")), (path.name, verdict.facts)
+    # ``REVIEW|FAIL``: the verdict depends on what the environment installs (red team 58's
+    # cffi: refused where it is not installed, a REVIEW where it is)
+    assert verdict.outcome.value in header.get("verdict", "FAIL").split("|"), (
+        path.name, verdict.facts)
     assert verdict.root_cause in expected or set(expected) & set(fired), (path.name, fired)
     fact = next(f for f in verdict.facts if f.rule in expected)
     assert fact.where and fact.expected and fact.actual

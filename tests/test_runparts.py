@@ -406,6 +406,24 @@ def test_guard_loads_native_code_only_from_folders_the_run_cannot_write(tmp_path
     (tmp_path / "box" / "swap").symlink_to(library.origin)
     with pytest.raises(PermissionError, match="loading native code"):
         guard("import", ("_struct", str(tmp_path / "box" / "swap"), [], [], []))
+    # Red team 58: the interpreter's folder outside the import folders (the base
+    # interpreter's own site-packages held cffi and numpy, which a venv does not import)
+    outside = os.path.realpath(sys.executable)
+    assert not outside.startswith(tuple(p + os.sep for p in sys.path if p))
+    with pytest.raises(PermissionError, match="loading native code"):
+        guard("import", ("_cffi_backend", outside, [], [], []))
+    # ... and the packages folder inside the standard library's, an import folder itself
+    nested = tmp_path / "stdlib"
+    (nested / "site-packages" / "numpy").mkdir(parents=True)
+    (nested / "site-packages" / "numpy" / f"core{suffix}").write_bytes(b"")
+    (nested / f"_own{suffix}").write_bytes(b"")
+    inner = Guard([str(tmp_path / "box")])
+    inner.native_roots = (str(nested) + os.sep,)
+    inner(CONTROL, ("start",))
+    inner("import", ("_own", str(nested / f"_own{suffix}"), [], [], []))
+    with pytest.raises(PermissionError, match="loading native code"):
+        inner("import", ("numpy.core", str(nested / "site-packages" / "numpy" / f"core{suffix}"),
+                         [], [], []))
     guard("import", ("_struct", library.origin, [], [], []))  # the interpreter's own
     guard("import", ("json", None, [], [], []))  # no file: a module of Python's
-    assert len(guard.denied) == 10
+    assert len(guard.denied) == 11

@@ -698,6 +698,25 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
     elsewhere = _watch_on(tmp_path / "shop.py", project=str(tmp_path / "project"))
     binding["load"](elsewhere)
     assert elsewhere.reads == [loaded]
+    # An installed library, the project's environment, imports ctypes itself (numpy does) or
+    # cffi's C half; our own package never does for a run (red team 57's ctypescalls).
+    import pytest_quest
+
+    source = ("def load(watch, name):\n    watch('import', (name, None, [], [], []))\n"
+              "    try:\n        return ctypes\n    except NameError:\n        return None\n")
+    for filename, module, expected in (
+            (_site("somelib", "binding.py"), "_ctypes", []),
+            (_site("somelib", "binding.py"), "pkg._cffi_backend", []),
+            (os.path.join(os.path.dirname(pytest_quest.__file__), "extra.py"), "_ctypes",
+             [loaded])):
+        made: dict[str, Any] = {}
+        exec(compile(source, filename, "exec"), made)
+        watch = _watch_on(tmp_path / "shop.py", project=str(tmp_path / "project"))
+        made["load"](watch, module)
+        assert watch.reads == expected, (filename, module)
+    cffi = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
+    cffi("import", ("_cffi_backend", None, [], [], []))
+    assert cffi.reads == [loaded]
     # ctypes' own module body binds libc as it is imported (ctypes.dlopen): that is the
     # import, judged as such, not a use of ctypes by whoever imported it (a false FAIL of
     # every project binding a C library lazily, red team 56).
