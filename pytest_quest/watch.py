@@ -399,12 +399,6 @@ class Watch:
         #: system Python's sharedctypes, and our own fallback module, import it).
         self._project = tuple({os.path.join(normal(project), ""),
                                os.path.join(os.path.realpath(project), "")}) if project else ()
-        #: The installed packages as the run starts: the project's environment, whose
-        #: libraries may import ctypes or cffi themselves (numpy does). Not the standard
-        #: library's (every test can reach those: ``multiprocessing.sharedctypes``).
-        self._libraries = tuple({os.path.join(spelling, "") for root in sys.path
-                                 if root and os.path.isabs(root) and "-packages" in root
-                                 for spelling in (normal(root), os.path.realpath(root))})
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
@@ -931,28 +925,35 @@ class Watch:
         return False
 
     def _ctypes_for_test(self) -> bool:
-        """ctypes' (or cffi's) C half imported for the test: by anyone but code that names it
-        itself (``import ctypes``, at a module's top or in a function) in the project's copy
-        or in an installed library, the project's environment (numpy imports ctypes). The
-        standard library, which every test can reach, imports it for whoever called it; so
-        does any code that calls what it is given (red team 56 had pytest call
-        ``EntryPoint.load`` as a fixture, and a function of the project call it as a
-        callback); a module outside those folders (the system Python's ``sharedctypes`` under
-        another package's path, red team 57) or of ours (our ctypes fallback) is the test's."""
+        """ctypes' (or cffi's) C half imported for the test: unless the project's own code
+        imports it, directly (``import ctypes`` in a module or function of the project's
+        copy) or through modules whose bodies import one another down from it (the project
+        imports numpy, whose body imports ctypes). Anything else between works for whoever
+        called it: a function of the standard library or a library (red team 56 had pytest
+        call ``EntryPoint.load`` as a fixture, and a function of the project call it as a
+        callback), a module body the test imported itself (red team 57 imported the system
+        Python's ``sharedctypes``; a library's body that imports ctypes is as near), or our
+        own code (our ctypes fallback)."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
-        while frame is not None and type(frame.f_code.co_filename) is str and (
-                frame.f_code.co_filename.startswith(_FROZEN_IMPORT) or
-                _CTYPES in frame.f_code.co_filename) and not self._made_by_test(frame):
-            frame = frame.f_back  # the import system, and ctypes importing its C half
-        if frame is None or self._made_by_test(frame) or \
-                _CTYPES_NAMES.isdisjoint(frame.f_code.co_names):
-            return True
-        name = frame.f_code.co_filename
-        if type(name) is not str:
-            return True
-        path = normal(name)
-        return path.startswith(_OURS) or not path.startswith(
-            (*self._project, *self._libraries) or ("\0",))
+        for _ in range(_DEPTH):
+            if frame is None or self._made_by_test(frame):
+                return True
+            name = frame.f_code.co_filename
+            if type(name) is not str:
+                return True
+            if name.startswith(_FROZEN_IMPORT) or (
+                    _CTYPES in name and not normal(name).startswith(self._project or ("\0",))):
+                frame = frame.f_back  # the import system, and ctypes importing its C half
+                continue
+            path = normal(name)
+            if path.startswith(_OURS):
+                return True
+            if path.startswith(self._project or ("\0",)):
+                return False  # the project's own code imports it, or what imports it
+            if frame.f_code.co_name != "<module>":
+                return True  # a function between: it works for whoever called it
+            frame = frame.f_back
+        return True
 
     def _consumer(self, frame: types.FrameType) -> bool:
         """``frame`` reads for itself: a consumer's, or the hooks' own inside the hook."""
@@ -1266,8 +1267,6 @@ _INSTALLS = (sys.settrace, sys.setprofile)
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 
 
-#: What a module that imports ctypes (or cffi, whose C half reads memory alike) itself names.
-_CTYPES_NAMES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
 #: Modules whose objects read any address with no audit event, by the last part of the name
 #: (the loader finds a C extension's init function by it).
 _RAW_MEMORY = frozenset({"_ctypes", "_cffi_backend"})

@@ -659,89 +659,70 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
         tmp_path: Path) -> None:
     # Red team 52: with ctypes' C half in memory, a ctypes object written through memoryview
     # reads any address with no audit event. The judge keeps it out of runs (_kernel.c); its
-    # import for the test (by the test, or a thread pool's worker) is a finding, under any
-    # package name or by its file; a project's module binding a C library imports it honestly.
+    # import for the test is a finding, under any package name or by its file, and so is
+    # cffi's C half; the project's own code importing it, directly or through module bodies
+    # that import one another down from it (the project imports numpy, numpy imports
+    # ctypes), is the project's environment.
+    import ctypes as ctypes_package
+
+    import pytest_quest
     from pytest_quest import watch as watch_module
 
     loaded = "loaded ctypes, whose objects read any memory with no audit event"
-    test = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    test("import", ("_ctypes", None, [], [], []))
-    assert test.reads == [loaded]
-    renamed = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    renamed("import", ("pkg._ctypes", None, [], [], []))
-    assert renamed.reads == [loaded]
-    assert watch_module._CTYPES_FILE is not None
-    by_file = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    by_file("import", ("innocent", watch_module._CTYPES_FILE, [], [], []))
-    assert by_file.reads == [loaded]
-    other = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
+    project = tmp_path / "project"
+
+    def watch() -> Watch:
+        return _watch_on(tmp_path / "shop.py", project=str(project))
+
+    for event in (("_ctypes", None), ("pkg._ctypes", None), ("_cffi_backend", None),
+                  ("innocent", watch_module._CTYPES_FILE)):
+        test = watch()
+        test("import", (*event, [], [], []))
+        assert test.reads == [loaded], event
+    other = watch()
     other("import", ("json", None, [], [], []))
     other("import", ("_json", "/nowhere/_json.so", [], [], []))
     assert other.reads == []
 
-    # The project's module whose code names ctypes imports it honestly; one of its functions
-    # that only calls what it is given (the test's callback, a bound EntryPoint.load: red
-    # team 56) does not.
-    binding: dict[str, Any] = {}
-    exec(compile("def load(watch):\n    watch('import', ('_ctypes', None, [], [], []))\n"
-                 "    try:\n        return ctypes\n    except NameError:\n        return None\n\n"
-                 "def call(fn):\n    return fn('import', ('_ctypes', None, [], [], []))\n",
-                 str(tmp_path / "binding.py"), "exec"), binding)
-    project = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    binding["load"](project)
-    assert project.reads == []
-    callback = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    binding["call"](callback)
-    assert callback.reads == [loaded]
-    # The same module anywhere but in the project's copy (the system Python's sharedctypes
-    # under another package's path, our own ctypes fallback: red team 57) is not the project.
-    elsewhere = _watch_on(tmp_path / "shop.py", project=str(tmp_path / "project"))
-    binding["load"](elsewhere)
-    assert elsewhere.reads == [loaded]
-    # An installed library, the project's environment, imports ctypes itself (numpy does) or
-    # cffi's C half; our own package never does for a run (red team 57's ctypescalls).
-    import pytest_quest
+    def made(filename: str, source: str) -> dict[str, Any]:
+        namespace: dict[str, Any] = {}
+        exec(compile(source, filename, "exec"), namespace)
+        return namespace
 
-    source = ("def load(watch, name):\n    watch('import', (name, None, [], [], []))\n"
-              "    try:\n        return ctypes\n    except NameError:\n        return None\n")
-    for filename, module, expected in (
-            (_site("somelib", "binding.py"), "_ctypes", []),
-            (_site("somelib", "binding.py"), "pkg._cffi_backend", []),
-            (os.path.join(os.path.dirname(pytest_quest.__file__), "extra.py"), "_ctypes",
-             [loaded])):
-        made: dict[str, Any] = {}
-        exec(compile(source, filename, "exec"), made)
-        watch = _watch_on(tmp_path / "shop.py", project=str(tmp_path / "project"))
-        made["load"](watch, module)
-        assert watch.reads == expected, (filename, module)
-    cffi = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    cffi("import", ("_cffi_backend", None, [], [], []))
-    assert cffi.reads == [loaded]
-    # ctypes' own module body binds libc as it is imported (ctypes.dlopen): that is the
-    # import, judged as such, not a use of ctypes by whoever imported it (a false FAIL of
-    # every project binding a C library lazily, red team 56).
-    import ctypes as ctypes_package
-
-    body = compile("_quest_watch('ctypes.dlopen', (None,))\n", ctypes_package.__file__, "exec")
-    exec(compile("def load(body, namespace):\n    exec(body, namespace)\n"
-                 "    try:\n        return ctypes\n    except NameError:\n        return None\n",
-                 str(tmp_path / "binding2.py"), "exec"), binding)
-    namespace = vars(ctypes_package)  # the module body runs in ctypes' own globals
-    for importer, expected in ((binding["load"], []), (exec, [loaded])):
-        watch = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-        namespace["_quest_watch"] = watch
-        try:
-            importer(body, namespace)
-        finally:
-            del namespace["_quest_watch"]
-        assert watch.reads == expected
-    import concurrent.futures.thread as pool_module
-
-    worker = _compiled_as(pool_module.__file__,
-                          "def run(fn):\n    fn('import', ('_ctypes', None, [], [], []))\n")
-    pooled = _watch_on(tmp_path / "shop.py", project=str(tmp_path))
-    worker["run"](pooled)
-    assert pooled.reads == [loaded]
+    event = "('import', ('_ctypes', None, [], [], []))"
+    binding = made(str(project / "binding.py"),
+                   f"def load(watch):\n    watch{event}\n\n"
+                   "def call(fn, watch):\n    fn(watch)\n\n"
+                   "def run(body, namespace):\n    exec(body, namespace)\n")
+    honest = watch()
+    binding["load"](honest)  # the project's own import
+    assert honest.reads == []
+    # a function between (a library's or the standard library's, given to the project as a
+    # callback or called by pytest as a fixture: red team 56) works for whoever called it
+    entry = made(_site("somelib", "entry.py"), f"def load(watch):\n    watch{event}\n")
+    for caller in (lambda w: binding["call"](entry["load"], w), entry["load"]):
+        through = watch()
+        caller(through)
+        assert through.reads == [loaded]
+    ours = made(os.path.join(os.path.dirname(pytest_quest.__file__), "extra.py"),
+                f"def load(watch):\n    watch{event}\n")
+    mine = watch()
+    binding["call"](ours["load"], mine)  # our code never imports it for a run
+    assert mine.reads == [loaded]
+    # module bodies importing one another down from the project's code: its environment;
+    # the same body imported by the test (red team 57's sharedctypes) is the test's
+    body = compile(f"_quest_watch{event}\n", _site("somelib", "__init__.py"), "exec")
+    dlopen = compile("_quest_watch('ctypes.dlopen', (None,))\n", ctypes_package.__file__,
+                     "exec")  # ctypes' own body binds libc as it is imported
+    for code, namespace in ((body, {}), (dlopen, vars(ctypes_package))):
+        for importer, expected in ((binding["run"], []), (exec, [loaded])):
+            seen = watch()
+            namespace["_quest_watch"] = seen
+            try:
+                importer(code, namespace)
+            finally:
+                del namespace["_quest_watch"]
+            assert seen.reads == expected, (code.co_filename, importer)
 
 
 def test_frames_from_a_running_generator_or_a_trampoline_are_a_walk(tmp_path: Path) -> None:

@@ -96,9 +96,9 @@ LOADS_CTYPES = CATALOG.add(
     "run-loads-ctypes", REVIEW, "run",
     "The test does not load ctypes. The judge keeps it out of every run: a ctypes object reads "
     "any memory, the code under test included, with no audit event, so once it is loaded no "
-    "finding of the run can be trusted to be complete. Imported by the code of the project or "
-    "of an installed library that names it, it is the project's environment (no fact); cffi's "
-    "C half likewise.",
+    "finding of the run can be trusted to be complete. Imported by the project's own code, "
+    "directly or through the bodies of the modules it imports (numpy's), it is the project's "
+    "environment (no fact); cffi's C half likewise.",
     "Test without ctypes: multiprocessing.Value and Array load it (use a Manager or a Queue).",
 )
 TARGET_REPLACED = CATALOG.add(
