@@ -539,14 +539,15 @@ class Watch:
             # from a file, with nothing to read in the event: code that may carry any name
             # (pkgutil.read_code, pstats: red team 34); fails closed
             self._saw("read code objects from a file (marshal.load)")
-        elif event == "import" and count and _names_ctypes(args) and self._ctypes_for_test():
+        elif event == "import" and count and _names_ctypes(args) and \
+                self._ctypes_for_test(args[0] if type(args[0]) is str else ""):
             # The judge keeps ctypes out of a run's memory (pytest_quest._kernel): loaded
             # for the test, its classes read any address with no audit event (red team 52)
             self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and self._ctypes_importing():
             # ctypes' own modules run as it is imported (``PyDLL(None)``: ctypes.dlopen):
             # judged as the import it is part of, whoever binds what afterwards
-            if self._ctypes_for_test():
+            if self._ctypes_for_test("ctypes"):
                 self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
@@ -924,16 +925,18 @@ class Watch:
             frame = frame.f_back
         return False
 
-    def _ctypes_for_test(self) -> bool:
-        """ctypes' (or cffi's) C half imported for the test: unless the project's own code
-        imports it, directly (``import ctypes`` in a module or function of the project's
-        copy) or through modules whose bodies import one another down from it (the project
-        imports numpy, whose body imports ctypes). Anything else between works for whoever
-        called it: a function of the standard library or a library (red team 56 had pytest
-        call ``EntryPoint.load`` as a fixture, and a function of the project call it as a
-        callback), a module body the test imported itself (red team 57 imported the system
-        Python's ``sharedctypes``; a library's body that imports ctypes is as near), or our
-        own code (our ctypes fallback)."""
+    def _ctypes_for_test(self, importing: str) -> bool:
+        """ctypes' (or cffi's) C half, ``importing``, imported for the test: unless the
+        project's own code imports it, directly (``import ctypes`` in a module or function of
+        the project's copy) or through modules whose bodies import one another down from it
+        (the project imports numpy, numpy's body imports ctypes), each frame on the way
+        naming the module it imports. Anything else works for whoever called it: a function
+        of the standard library or a library (red team 56 had pytest call
+        ``EntryPoint.load`` as a fixture), a module body the test imported itself (red team
+        57's ``sharedctypes``), our own code, or a frame that does not name what it imports:
+        a C callable did it for the test (red team 59's ``functools.partial(__import__, ...)``
+        as a callback, or as a module's ``__getattr__`` hit by the project's ``from x import
+        y``)."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
         for _ in range(_DEPTH):
             if frame is None or self._made_by_test(frame):
@@ -941,10 +944,17 @@ class Watch:
             name = frame.f_code.co_filename
             if type(name) is not str:
                 return True
-            if name.startswith(_FROZEN_IMPORT) or (
-                    _CTYPES in name and not normal(name).startswith(self._project or ("\0",))):
-                frame = frame.f_back  # the import system, and ctypes importing its C half
+            if name.startswith(_FROZEN_IMPORT):
+                if frame.f_code.co_name == "_find_and_load":  # (name, import_): what it loads
+                    loading = frame.f_locals.get("name")
+                    importing = loading if type(loading) is str else ""
+                frame = frame.f_back
                 continue
+            if _CTYPES in name and not normal(name).startswith(self._project or ("\0",)):
+                frame = frame.f_back  # ctypes importing its C half
+                continue
+            if not _imports_by_name(frame, importing):
+                return True
             path = normal(name)
             if path.startswith(_OURS):
                 return True
@@ -1273,6 +1283,16 @@ _RAW_MEMORY = frozenset({"_ctypes", "_cffi_backend"})
 #: Our own package: none of its modules imports ctypes for a run (``ctypescalls`` is the
 #: fallback where ``_kernel`` was not built, and then ctypes is loaded from the start).
 _OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def _imports_by_name(frame: types.FrameType, module: str) -> bool:
+    """Whether ``frame``'s code names ``module`` as an import does: ``import a.b`` names
+    ``a.b``; ``from a import b`` names ``a`` and ``b``; ``from . import b`` names ``b`` in
+    the package ``a``."""
+    names = frame.f_code.co_names
+    parent, _, tail = module.rpartition(".")
+    return module in names or (tail in names and (
+        parent in names or parent == frame.f_globals.get("__package__")))
 
 
 def _names_ctypes(args: tuple[Any, ...]) -> bool:

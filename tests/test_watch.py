@@ -690,13 +690,23 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
         return namespace
 
     event = "('import', ('_ctypes', None, [], [], []))"
+    names = "    try:\n        return _ctypes\n    except NameError:\n        return None\n"
     binding = made(str(project / "binding.py"),
-                   f"def load(watch):\n    watch{event}\n\n"
+                   f"def load(watch):\n    watch{event}\n{names}\n"
                    "def call(fn, watch):\n    fn(watch)\n\n"
-                   "def run(body, namespace):\n    exec(body, namespace)\n")
+                   "def run(body, namespace):\n    exec(body, namespace)\n"
+                   "    if not namespace:  # the modules it imports, named\n"
+                   "        return ctypes, _ctypes\n")
     honest = watch()
-    binding["load"](honest)  # the project's own import
+    binding["load"](honest)  # the project's own import: its code names the module
     assert honest.reads == []
+    # a C callable imports it from the project's frame, which does not name it (red team 59's
+    # functools.partial(__import__, "_ctypes") as a callback or a module's __getattr__)
+    import functools
+
+    trampoline = watch()
+    binding["call"](functools.partial(trampoline, "import"), ("_ctypes", None, [], [], []))
+    assert trampoline.reads == [loaded]
     # a function between (a library's or the standard library's, given to the project as a
     # callback or called by pytest as a fixture: red team 56) works for whoever called it
     entry = made(_site("somelib", "entry.py"), f"def load(watch):\n    watch{event}\n")
@@ -711,7 +721,8 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
     assert mine.reads == [loaded]
     # module bodies importing one another down from the project's code: its environment;
     # the same body imported by the test (red team 57's sharedctypes) is the test's
-    body = compile(f"_quest_watch{event}\n", _site("somelib", "__init__.py"), "exec")
+    body = compile(f"_quest_watch{event}\n_ctypes = None\n", _site("somelib", "__init__.py"),
+                   "exec")
     dlopen = compile("_quest_watch('ctypes.dlopen', (None,))\n", ctypes_package.__file__,
                      "exec")  # ctypes' own body binds libc as it is imported
     for code, namespace in ((body, {}), (dlopen, vars(ctypes_package))):
