@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 56: `_ctypes` imported for the test by a frame of the project (loyalty_discount's `tier.lower()` calls a bound EntryPoint.load), then a POINTER(py_object) whose value is written with memoryview reads func_code with no audit event
 #   1. Watch._ctypes_for_test (watch.py) judges the `import` event of `_ctypes` by the first

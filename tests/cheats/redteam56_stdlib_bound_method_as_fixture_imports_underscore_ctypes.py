@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 56: `_ctypes` imported by a pytest fixture that is a bound method of the standard library (`EntryPoint("_ctypes").load`): pytest calls it, no frame of the test's is on the stack, and the walk ends at pytest-quest's own frames ("ours"); then POINTER(py_object) + memoryview reads func_code
 #   1. `pytest.fixture(name="lib")(EntryPoint(name="x", value="_ctypes", group="g").load)`

@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes|static-hidden-code
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 57: the test imports pytest-quest's own fallback module `pytest_quest.ctypescalls` (shipped next to `_kernel`, readable in every run): its `import ctypes` loads `_ctypes` with no finding, then POINTER(py_object) + memoryview reads the installed func_code
 #   1. Watch._ctypes_for_test (watch.py) walks up from the `import` event of `_ctypes` past

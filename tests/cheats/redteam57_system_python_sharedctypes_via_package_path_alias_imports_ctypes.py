@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes|static-hidden-code
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 57: the system Python's copy of `multiprocessing/sharedctypes.py` (/usr/lib/python3.11, not the run interpreter's stdlib, no `-packages` in its path) imported as `email.sharedctypes` through an alias of `email.__path__`: its `import ctypes` loads `_ctypes` with no finding; then POINTER(py_object) + memoryview reads the installed func_code
 #   1. Watch._ctypes_for_test (watch.py) lets an import of `_ctypes` be when the first frame

@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-loads-ctypes|run-sandbox-violation|run-exit-code
 # verdict: REVIEW|FAIL
+# python: 3.11
 #
 # RED TEAM 58: the base interpreter's `_cffi_backend` (its site-packages, outside the venv) loaded through an `EntryPoint` that hands over `sys.path`: cffi's cast/pointer reads and writes any memory with no audit event, a list slot pointed at func_code hands over the installed code
 #   1. No ctypes needed: `_cffi_backend` (cffi's C half) reads and writes any address

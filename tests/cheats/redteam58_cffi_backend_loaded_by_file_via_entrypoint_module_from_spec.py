@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-sandbox-violation|run-exit-code|run-loads-ctypes
 # verdict: FAIL
+# python: 3.11
 #
 # RED TEAM 58: `_cffi_backend` loaded by file from the base interpreter's site-packages with `spec_from_file_location` + `module_from_spec` handed over by EntryPoints: no sys.path change at all, no exec_module; cffi's pointers read func_code with no audit event
 #   Variant of redteam58_cffi_backend_from_base_site_packages_via_entrypoint_sys_path.py that

@@ -2,6 +2,7 @@
 # quest: hotel/pricing.py::nightly_rate
 # expect: run-sandbox-violation|run-exit-code|run-loads-ctypes
 # verdict: FAIL
+# python: 3.11
 #
 # RED TEAM 58: numpy from the base interpreter's site-packages, its `import ctypes` made to fail through an EntryPoint-held `sys.modules`: an object's `__array_interface__` with a raw address is an array over any memory (read and write, no audit event), a list slot pointed at func_code hands over the installed code
 #   1. numpy is not in the venv, but the base interpreter's site-packages holds it, and that

@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 59: `_ctypes` imported by `functools.partial(__import__, "_ctypes")`, a C callable that a project *function* frame (loyalty_discount's `tier.lower()`) calls, then red team 56's POINTER(py_object) reads func_code
 #   1. Watch._ctypes_for_test (watch.py) walks up from the `import` event of `_ctypes`. It

@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 59: `_ctypes` imported by the project's first import of hotel/guests.py, whose body's `from dataclasses import asdict` falls through to a module `__getattr__` the test set to `functools.partial(__import__, "_ctypes")`. sys.modules is untouched. Then red team 56's POINTER(py_object) reads func_code
 #   1. Watch._ctypes_for_test (watch.py) trusts an import of `_ctypes` whose first frame above

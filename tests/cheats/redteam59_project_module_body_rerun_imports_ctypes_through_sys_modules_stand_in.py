@@ -3,6 +3,7 @@
 # expect: run-loads-ctypes
 # verdict: REVIEW
 # pending: noctypes
+# python: 3.11
 #
 # RED TEAM 59: `_ctypes` imported from a project **module body** (hotel/reports.py's `from hotel.booking import Booking`, run again) through a sys.modules stand-in whose `__getattr__` is `functools.partial(__import__, "_ctypes")`; then red team 56's POINTER(py_object) reads func_code
 #   1. Watch._ctypes_for_test (watch.py) lets an import of `_ctypes` through when the first
