@@ -399,6 +399,11 @@ class Watch:
         #: system Python's sharedctypes, and our own fallback module, import it).
         self._project = tuple({os.path.join(normal(project), ""),
                                os.path.join(os.path.realpath(project), "")}) if project else ()
+        #: The import folders as the run starts: where a module's file must lie for the
+        #: module body importing ctypes to be the module it is imported as (red team 60).
+        self._roots = tuple({os.path.join(spelling, "") for root in sys.path
+                             if root and os.path.isabs(root)
+                             for spelling in (normal(root), os.path.realpath(root))})
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
@@ -540,14 +545,15 @@ class Watch:
             # (pkgutil.read_code, pstats: red team 34); fails closed
             self._saw("read code objects from a file (marshal.load)")
         elif event == "import" and count and _names_ctypes(args) and \
-                self._ctypes_for_test(args[0] if type(args[0]) is str else ""):
+                self._ctypes_for_test(args[0] if type(args[0]) is str else "",
+                                      loaded=count > 1 and args[1] is not None):
             # The judge keeps ctypes out of a run's memory (pytest_quest._kernel): loaded
             # for the test, its classes read any address with no audit event (red team 52)
             self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and self._ctypes_importing():
             # ctypes' own modules run as it is imported (``PyDLL(None)``: ctypes.dlopen):
             # judged as the import it is part of, whoever binds what afterwards
-            if self._ctypes_for_test("ctypes"):
+            if self._ctypes_for_test("_ctypes"):  # ctypes' body imports its C half
                 self._saw(CTYPES_LOADED)
         elif event.startswith("ctypes.") and event != "ctypes.cdata/buffer" and \
                 self._ctypes_by_test(event in _MEMORY_EVENTS):
@@ -925,43 +931,51 @@ class Watch:
             frame = frame.f_back
         return False
 
-    def _ctypes_for_test(self, importing: str) -> bool:
+    def _ctypes_for_test(self, importing: str, loaded: bool = False) -> bool:
         """ctypes' (or cffi's) C half, ``importing``, imported for the test: unless the
         project's own code imports it, directly (``import ctypes`` in a module or function of
         the project's copy) or through modules whose bodies import one another down from it
         (the project imports numpy, numpy's body imports ctypes), each frame on the way
-        naming the module it imports. Anything else works for whoever called it: a function
-        of the standard library or a library (red team 56 had pytest call
+        naming the module it imports, and each body the file of the module it is imported
+        as, in the run's import folders. Anything else works for whoever called it: a
+        function of the standard library or a library (red team 56 had pytest call
         ``EntryPoint.load`` as a fixture), a module body the test imported itself (red team
-        57's ``sharedctypes``), our own code, or a frame that does not name what it imports:
-        a C callable did it for the test (red team 59's ``functools.partial(__import__, ...)``
-        as a callback, or as a module's ``__getattr__`` hit by the project's ``from x import
-        y``)."""
+        57's ``sharedctypes``), our own code, a frame that does not name what it imports (a C
+        callable imported for it: red team 59's ``functools.partial(__import__, ...)``), or a
+        file loaded under another module's name (a finder of the test's served ``_ctypes``,
+        or a body that imports it, for the project's ``import json``: red team 60).
+        ``loaded``: the event is the load of the file itself (it carries the file), so the
+        nearest import under way must be of that very name."""
         frame: types.FrameType | None = self._raiser(3)  # 0: here, 1: _judge, 2: __call__
+        body = ""  # the last module body met: the file of the module imported above it
         for _ in range(_DEPTH):
             if frame is None or self._made_by_test(frame):
                 return True
             name = frame.f_code.co_filename
             if type(name) is not str:
                 return True
+            code = frame.f_code.co_name
             if name.startswith(_FROZEN_IMPORT):
-                if frame.f_code.co_name == "_find_and_load":  # (name, import_): what it loads
-                    loading = frame.f_locals.get("name")
-                    importing = loading if type(loading) is str else ""
+                if code == "_find_and_load":  # (name, import_): the module it imports
+                    found = frame.f_locals.get("name")
+                    if type(found) is not str or (loaded and found != importing) or (
+                            body and not _module_file(body, found, self._roots)):
+                        return True
+                    importing, body, loaded = found, "", False
                 frame = frame.f_back
                 continue
-            if _CTYPES in name and not normal(name).startswith(self._project or ("\0",)):
-                frame = frame.f_back  # ctypes importing its C half
-                continue
-            if not _imports_by_name(frame, importing):
-                return True
             path = normal(name)
-            if path.startswith(_OURS):
+            if _CTYPES in name and code != "<module>" and \
+                    not path.startswith(self._project or ("\0",)):
+                frame = frame.f_back  # ctypes' own helpers as its body runs (PyDLL(None))
+                continue
+            if loaded or not _imports_by_name(frame, importing) or path.startswith(_OURS):
                 return True
             if path.startswith(self._project or ("\0",)):
                 return False  # the project's own code imports it, or what imports it
-            if frame.f_code.co_name != "<module>":
+            if code != "<module>":
                 return True  # a function between: it works for whoever called it
+            body = path
             frame = frame.f_back
         return True
 
@@ -1283,6 +1297,13 @@ _RAW_MEMORY = frozenset({"_ctypes", "_cffi_backend"})
 #: Our own package: none of its modules imports ctypes for a run (``ctypescalls`` is the
 #: fallback where ``_kernel`` was not built, and then ctypes is loaded from the start).
 _OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+def _module_file(path: str, module: str, roots: tuple[str, ...]) -> bool:
+    """Whether ``path`` is the file of ``module`` in one of the import folders ``roots``."""
+    relative = "/" + module.replace(".", "/")
+    return path.startswith(roots or ("\0",)) and \
+        path.endswith((relative + ".py", relative + "/__init__.py"))
 
 
 def _imports_by_name(frame: types.FrameType, module: str) -> bool:

@@ -48,8 +48,9 @@ def test_the_check_sees_a_builtin_left_to_the_builtins() -> None:
 #: test code (a constructor, the readers' set-up, ``close``, the seal's own set-up) or by code
 #: that never runs inside the hook (runparts' channel, loader and coverage helpers).
 BEFORE_OR_OUTSIDE = {
+    # the import folders, taken as the watch is made (before test code)
     "pytest_quest.watch": {("__init__", "os.path"), ("__init__", "os.sep"),
-                           ("_codes_of", "types.CodeType"),
+                           ("__init__", "sys.path"), ("_codes_of", "types.CodeType"),
                            ("_modules", "sys.modules"),
                            ("readers", "types.CodeType"), ("readers", "types.coroutine"),
                            ("_modules", "types.ModuleType")},

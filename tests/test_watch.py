@@ -723,8 +723,8 @@ def test_loading_ctypes_for_the_test_is_a_finding_for_a_projects_module_not(
     # the same body imported by the test (red team 57's sharedctypes) is the test's
     body = compile(f"_quest_watch{event}\n_ctypes = None\n", _site("somelib", "__init__.py"),
                    "exec")
-    dlopen = compile("_quest_watch('ctypes.dlopen', (None,))\n", ctypes_package.__file__,
-                     "exec")  # ctypes' own body binds libc as it is imported
+    dlopen = compile("_quest_watch('ctypes.dlopen', (None,)) if True else _ctypes\n",
+                     ctypes_package.__file__, "exec")  # ctypes' body binds libc at import
     for code, namespace in ((body, {}), (dlopen, vars(ctypes_package))):
         for importer, expected in ((binding["run"], []), (exec, [loaded])):
             seen = watch()
@@ -1807,3 +1807,47 @@ def test_a_code_object_made_in_the_tests_time_is_a_finding(tmp_path: Path) -> No
     before = Watch(TARGET, str(tmp_path / "shop.py"), fingerprint(""), known=READERS)
     before("code.__new__", (b"", "<made>", "f", 0, 0, 0, 0, 0, 0))  # our own, before the test
     assert before.reads == []
+
+
+def test_ctypes_through_real_imports_must_come_from_the_files_named(tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    """Red team 60: a finder of the test's served a file that imports ctypes (or ``_ctypes``
+    itself) for the project's ``import json``: each body must be the file of the module it
+    is imported as, in the run's import folders, and a load must be of the name under way."""
+    import builtins
+    import importlib.util
+
+    loaded = "loaded ctypes, whose objects read any memory with no audit event"
+    project, library = tmp_path / "project", tmp_path / "library"
+    project.mkdir()
+    library.mkdir()
+    (library / "wrapped.py").write_text(  # a library whose body imports ctypes' C half
+        "_quest_watch('import', ('_ctypes', None, [], [], [])) if True else _ctypes\n")
+    (project / "consumer.py").write_text("import wrapped\n")
+    (project / "other.py").write_text("import json_like\n")
+    monkeypatch.syspath_prepend(str(project))
+    monkeypatch.syspath_prepend(str(library))
+
+    def run(module: str) -> list[str]:
+        for name in ("wrapped", "consumer", "other", "json_like"):
+            sys.modules.pop(name, None)
+        watch = _watch_on(tmp_path / "shop.py", project=str(project))
+        monkeypatch.setattr(builtins, "_quest_watch", watch, raising=False)
+        importlib.import_module(module)
+        return watch.reads
+
+    assert run("consumer") == []  # the project imports the library by its own name
+
+    class Finder:  # serves the library's file for another name
+        @staticmethod
+        def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+            if name != "json_like":
+                return None
+            return importlib.util.spec_from_file_location(name, library / "wrapped.py")
+
+    monkeypatch.setattr(sys, "meta_path", [Finder, *sys.meta_path])
+    assert run("other") == [loaded]
+    # the load of the file itself with no import of its name under way
+    load = _watch_on(tmp_path / "shop.py", project=str(project))
+    load("import", ("_ctypes", "/nowhere/_ctypes.so", [], [], []))
+    assert load.reads == [loaded]
