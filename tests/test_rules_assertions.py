@@ -22,6 +22,9 @@ from tests.test_rules_static import _ASSERT, _HEAD, TEST_REL, _fired, facts, rul
     "def test_x():\n    def inner():\n        assert nightly_rate(1, 'low', 1) == 0.8\n",
     # a helper that checks nothing
     "def check(v):\n    return v == 0.8\n\ndef test_x():\n    check(nightly_rate(1, 'low', 1))\n",
+    # ... handed on to be called
+    "def check(v):\n    return v == 0.8\n\n"
+    "def test_x():\n    list(map(check, [nightly_rate(1, 'low', 1)]))\n",
 ])
 def test_no_assertion_fires(body: str) -> None:
     found = facts("from hotel.pricing import nightly_rate\n" + body)
@@ -45,6 +48,12 @@ def test_no_assertion_fires(body: str) -> None:
     "def test_x():\n    if nightly_rate(1, 'low', 1) != 0.8:\n"
     "        raise AssertionError('wrong')\n",
     "def test_x():\n    assert nightly_rate(1, 'low', 1) == __import__('pytest').approx(0.8)\n",
+    # a helper handed on to be called (red team 61's false FAILs)
+    "def check(case):\n    assert nightly_rate(*case) == 0.8\n\n"
+    "def test_x():\n    list(map(check, [(1, 'low', 1)]))\n",
+    "import concurrent.futures\ndef check():\n    assert nightly_rate(1, 'low', 1) == 0.8\n\n"
+    "def test_x():\n    with concurrent.futures.ThreadPoolExecutor(2) as ex:\n"
+    "        ex.submit(check).result()\n",
 ])
 def test_no_assertion_quiet(body: str) -> None:
     assert facts("from hotel.pricing import nightly_rate\n" + body) == []
