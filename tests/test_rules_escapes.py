@@ -257,3 +257,31 @@ def test_a_fact_quotes_the_file_as_python_decodes_it(coding: str) -> None:
     sub = parse(replace(make(""), test_bytes=source.encode(coding), tree=None))
     found = [fact for fact in static.check(sub) if fact.rule == "static-fd-write"]
     assert found and "dir_fd='\u00e9\u00e9\u00e9'" in found[0].actual
+
+
+def test_a_quote_is_the_nodes_source_as_ast_gives_it_read_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 62: ``ast.get_source_segment`` splits the whole text again for every fact
+    (57,000 facts on a 1 MB file: hours). Quotes come from lines split once, alike."""
+    import ast
+    from dataclasses import replace
+
+    from pytest_quest.rules.names import quote
+    from pytest_quest.submission import parse
+    from tests.test_rules_static import make
+
+    source = ("x = 1\r\ny = f(\u00e9\u00e9,\n      2)  # \u00fc\rz = [a,\x0c b]\n"
+              "w = g(\n" + "\n" * 100 + "  9)\n")
+    sub = parse(replace(make(""), test_bytes=source.encode(), tree=None))
+    assert sub.tree is not None
+    text = sub.test_text  # newlines as Python reads the file
+    assert sub.test_lines == ast._splitlines_no_ff(text)  # type: ignore[attr-defined]
+    for node in ast.walk(sub.tree):
+        if isinstance(node, ast.expr) and node.end_lineno - node.lineno < 40:
+            expected = " ".join(ast.get_source_segment(text, node).split())
+            assert quote(sub, node, 500) == expected
+    monkeypatch.setattr(ast, "get_source_segment", None)  # the quotes never call it
+    assert quote(sub, sub.tree.body[1].value) == "f(\u00e9\u00e9, 2)"
+    far = next(n for n in ast.walk(sub.tree)
+               if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "g")
+    assert quote(sub, far) == "g("  # a node spanning more lines: its first lines only

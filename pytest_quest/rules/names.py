@@ -29,12 +29,35 @@ __all__ = [
 def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
     try:
-        segment = ast.get_source_segment(sub.test_text, node)
-    except (IndexError, UnicodeError, ValueError):  # offsets past the text: quote the tree
+        segment = _segment(sub.test_lines, node)
+    except (IndexError, UnicodeError, ValueError, TypeError):  # offsets past the text
         segment = None
     text = segment or unparse(node)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: The most lines of a node a quote reads: enough for ``limit`` characters of code, and
+#: bounded whatever the node spans (a quote per fact must not cost the file's size).
+_QUOTED_LINES = 40
+
+
+def _segment(lines: list[str], node: ast.AST) -> str | None:
+    """The source of ``node`` from ``lines`` (offsets in UTF-8 bytes, as the tree gives
+    them), or its first :data:`_QUOTED_LINES` lines; None when it has no position."""
+    first: int | None = getattr(node, "lineno", None)
+    last: int | None = getattr(node, "end_lineno", None)
+    start: int | None = getattr(node, "col_offset", None)
+    end: int | None = getattr(node, "end_col_offset", None)
+    if first is None or last is None or start is None or end is None or \
+            not 1 <= first <= last <= len(lines):
+        return None
+    if first == last:
+        return lines[first - 1].encode()[start:end].decode()
+    head = lines[first - 1].encode()[start:].decode()
+    middle = lines[first:min(last - 1, first - 1 + _QUOTED_LINES)]
+    tail = lines[last - 1].encode()[:end].decode() if last - first <= _QUOTED_LINES else ""
+    return "".join([head, *middle, tail])
 
 
 #: Modules the rules judge by name that other modules import and so expose as attributes:
