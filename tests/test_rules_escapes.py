@@ -275,7 +275,9 @@ def test_a_quote_is_the_nodes_source_as_ast_gives_it_read_once(
     sub = parse(replace(make(""), test_bytes=source.encode(), tree=None))
     assert sub.tree is not None
     text = sub.test_text  # newlines as Python reads the file
-    assert sub.test_lines == ast._splitlines_no_ff(text)  # type: ignore[attr-defined]
+    # (3.13's helper ends with an empty line the tree never counts)
+    assert sub.test_lines == [line for line in ast._splitlines_no_ff(text)  # type: ignore[attr-defined]
+                              if line]
     for node in ast.walk(sub.tree):
         if isinstance(node, ast.expr) and node.end_lineno - node.lineno < 40:
             expected = " ".join(ast.get_source_segment(text, node).split())
