@@ -65,8 +65,8 @@ from pytest_quest.pathtext import freeze as _freeze_paths
 from pytest_quest.pathtext import text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "Spaces", "code_objects",
-           "get_ident", "getframe", "module_homes", "normal", "real_path", "text_of",
-           "with_nested"]
+           "folder_prefixes", "get_ident", "getframe", "module_homes", "normal", "real_path",
+           "text_of", "with_nested"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
 #: the watch's ``("item", nodeid)`` and ``("loading", flag)``.
@@ -152,6 +152,14 @@ def normal(text: str, cwd: str | None = None) -> str:
         elif part and part != ".":
             parts.append(part)
     return "/" + "/".join(parts)
+
+
+def folder_prefixes(folders: Iterable[str]) -> tuple[str, ...]:
+    """Each folder as written (normalised) and with its links followed, ending in a separator:
+    what a path in it starts with, however the run spells it. Called as a hook is made,
+    before the test's time (``os.path.realpath`` looks ``os.lstat`` up as it runs)."""
+    return tuple({spelling.rstrip(os.sep) + os.sep for folder in folders
+                  for spelling in (normal(folder), os.path.realpath(folder))})
 
 
 def real_path(text: str, cwd: str | None = None, visited: list[str] | None = None) -> str:

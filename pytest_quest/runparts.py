@@ -66,7 +66,16 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, AnswerPipe, Phase, getframe, normal, real_path, text_of
+from pytest_quest.hooked import (
+    CONTROL,
+    AnswerPipe,
+    Phase,
+    folder_prefixes,
+    getframe,
+    normal,
+    real_path,
+    text_of,
+)
 from pytest_quest.protocol import (
     DENIED_RECORD,
     EventKind,
@@ -159,8 +168,7 @@ class Guard:
         #: Each root as given and resolved; in the test's time paths are resolved with system
         #: calls bound at import (``os.path.realpath`` looks up ``os.lstat`` as it runs: red
         #: team 27).
-        self.allowed = tuple({spelling.rstrip(os.sep) + os.sep for a in allowed
-                              for spelling in (normal(a), os.path.realpath(a))})
+        self.allowed = folder_prefixes(allowed)
         self.confined = confined
         #: The target's file is hidden from the run's processes: a new Python started by
         #: multiprocessing cannot import it, and its pool would restart workers until the
@@ -178,9 +186,7 @@ class Guard:
         #: there, or carried as bytes) reads any memory with no audit event: red team 53. Not
         #: the interpreter's whole folder: the base interpreter's own site-packages, which a
         #: venv does not import from, held cffi and numpy for red team 58.
-        roots = {spelling.rstrip(os.sep) + os.sep
-                 for root in sys.path if root and os.path.isabs(root)
-                 for spelling in (normal(root), os.path.realpath(root))}
+        roots = folder_prefixes(root for root in sys.path if root and os.path.isabs(root))
         self.native_roots = tuple(sorted(root for root in roots if not self.inside(root)))
 
     def inside(self, path: Any, descriptor: bool = False) -> bool:

@@ -81,6 +81,7 @@ from pytest_quest.hooked import (
     Phase,
     Spaces,
     code_objects,
+    folder_prefixes,
     get_ident,
     getframe,
     module_homes,
@@ -397,13 +398,10 @@ class Watch:
         #: The project's copy (its folder and the real one, each ending in a separator): the
         #: one place a module that imports ctypes honestly comes from (red team 57 had the
         #: system Python's sharedctypes, and our own fallback module, import it).
-        self._project = tuple({os.path.join(normal(project), ""),
-                               os.path.join(os.path.realpath(project), "")}) if project else ()
+        self._project = folder_prefixes([project]) if project else ()
         #: The import folders as the run starts: where a module's file must lie for the
         #: module body importing ctypes to be the module it is imported as (red team 60).
-        self._roots = tuple({os.path.join(spelling, "") for root in sys.path
-                             if root and os.path.isabs(root)
-                             for spelling in (normal(root), os.path.realpath(root))})
+        self._roots = folder_prefixes(root for root in sys.path if root and os.path.isabs(root))
         #: What it saw, in order; each one is also on the answer pipe already.
         self.reads: list[str] = []
         self.nodeid = ""
@@ -447,8 +445,7 @@ class Watch:
         #: Their ids, for the stack walks (the list keeps each frame, so its id stays its own).
         self._kept_ids: set[int] = set()
         #: The run's writable folders: a module file there is one the test may have written.
-        self.writable = tuple({spelling.rstrip(os.sep) + os.sep for folder in writable
-                               for spelling in (normal(folder), os.path.realpath(folder))})
+        self.writable = folder_prefixes(writable)
 
     # ------------------------------------------------------------ the hook
     def _raiser(self, depth: int) -> types.FrameType:
@@ -1290,6 +1287,16 @@ _INSTALLS = (sys.settrace, sys.setprofile)
 #: ctypes' events that read memory at an address: the installed code is there to read.
 _MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 
+#: ctypes' calls a module of the standard library makes itself (by name in its code).
+_CTYPES_CALLS = frozenset({"from_buffer", "from_buffer_copy", "from_address", "memset",
+                           "memmove", "addressof", "string_at", "wstring_at", "cast"})
+#: ctypes' own folder in a code object's file name.
+_CTYPES = f"{os.sep}ctypes{os.sep}"
+_CTYPES_ORIGIN = getattr(importlib.machinery.PathFinder.find_spec("_ctypes"), "origin", None)
+#: The file ctypes' C half loads from, found without importing it (None: built in).
+_CTYPES_FILE = real_path(_CTYPES_ORIGIN) if isinstance(_CTYPES_ORIGIN, str) and \
+    _CTYPES_ORIGIN.startswith("/") else None
+
 
 #: Modules whose objects read any address with no audit event, by the last part of the name
 #: (the loader finds a C extension's init function by it).
@@ -1324,17 +1331,8 @@ def _names_ctypes(args: tuple[Any, ...]) -> bool:
         return True
     text = text_of(path) if path is not None else None
     return _CTYPES_FILE is not None and text is not None and real_path(text) == _CTYPES_FILE
-#: ctypes' calls a module of the standard library makes itself (by name in its code).
-_CTYPES_CALLS = frozenset({"from_buffer", "from_buffer_copy", "from_address", "memset",
-                           "memmove", "addressof", "string_at", "wstring_at", "cast"})
-#: ctypes' own folder in a code object's file name.
-_CTYPES = f"{os.sep}ctypes{os.sep}"
 
 
-_CTYPES_ORIGIN = getattr(importlib.machinery.PathFinder.find_spec("_ctypes"), "origin", None)
-#: The file ctypes' C half loads from, found without importing it (None: built in).
-_CTYPES_FILE = real_path(_CTYPES_ORIGIN) if isinstance(_CTYPES_ORIGIN, str) and \
-    _CTYPES_ORIGIN.startswith("/") else None
 #: A library's folder (site-packages, dist-packages) in a code object's file name.
 _LIBRARY = f"-packages{os.sep}"
 _SEP, _VENDOR = os.sep, f"{os.sep}_vendor{os.sep}"

@@ -54,7 +54,9 @@ BEFORE_OR_OUTSIDE = {
                            ("_modules", "sys.modules"),
                            ("readers", "types.CodeType"), ("readers", "types.coroutine"),
                            ("_modules", "types.ModuleType")},
-    "pytest_quest.hooked": {("code", "types.CodeType"), ("code_objects", "types.CodeType"),
+    # folder_prefixes: called as a hook is made (a Guard's or a Watch's constructor)
+    "pytest_quest.hooked": {("folder_prefixes", "os.sep"), ("folder_prefixes", "os.path"),
+                            ("code", "types.CodeType"), ("code_objects", "types.CodeType"),
                             ("with_nested", "types.CodeType"),
                             ("code_objects", "types.FunctionType"),
                             ("visit", "types.FunctionType")},

@@ -30,7 +30,7 @@ def quote(sub: Submission, node: ast.AST, limit: int = 120) -> str:
     """The code of ``node`` as written (one line, shortened), for the fact's ``actual``."""
     try:
         segment = _segment(sub.test_lines, node)
-    except (IndexError, UnicodeError, ValueError, TypeError):  # offsets past the text
+    except UnicodeError:  # an offset inside a character's bytes: quote the tree
         segment = None
     text = segment or unparse(node)
     text = " ".join(text.split())
