@@ -1422,15 +1422,15 @@ class _ChildRun:
         # Both held by the interpreter's hook list only: no attribute of this run reaches them
         # (pytest_quest.hooked); they write what they find to the answer pipe at once.
         pipe = AnswerPipe(self.answer_fd)
+        # coverage runs in every run only under our own suite's measuring
+        measuring = self.measure or bool(judge.own_coverage)
         watch = Watch(judge.target, judge.pristine.path, judge.fingerprint,
                       os.path.join(judge.spec.sandbox, judge.spec.test_file or ""),
-                      pipe, _known_readers().copy(),
+                      pipe, _known_readers(measuring).copy(),
                       # our own suite's coverage data folder (its checkout) holds our
                       # modules, not the test's
                       [d for d in self.allowed if d != judge.own_coverage], sealed=True,
-                      # coverage runs in every run only under our own suite's measuring
-                      measuring=self.measure or bool(judge.own_coverage),
-                      project=judge.spec.sandbox)
+                      measuring=measuring, project=judge.spec.sandbox)
         # The watch holds the target's line hashes alone from here: on the judge, which the
         # test reaches through pytest's plugins, a test hashed guessed lines against them and
         # rebuilt the shipped function's constants (red team 61).
@@ -1457,13 +1457,17 @@ class _ChildRun:
         self._remember()
         answer: dict[str, Any] = {}
         sys.audit(CONTROL, "item", judge.spec.test_file or "")  # what the module does at import
-        self._announce_start(first_error, guard.early,
-                             self._statements() if first_error is None else None)
+        early, statements = list(guard.early), (
+            self._statements() if first_error is None else None)
         del guard, pipe, watch
         forget_our_modules(sys.modules)
         # Judged from now until this process ends (pytest_quest.hooked): code of the test may
         # run until the answer is written (a method of this run it replaced: red team 27).
         sys.audit(CONTROL, "start")
+        # Announced once the hooks' own start is done (their pictures of what the test may not
+        # change, 5 ms): its clock starts the run's stretch of test code, which sets how wide
+        # the pause before the next wave is (pytest_quest.gaps). No code of the test's has run.
+        self._announce_start(first_error, early, statements)
         self.started = True
         try:
             self.session.perform_collect()
@@ -1650,11 +1654,13 @@ _SEALED = ("pytest_quest.watch", "pytest_quest.runparts", "pytest_quest.hooked",
            "pytest_quest.standin")
 
 
-def _known_readers() -> Readers:
-    """The judge's readers, made on first use (before its zygote forks the runs)."""
+def _known_readers(measuring: bool = True) -> Readers:
+    """The judge's readers, made on first use (before its zygote forks the runs); those of a
+    run that does not measure (:meth:`Readers.unmeasured`) made then too, not in each run."""
     if not _READERS:
-        _READERS.append(readers(loader=_LOADER, installers=[_retry.__code__]))
-    return _READERS[0]
+        known = readers(loader=_LOADER, installers=[_retry.__code__])
+        _READERS.extend((known, known.unmeasured()))
+    return _READERS[0 if measuring else 1]
 
 @contextlib.contextmanager
 def _served(path: str, text: str) -> Iterator[None]:

@@ -213,13 +213,15 @@ class Codes:
     watch believed it and ``inspect``'s untouched module (red team 50)."""
 
     def __init__(self, codes: Iterable[types.CodeType] = (),
-                 homes: Mapping[int, dict[str, Any]] | None = None) -> None:
+                 homes: Mapping[int, dict[str, Any]] | None = None,
+                 by_file: Mapping[str, tuple[dict[str, Any], ...]] | None = None) -> None:
         """``homes``: id of a code -> the globals it runs with; by default the dict of the
-        loaded module whose file the code names (none for code of no module's file)."""
+        loaded module whose file the code names (none for code of no module's file), from
+        ``by_file`` (:func:`module_homes`) when the caller made it already."""
         self._codes = tuple(codes)  # kept alive, so their ids stay theirs
         self._ids = frozenset(id(code) for code in self._codes)
         if homes is None:
-            homes = _homes_by_file(self._codes)
+            homes = _homes_by_file(self._codes, by_file)
         # read-only, like the ids: a test that reaches this object cannot give its own globals
         # a home here (the dict behind the view is reachable only through ``gc``: an event)
         self._homes = _READ_ONLY({key: homes[key] for key in self._ids if key in homes})
@@ -262,12 +264,18 @@ class Codes:
     def __iter__(self) -> Iterator[types.CodeType]:
         return iter(self._codes)
 
+    def __len__(self) -> int:
+        return len(self._codes)
 
-def _homes_by_file(codes: tuple[types.CodeType, ...]) -> dict[int, dict[str, Any]]:
+
+def _homes_by_file(codes: tuple[types.CodeType, ...],
+                   by_file: Mapping[str, tuple[dict[str, Any], ...]] | None = None
+                   ) -> dict[int, dict[str, Any]]:
     """Each code's home by its file: the dict of the module loaded from that file."""
     if not codes:
         return {}
-    by_file = module_homes()
+    if by_file is None:
+        by_file = module_homes()
     found: dict[int, dict[str, Any]] = {}
     for code in codes:
         homes = by_file.get(code.co_filename)

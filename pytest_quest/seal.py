@@ -81,7 +81,9 @@ _DEPTH = 6
 #: pictured, or are not ours), and with the containers, no function: the picture looks no
 #: further into them, a third of what it cost.
 _SCALARS = frozenset({str, bytes, int, float, bool, type(None), type, ModuleType, CodeType})
-_PLAIN = _SCALARS | {dict, list, tuple, set, frozenset}
+#: The containers the picture looks into.
+_CONTAINERS = frozenset({dict, list, tuple, set, frozenset})
+_PLAIN = _SCALARS | _CONTAINERS
 
 
 def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
@@ -109,17 +111,23 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
         items too (red team 41 changed a dict held in a tuple of a module's: the watch's
         saved loader states). Its name is made only for what the picture keeps."""
         kind = type(value)
-        if kind in _SCALARS or id(value) in skip or id(value) in seen or depth > _DEPTH:
+        if kind in _SCALARS or depth > _DEPTH:
             return
         here = f"{where}.{key}" if depth == 1 else f"{where}[{key!r}]"
-        function(value, here)
+        if kind not in _CONTAINERS:
+            function(value, here)
+            return
+        # Only a container is skipped or met twice: ``id()`` raises an audit event, and asked
+        # of every value (mostly functions) it raised 2,200 of them a picture.
+        ident = id(value)
+        if ident in skip or ident in seen:
+            return
+        seen.add(ident)
         if kind is dict:
-            seen.add(id(value))
             mappings.append((here, value))
             for name, item in list(value.items()):
                 held(here, name, item, skip, depth + 1)
-        elif kind in (list, set, tuple, frozenset):
-            seen.add(id(value))
+        else:
             if kind is list or kind is set:
                 mappings.append((here, value))
             for index, item in enumerate(list(value)):

@@ -217,6 +217,17 @@ class Readers:
     #: ``inspect.getfile`` and ``id`` for ``Traceback.recursionindex``).
     builtins_used: tuple[str, ...] = ()
 
+    def unmeasured(self) -> Readers:
+        """The readers of a run that does not measure: coverage and the recorder are on in the
+        measuring run only; in any other their code runs only when the test calls it, and
+        reads and installs for the test (red team 45 started a tracer of coverage's and had
+        the recorder install its profiler). Made once in the judge: each run touching the
+        thousands of codes to subtract them cost 650 copy-on-write page faults, 3 ms a run."""
+        if not self.measuring:
+            return self
+        return replace(self, tracers=Codes(), consumers=self.consumers - self.measuring,
+                       hooks=self.hooks - self.measuring, measuring=Codes())
+
     def copy(self) -> Readers:
         """Wrappers of the watch's own: the judge's could be reached and re-pointed."""
         return Readers(guards=self.guards, builtins_used=self.builtins_used, **{
@@ -249,6 +260,7 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
 
     from pytest_quest import runparts, seal
 
+    homes = module_homes()  # once: made afresh for each set of codes, it was 8 ms of the judge
     start = [threading.Thread._bootstrap_inner.__code__]  # type: ignore[attr-defined]
     # coverage.py's own reads, but not its dynamic contexts' (never on in a run):
     # ``qualname_from_frame`` holds a frame's code in a local and calls the test's objects
@@ -263,7 +275,8 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # watch, found through ``object.__subclasses__()``, and was handed the installed code).
     inside = code_objects(_modules(("pytest_quest.seal", "pytest_quest.watch",
                                     "pytest_quest.hooked", "pytest_quest.pathtext"))) | Codes(
-        code for item in vars(runparts.Guard).values() for code in _codes_of(item))
+        (code for item in vars(runparts.Guard).values() for code in _codes_of(item)),
+        by_file=homes)
     keepers = [vars(kind).get(name) for kind, names in (
         (pytest_code.TracebackEntry, ("name", "lineno", "path", "relline", "statement",
                                       "getfirstlinesource", "getsource", "ishidden", "__str__",
@@ -293,18 +306,19 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
     # with the code nested in them: a comprehension (its own code on 3.11) or a lambda runs
     # as part of its keeper, called by no name of its caller's (red team 55 saw a collection
     # error's report, through ``repr_traceback``'s list comprehension, told as a frame walk)
-    kept = Codes(nested for item in keepers if item is not None for code in _codes_of(item)
-                 for nested in with_nested(code))
+    kept = Codes((nested for item in keepers if item is not None for code in _codes_of(item)
+                  for nested in with_nested(code)), by_file=homes)
     # pytest's unittest items filter a failure's traceback by each frame's ``__unittest``
     # global: a lambda of ``TestCaseFunction._traceback_filter`` that ``Traceback.filter``
     # hands to the builtin ``filter`` (a bool out; red team 51 saw an honest TestCase's
     # failure reported as a frame walk of the test's)
-    kept |= Codes(nested for code in _codes_of(vars(TestCaseFunction).get("_traceback_filter"))
-                  for nested in with_nested(code)[1:])
+    kept |= Codes((nested for code in _codes_of(vars(TestCaseFunction).get("_traceback_filter"))
+                   for nested in with_nested(code)[1:]), by_file=homes)
     # and the frames that keep the interpreter's functions a run replaced (pytest_quest.noevent)
-    holders = Codes(code for item in keep for code in _codes_of(item)) | kept | Codes([KEEPING])
+    holders = Codes((code for item in keep for code in _codes_of(item)), by_file=homes) | kept \
+        | Codes([KEEPING], by_file=homes)
     return Readers(
-        consumers=holders | (ours - inside), holders=holders, importers=_importers(),
+        consumers=holders | (ours - inside), holders=holders, importers=_importers(homes),
         guards=_guards(traceback, logging, positions),
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=kept,
@@ -314,11 +328,12 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         signature=Codes.of([inspect._has_code_flag]),  # type: ignore[attr-defined]
         tracers=coverage | recorder, measuring=coverage | recorder,
         builtins_used=_builtins_named((*_KEEPING, *_PASSING)),
-        installers=Codes([*start, *installers]), hooks=ours,
-        loader=Codes(loader), inside=inside, code_makers=Codes.of([types.coroutine]),
-        sealed=Codes(
-            code for code in seal.seal.__code__.co_consts
-            if type(code) is types.CodeType and code.co_name == "sealed"))
+        installers=Codes([*start, *installers], by_file=homes), hooks=ours,
+        loader=Codes(loader, by_file=homes), inside=inside,
+        code_makers=Codes.of([types.coroutine]),
+        sealed=Codes((code for code in seal.seal.__code__.co_consts
+                      if type(code) is types.CodeType and code.co_name == "sealed"),
+                     by_file=homes))
 
 
 def _builtins_named(modules: Iterable[str]) -> tuple[str, ...]:
@@ -348,20 +363,21 @@ def _guards(traceback: Any, logging: Any, positions: Any
     return tuple((code, names, name, names.get(name)) for code, names, name in found)
 
 
-def _importers() -> Codes:
-    """The import system's compile of a module's file, and pytest's of a test module."""
+def _importers(homes: dict[str, tuple[dict[str, Any], ...]] | None = None) -> Codes:
+    """The import system's compile of a module's file, and pytest's of a test module
+    (``homes``: :func:`pytest_quest.hooked.module_homes`, when made already)."""
     from importlib import _bootstrap, _bootstrap_external
 
     from _pytest.assertion import rewrite
 
     loader = _bootstrap_external.SourceLoader
     trampoline = _bootstrap._call_with_frames_removed  # type: ignore[attr-defined]
-    return Codes(code for item in (trampoline,
+    return Codes((code for item in (trampoline,
                                    loader.source_to_code, loader.get_code,
                                    _bootstrap_external.SourcelessFileLoader.get_code,
                                    _bootstrap_external._compile_bytecode,  # type: ignore[attr-defined]
                                    getattr(rewrite, "_rewrite_test", None))
-                 for code in _codes_of(item))
+                 for code in _codes_of(item)), by_file=homes)
 
 
 def _codes_of(item: Any) -> list[types.CodeType]:
@@ -406,14 +422,7 @@ class Watch:
         self.reads: list[str] = []
         self.nodeid = ""
         readers = known if known is not None else Readers()
-        if not measuring:
-            # Only the measuring run has coverage and the recorder on: in any other, their code
-            # runs only when the test calls it, and reads and installs for the test (red team
-            # 45 started a tracer of coverage's and had the recorder install its profiler).
-            readers = replace(readers, tracers=Codes(),
-                              consumers=readers.consumers - readers.measuring,
-                              hooks=readers.hooks - readers.measuring)
-        self._readers = readers
+        self._readers = readers if measuring else readers.unmeasured()
         self._guards: dict[int, list[tuple[dict[str, Any], str, Any]]] = {}
         for code, names, name, original in self._readers.guards:
             self._guards.setdefault(code, []).append((names, name, original))
