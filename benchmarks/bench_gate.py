@@ -5,6 +5,7 @@ Run on demand (never collected: the test suite lives in ``tests/``)::
     python benchmarks/bench_gate.py [--reps 5] [--mutants 20]
     python benchmarks/bench_gate.py --lib boltons==26.2.0 \
         --quest boltons/strutils.py::camel2under --test tests/test_strutils.py
+    python benchmarks/bench_gate.py --real [--reps 3]
 
 Both sides run on a fresh scanned copy of the project, alternating in one
 process so machine noise hits both alike. The gate side is the full
@@ -12,9 +13,10 @@ process so machine noise hits both alike. The gate side is the full
 the plain side is ``python -m pytest --cov=PACKAGE <testfile>`` in the same copy.
 By default the project is example_project and the test the demo's complete one;
 with ``--lib`` it is a library's sdist (``calibrate.fetch``) and one of its own
-test files, submitted for ``--quest``. The target (docs/mutation.md) is a
-median ratio of at most 1.5, in wall time. The CPU time of every process
-(this one and the children it waited for) is printed beside it: the gate
+test files, submitted for ``--quest``. ``--real`` runs :data:`REAL_FILES` in turn, each a
+library's own test file submitted for a function it tests, and prints one row per file. The
+target (docs/mutation.md) is a median ratio of at most 1.5, in wall time. The CPU time of
+every process (this one and the children it waited for) is printed beside it: the gate
 runs two runs at once on two cores, so a busy machine slows it more than the
 plain run, and the CPU ratio shows how much work it really adds.
 """
@@ -40,6 +42,17 @@ QUEST = "hotel/pricing.py::nightly_rate"
 
 #: The demo's complete test: every branch and boundary, exact values.
 TEST = COMPLETE
+#: ``--real``: libraries' own test files as they ship, each submitted for a function it tests
+#: (library, quest, test file). Human test files: many tests, each doing real work, unlike
+#: the demo's five one-line checks, where a run's fixed cost is all there is.
+REAL_FILES = (
+    ("boltons==26.2.0", "boltons/strutils.py::parse_int_list", "tests/test_strutils.py"),
+    ("boltons==26.2.0", "boltons/strutils.py::slugify", "tests/test_strutils.py"),
+    ("boltons==26.2.0", "boltons/mathutils.py::clamp", "tests/test_mathutils.py"),
+    ("boltons==26.2.0", "boltons/iterutils.py::chunked", "tests/test_iterutils.py"),
+    ("boltons==26.2.0", "boltons/iterutils.py::remap", "tests/test_iterutils.py"),
+    ("inflection==0.5.1", "inflection/__init__.py::camelize", "test_inflection.py"),
+)
 
 
 def _ignore(_dir: str, names: list[str]) -> set[str]:
@@ -116,6 +129,41 @@ def _plain(project: Path, test: Path, package: str = "hotel") -> tuple[float, fl
     return seconds, cpu
 
 
+def _bench(master: Path, work: Path, package: str, text: str, quest: str,
+           args: argparse.Namespace) -> tuple[float, float, float, float, list[str]]:
+    """``args.reps`` repetitions, alternating both sides, one line each and a median line;
+    the medians of gate and plain seconds, of the ratio and of the CPU ratio, the verdicts."""
+    ratios, gates, plains, cpu_ratios, verdicts = [], [], [], [], []
+    print(f"{'rep':>3} {'gate s':>8} {'plain s':>8} {'ratio':>6} {'cpu ratio':>9}"
+          "  verdict  mutants")
+    for rep in range(args.reps):
+        project, test = _fresh(master, work / f"gate{rep}", quest, text)
+        plain_project, plain_test = _fresh(master, work / f"plain{rep}", quest, text)
+        plain, plain_cpu = _plain(plain_project, plain_test, package)
+        gate, gate_cpu, verdict, mutation = _gate(
+            project, test, args.mutants, not args.no_mutation, args.reruns, quest)
+        ratios.append(gate / plain)
+        cpu_ratios.append(gate_cpu / plain_cpu)
+        gates.append(gate)
+        plains.append(plain)
+        verdicts.append(verdict)
+        ran = (f"{mutation.get('extreme_total')}+{mutation.get('classic_total')} "
+               f"(+{mutation.get('classic_stopped', 0)} stopped) "
+               f"in {mutation.get('seconds')} s, {mutation.get('paused')} s of it "
+               "paused between waves") if mutation else "-"
+        print(f"{rep:>3} {gate:8.3f} {plain:8.3f} {gate / plain:6.2f} "
+              f"{gate_cpu / plain_cpu:9.2f}  {verdict:7}  {ran}")
+        shutil.rmtree(project, ignore_errors=True)
+        shutil.rmtree(plain_project, ignore_errors=True)
+    gate_s, plain_s = statistics.median(gates), statistics.median(plains)
+    ratio, cpu_ratio = statistics.median(ratios), statistics.median(cpu_ratios)
+    print(f"median gate {gate_s:.3f} s, plain {plain_s:.3f} s,"
+          f" ratio {ratio:.2f} (min {min(ratios):.2f}, "
+          f"max {max(ratios):.2f}); target <= 1.5; CPU time of every process:"
+          f" ratio {cpu_ratio:.2f}")
+    return gate_s, plain_s, ratio, cpu_ratio, verdicts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
@@ -126,6 +174,8 @@ def main() -> None:
     parser.add_argument("--lib", help="NAME==VERSION of a library in calibrate.KNOWN")
     parser.add_argument("--quest", default=QUEST, help="the quest id (with --lib)")
     parser.add_argument("--test", help="the library's test file submitted for it (with --lib)")
+    parser.add_argument("--real", action="store_true",
+                        help="every file of REAL_FILES in turn, then a table of medians")
     args = parser.parse_args()
     from pytest_quest.config import load_settings
     from pytest_quest.scan import scan
@@ -135,6 +185,21 @@ def main() -> None:
     compileall.compile_dir(ROOT / "pytest_quest", quiet=1)
     work = Path(tempfile.mkdtemp(prefix="bench-gate-"))
     try:
+        if args.real:
+            rows = []
+            for number, (lib, quest, test_rel) in enumerate(REAL_FILES):
+                print(f"\n{lib} {quest} ({test_rel})")
+                master = work / f"master{number}"
+                _, package, text = _library(lib, master, quest, test_rel)
+                rows.append((lib, quest, test_rel,
+                             *_bench(master, work / f"runs{number}", package, text, quest, args)))
+            print(f"\n{'quest':44} {'gate s':>7} {'plain s':>7} {'ratio':>6} {'cpu':>5}  verdicts")
+            for _lib, quest, _test, gate_s, plain_s, ratio, cpu_ratio, verdicts in rows:
+                print(f"{quest:44} {gate_s:7.3f} {plain_s:7.3f} {ratio:6.2f} {cpu_ratio:5.2f}"
+                      f"  {' '.join(verdicts)}")
+            print(f"median of the files' ratios {statistics.median(r[5] for r in rows):.2f}"
+                  f" (max {max(r[5] for r in rows):.2f}); target <= 1.5")
+            return
         master = work / "master"
         package, text = "hotel", TEST
         if args.lib:
@@ -142,30 +207,7 @@ def main() -> None:
         else:
             shutil.copytree(EXAMPLE, master, ignore=_ignore)
             scan(load_settings(master))
-        ratios, gates, plains, cpu_ratios = [], [], [], []
-        print(f"{'rep':>3} {'gate s':>8} {'plain s':>8} {'ratio':>6} {'cpu ratio':>9}"
-              "  verdict  mutants")
-        for rep in range(args.reps):
-            project, test = _fresh(master, work / f"gate{rep}", args.quest, text)
-            plain_project, plain_test = _fresh(master, work / f"plain{rep}", args.quest, text)
-            plain, plain_cpu = _plain(plain_project, plain_test, package)
-            gate, gate_cpu, verdict, mutation = _gate(
-                project, test, args.mutants, not args.no_mutation, args.reruns, args.quest)
-            ratios.append(gate / plain)
-            cpu_ratios.append(gate_cpu / plain_cpu)
-            gates.append(gate)
-            plains.append(plain)
-            ran = (f"{mutation.get('extreme_total')}+{mutation.get('classic_total')} "
-                   f"(+{mutation.get('classic_stopped', 0)} stopped) "
-                   f"in {mutation.get('seconds')} s, {mutation.get('paused')} s of it "
-                   "paused between waves") if mutation else "-"
-            print(f"{rep:>3} {gate:8.3f} {plain:8.3f} {gate / plain:6.2f} "
-                  f"{gate_cpu / plain_cpu:9.2f}  {verdict:7}  {ran}")
-        gate_s, plain_s = statistics.median(gates), statistics.median(plains)
-        print(f"median gate {gate_s:.3f} s, plain {plain_s:.3f} s,"
-              f" ratio {statistics.median(ratios):.2f} (min {min(ratios):.2f}, "
-              f"max {max(ratios):.2f}); target <= 1.5; CPU time of every process:"
-              f" ratio {statistics.median(cpu_ratios):.2f}")
+        _bench(master, work, package, text, args.quest, args)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
