@@ -1037,12 +1037,30 @@ def _freeze_proc() -> None:
                    _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, "mode=0555,size=4k")
 
 
-def enter_run(writable: Sequence[str]) -> list[str]:
+def _cover(folder: str) -> None:
+    """An empty read-only tmpfs over ``folder`` in this run's mount namespace.
+
+    Why: the zygote makes each run's dir in a folder beside the sandbox copy
+    and removes it when it reaps the run, so that folder's times said when
+    the last run of the wave before had ended, and its link count how many
+    runs had come before, to any run that ``stat``-ed it (Landlock has no
+    right for reading a file's times). The pause before each wave moves the
+    next wave's start, not that record: red team 63 chained each wave's end
+    phase through it and passed a value-free test 6 times of 6. The run
+    holds its output file open already and needs nothing else there.
+    """
+    _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY,
+           "mode=0555,size=4k")
+
+
+def enter_run(writable: Sequence[str], covered: Sequence[str] = ()) -> list[str]:
     """In a run :func:`into_run_namespaces` started: its own mounts, then its Landlock layer.
 
     A fresh ``/proc`` (only this run's processes, the machine's counters as
     :func:`freeze_counters` found them), a fresh tmpfs at :data:`RUN_TMP` (its
-    temp dir and home: inode numbers of its own) and at ``/dev/shm``, loopback up,
+    temp dir and home: inode numbers of its own) and at ``/dev/shm``, an empty
+    read-only tmpfs over each folder of ``covered`` (the zygote's folder of run
+    dirs: see :func:`_cover`), loopback up,
     ephemeral ports of a width of its own (:func:`_ephemeral_ports_of_its_own`);
     then no capability, and one Landlock layer: reads as the harness's, writes
     beneath ``writable`` and ``/dev/shm`` only, no signal or abstract socket
@@ -1059,6 +1077,8 @@ def enter_run(writable: Sequence[str]) -> list[str]:
     if os.path.isdir("/dev/shm"):
         _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV,
                f"mode=1777,size={_RUN_SHM_MB}m")
+    for folder in covered:
+        _cover(folder)
     _loopback_up()
     _ephemeral_ports_of_its_own()
     _drop_capabilities()

@@ -949,7 +949,7 @@ class Judge:
         test_path = os.path.join(self.spec.sandbox, self.spec.test_file or "")
         _rewrite_once(session.config, test_path)
         _compile_patterns(session.config, test_path)
-        base_tmp = os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
+        base_tmp = self.runs_base()
         os.makedirs(base_tmp, exist_ok=True)
         runs_dir = hidden_runs_dir(base_tmp)
         # Stopped before the fork: the measured child starts it again and goes on with what it
@@ -994,6 +994,11 @@ class Judge:
             reopen(runs_dir)
         # Judged: pytest's own session teardown adds nothing.
         self.finish(self.exitstatus, zygote.evicts)
+
+    def runs_base(self) -> str:
+        """The folder beside the sandbox copy that holds the zygote's run dirs (each run covers
+        it: :func:`pytest_quest.confine.enter_run`)."""
+        return os.path.join(os.path.dirname(self.spec.sandbox), "tmp")
 
     def _seed_fds(self) -> list[int]:
         return [] if self.seed_fd is None else [self.seed_fd]
@@ -1376,7 +1381,7 @@ class _ChildRun:
             writable.append(self.judge.own_coverage)  # our own suite measures the child
         apart = confine.run_namespaces()
         if apart:  # its own /proc, temp dir and loopback, no capability, its own Landlock layer
-            confine.enter_run(writable)
+            confine.enter_run(writable, covered=[self.judge.runs_base()])
         self._own_output()  # pytest's new capture files are in the run's own temp dir
         if not apart:
             drop_capabilities()

@@ -102,6 +102,9 @@ def test_probe(capfd):
             "nested_userns": _nested_user_namespace(),
             "devices": [_open_for_writing("/dev/zero"), _open_for_writing("/dev/null")],
             "runs_dir": _listing(os.path.dirname(tempfile.gettempdir())),
+            # the zygote's folder of run dirs, beside the sandbox copy (the run's cwd)
+            "runs_base": _listing(os.path.join(os.path.dirname(os.getcwd()), "tmp")),
+            "runs_base_links": os.stat(os.path.join(os.path.dirname(os.getcwd()), "tmp")).st_nlink,
             "marks": [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("mark-")]}
     open(os.path.join(tempfile.gettempdir(), f"mark-{os.getpid()}-{id(seen)}"), "w").close()
     with capfd.disabled():
@@ -149,6 +152,9 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         assert all(s["tmp_dev"] != s["runs_dev"] for s in seen)
         assert {s["tmp"] for s in seen} == {confine.RUN_TMP}
         assert {s["sysv"] for s in seen} <= {0, None}  # its own IPC namespace: none of before
+        # Red team 63: the zygote's folder of run dirs is covered by an empty tmpfs of the
+        # run's own: its times no longer say when the runs before ended, nor its links how many.
+        assert all(s["runs_base"] == [] and s["runs_base_links"] == 2 for s in seen)
         # The machine's counters as they were before the first run, whatever runs did since
         # (red team 19: a locked page moved vmstat for the runs after it; each run's start
         # moves /proc/stat's fork count).
