@@ -483,6 +483,9 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
     for device, fd in devices.items():
         open(stage + device, "wb").close()  # an empty mount point
         _mount(f"/proc/self/fd/{fd}", stage + device, None, _MS_BIND)
+        # A read-only bind still writes the device; it refuses its times and mode, which are
+        # the host's device's own (red team 64 changed the host's /dev/null through a bind).
+        _read_only(stage + device, recursive=False)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{dev}/{name}")
@@ -500,6 +503,7 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
             _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_RDONLY, "mode=0755")
         elif os.path.isfile(target) and not os.path.islink(target):
             _mount(f"/proc/self/fd/{devices['/dev/null']}", target, None, _MS_BIND)
+            _read_only(target, recursive=False)  # the host's /dev/null: its times and mode too
     os.makedirs(stage + "/proc", exist_ok=True)
     _mount("proc", stage + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     os.makedirs(stage + "/tmp", exist_ok=True)
@@ -822,7 +826,8 @@ _RUN_SHM_MB = 64
 
 
 def _read_only_but(writable: Sequence[str], mounts: Sequence[str]) -> None:
-    """Make the harness's writable mounts read-only in this run's mount namespace.
+    """Make ``mounts`` (every read-write one, :func:`_writable_mounts`) read-only in this run's
+    mount namespace.
 
     Landlock has no right for a file's times, mode or owner: a process the
     run starts (no audit hook) changed the sandbox copy's mtimes and, for a
@@ -838,6 +843,26 @@ def _read_only_but(writable: Sequence[str], mounts: Sequence[str]) -> None:
         real = os.path.realpath(path)
         if os.path.exists(real) and not any(_beneath(k, real) for k in keep):
             _read_only(real, recursive=False)
+
+
+def _writable_mounts() -> list[str]:
+    """Every mount this process sees read-write but its own ``/proc``, from its mountinfo.
+
+    Why every one, not a list of ours: a mount left read-write is a place whose times and
+    mode a process the run starts (no audit hook) can change, which Landlock does not
+    refuse: red team 64 found two, the pseudo-terminals all runs shared and the host's
+    ``/dev/null`` bound over the masked files, and relayed a value-free test's answers
+    through their times.
+    """
+    found = []
+    with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
+        for line in handle:
+            fields = line.split()
+            if len(fields) > 5 and "rw" in fields[5].split(","):
+                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+                if point != "/proc":
+                    found.append(point)
+    return found
 
 
 def run_namespaces() -> bool:
@@ -1070,7 +1095,7 @@ def enter_run(writable: Sequence[str], covered: Sequence[str] = ()) -> list[str]
     (base,) = _DEFERRED
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-    _read_only_but(writable, [*base.writable, "/dev", *_DEVICES])
+    _read_only_but(writable, _writable_mounts())
     _freeze_proc()
     _mount("tmpfs", RUN_TMP, "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"mode=0700,size={max(base.scratch_mb, 1)}m")
@@ -1079,6 +1104,9 @@ def enter_run(writable: Sequence[str], covered: Sequence[str] = ()) -> list[str]
                f"mode=1777,size={_RUN_SHM_MB}m")
     for folder in covered:
         _cover(folder)
+    with contextlib.suppress(OSError):  # pseudo-terminals are a nicety (pty.openpty)
+        _mount("devpts", "/dev/pts", "devpts", _MS_NOSUID | _MS_NOEXEC,
+               "newinstance,ptmxmode=0666,mode=0620")
     _loopback_up()
     _ephemeral_ports_of_its_own()
     _drop_capabilities()

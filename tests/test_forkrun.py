@@ -66,6 +66,16 @@ def _open_for_writing(path):  # through libc: the kernel's answer, not the guard
     return os.strerror(ctypes.get_errno())
 
 
+def _touch(path):  # through libc: the kernel's answer (a mount's), not the guard's
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not os.path.exists(path):
+        return "absent"
+    if libc.utimensat(-100, path.encode(), None, 0) == 0:
+        return "touched"
+    return os.strerror(ctypes.get_errno())
+
+
 def _listing(folder):
     try:
         return sorted(os.listdir(folder))
@@ -105,6 +115,11 @@ def test_probe(capfd):
             # the zygote's folder of run dirs, beside the sandbox copy (the run's cwd)
             "runs_base": _listing(os.path.join(os.path.dirname(os.getcwd()), "tmp")),
             "runs_base_links": os.stat(os.path.join(os.path.dirname(os.getcwd()), "tmp")).st_nlink,
+            # red team 64: the host's /dev/null (a device, and the mask over /etc/shadow) and
+            # the pseudo-terminals every run shared kept what a run set in their times
+            "times": [_touch(p) for p in ("/dev/null", "/etc/shadow", "/dev/zero")],
+            "pts": _touch("/dev/pts/ptmx"),
+            "pts_dev": os.stat("/dev/pts/ptmx").st_dev if os.path.exists("/dev/pts/ptmx") else 0,
             "marks": [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("mark-")]}
     open(os.path.join(tempfile.gettempdir(), f"mark-{os.getpid()}-{id(seen)}"), "w").close()
     with capfd.disabled():
@@ -155,6 +170,13 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         # Red team 63: the zygote's folder of run dirs is covered by an empty tmpfs of the
         # run's own: its times no longer say when the runs before ended, nor its links how many.
         assert all(s["runs_base"] == [] and s["runs_base_links"] == 2 for s in seen)
+        # Red team 64: no mount but the run's own keeps a time or a mode it sets; its
+        # pseudo-terminals are an instance of its own (each run's device number its own).
+        erofs = os.strerror(errno.EROFS)
+        assert all(set(s["times"]) <= {erofs, "absent"} for s in seen), [s["times"] for s in seen]
+        if all(s["pts_dev"] for s in seen):
+            assert len({s["pts_dev"] for s in seen}) == 3
+            assert {s["pts"] for s in seen} == {"touched"}
         # The machine's counters as they were before the first run, whatever runs did since
         # (red team 19: a locked page moved vmstat for the runs after it; each run's start
         # moves /proc/stat's fork count).
