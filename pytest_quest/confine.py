@@ -471,8 +471,12 @@ def _build_root(readable: Sequence[str], writable: Sequence[str], scratch: Seque
     for path in scratch:
         target = stage + os.path.abspath(path)
         os.makedirs(target, exist_ok=True)
+        # nr_inodes=0: no inode count for statfs to report. A run's output file lies here,
+        # among the run dirs the zygote makes ahead and removes as it reaps: the count of
+        # inodes in use (``os.fstatvfs`` of that descriptor) told each run how many runs
+        # had ended before it (red team 65).
         _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV,
-               f"mode=0700,size={max(int(scratch_mb), 1)}m")
+               f"mode=0700,size={max(int(scratch_mb), 1)}m,nr_inodes=0")
     for link, destination in _links([*readable, *writable]):
         if not os.path.lexists(stage + link):
             os.makedirs(os.path.dirname(stage + link), exist_ok=True)

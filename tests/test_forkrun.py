@@ -76,6 +76,21 @@ def _touch(path):  # through libc: the kernel's answer (a mount's), not the guar
     return os.strerror(ctypes.get_errno())
 
 
+def _inodes_in_use():  # where the run's regular-file descriptors lie, but its own temp dir
+    import stat
+    found = []
+    own = os.stat(tempfile.gettempdir()).st_dev
+    for fd in range(3, 64):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_dev != own:
+            vfs = os.fstatvfs(fd)
+            found.append(vfs.f_files - vfs.f_ffree)
+    return found
+
+
 def _listing(folder):
     try:
         return sorted(os.listdir(folder))
@@ -119,6 +134,7 @@ def test_probe(capfd):
             # the pseudo-terminals every run shared kept what a run set in their times
             "times": [_touch(p) for p in ("/dev/null", "/etc/shadow", "/dev/zero")],
             "pts": _touch("/dev/pts/ptmx"),
+            "inodes": _inodes_in_use(),
             "pts_dev": os.stat("/dev/pts/ptmx").st_dev if os.path.exists("/dev/pts/ptmx") else 0,
             "marks": [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("mark-")]}
     open(os.path.join(tempfile.gettempdir(), f"mark-{os.getpid()}-{id(seen)}"), "w").close()
@@ -172,6 +188,10 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         assert all(s["runs_base"] == [] and s["runs_base_links"] == 2 for s in seen)
         # Red team 64: no mount but the run's own keeps a time or a mode it sets; its
         # pseudo-terminals are an instance of its own (each run's device number its own).
+        # Red team 65: its output file lies among the run dirs the zygote makes ahead and
+        # removes as it reaps; that tmpfs reports no inode count, which told each run its place.
+        assert all(s["inodes"] and set(s["inodes"]) == {0} for s in seen), [
+            s["inodes"] for s in seen]
         erofs = os.strerror(errno.EROFS)
         assert all(set(s["times"]) <= {erofs, "absent"} for s in seen), [s["times"] for s in seen]
         if all(s["pts_dev"] for s in seen):
