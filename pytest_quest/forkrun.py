@@ -409,6 +409,12 @@ class RunDirs:
     had come before it (red team 25), which is what a relay through the time
     the runs before it took needs to know to read it. Made ahead, a batch at a
     time, and taken in a random order, they tell a run only its batch.
+
+    The batch's paths stay in the zygote's memory, taken or not, until the
+    next batch: a run is forked with a copy of that memory, and one path freed
+    for each run that had ended was a count of them in the allocator's figures
+    (``sys._debugmallocstats``: red team 66). The flags of what was taken are a
+    buffer of a fixed size, so no list shrinks or grows either.
     """
 
     #: Dirs made at a time: more than the runs of most submissions (25 for the demo).
@@ -416,17 +422,29 @@ class RunDirs:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.free: list[str] = []
+        self._batch: list[str] = []
+        self._taken = bytearray(self.BATCH)
         self._random = random.SystemRandom()
 
+    @property
+    def free(self) -> list[str]:
+        """The dirs of the batch no run has taken."""
+        return [path for path, taken in zip(self._batch, self._taken[:len(self._batch)],
+                                            strict=True) if not taken]
+
     def take(self) -> str:
-        if not self.free:
+        if all(self._taken[:len(self._batch)]):  # none made yet, or every one taken
+            made: list[str] = []
             for _ in range(self.BATCH):
-                made = tempfile.mkdtemp(dir=self.base)
-                os.close(os.open(os.path.join(made, RUN_OUTPUT),
+                path = tempfile.mkdtemp(dir=self.base)
+                os.close(os.open(os.path.join(path, RUN_OUTPUT),
                                  os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-                self.free.append(made)
-        taken = self.free.pop(self._random.randrange(len(self.free)))
+                made.append(path)
+            self._batch, self._taken[:] = made, bytes(self.BATCH)
+        left = [index for index, taken in enumerate(self._taken) if not taken]
+        index = left[self._random.randrange(len(left))]
+        self._taken[index] = 1
+        taken = self._batch[index]
         # Its times become the moment its run starts, which the run can read on its clock
         # anyway: the batch's moment, the same in every run, was a value all of them shared
         # that no run had set (a digest of the answers equal to its phase: 1 submit in D).
@@ -436,8 +454,9 @@ class RunDirs:
 
     def discard(self) -> None:
         """Remove the dirs no run took."""
-        while self.free:
-            safeio.remove_tree(self.free.pop())
+        for path in self.free:
+            safeio.remove_tree(path)
+        self._taken[:] = b"\x01" * self.BATCH
 
 
 def _reap(active: dict[int, str], sock: socket.socket) -> None:

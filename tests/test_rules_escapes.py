@@ -49,6 +49,12 @@ from tests.test_rules_static import _ASSERT, _HEAD, _fired, _in_test, rules
     "import gc\ngc.callbacks.append(lambda phase, info: None)",
     "import gc, operator\noperator.attrgetter('set_' + 'debug')(gc)(32)",
     "import gc, operator\nflags = operator.attrgetter('DEBUG_SAVEALL')(gc)",
+    # red team 66: the zygote's allocator and collector counts, inherited, told a run its place
+    "sys._debugmallocstats()",
+    "blocks = sys.getallocatedblocks()",
+    "import gc\ncounts = gc.get_count()",
+    "from gc import get_stats\nstats = get_stats()",
+    "import operator\nn = operator.methodcaller('getallocated' + 'blocks')(sys)",
 ])
 def test_reflective_access_fires(code: str) -> None:
     fact = _fired("static-reflective-access", _in_test(code, "tmp_path, request, e=None"))
@@ -72,6 +78,7 @@ def test_reflective_access_fires(code: str) -> None:
     "import operator\nrooms = sorted([], key=operator.attrgetter('capacity', 'number'))",
     "import operator\nname = ''.join(['sk', 'ip'])\nf = operator.attrgetter(name)(pytest)",
     "import operator\nup = operator.methodcaller('upper')\nassert up('a') == 'A'",
+    "import operator\ncount = operator.methodcaller('get_count')(tmp_path) if False else 0",
 ])
 def test_reflective_access_quiet(code: str) -> None:
     assert "static-reflective-access" not in rules(_in_test(code))

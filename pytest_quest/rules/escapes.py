@@ -48,7 +48,9 @@ REFLECTIVE = CATALOG.add(
     "traceback.walk_stack/walk_tb), the code of a frame or generator (f_code, gi_code, "
     "cr_code), gc.get_objects/get_referrers/get_referents, gc.set_debug (DEBUG_SAVEALL "
     "keeps every frame the collector frees in gc.garbage), gc.DEBUG_SAVEALL/DEBUG_LEAK, "
-    "gc.callbacks, __main__, __globals__, __subclasses__, sys.modules enumerated or indexed "
+    "gc.callbacks, the allocator's and the collector's counts of the process a run was "
+    "forked from (sys._debugmallocstats, sys.getallocatedblocks, gc.get_count, gc.get_stats), "
+    "__main__, __globals__, __subclasses__, sys.modules enumerated or indexed "
     "by a computed key, globals()/vars()/__dict__ indexed by a computed key, getattr with a "
     "computed name on os/sys/builtins/importlib/pytest and other machinery modules, "
     "operator.attrgetter/methodcaller of one of those parts, __import__/import_module of a "
@@ -128,6 +130,10 @@ BANNED = {
         # allowed: honest leak tests assert gc.garbage == [], and without SAVEALL no frame
         # lands there
         "gc.set_debug", "gc.DEBUG_SAVEALL", "gc.DEBUG_LEAK", "gc.callbacks",
+        # A run is forked from the zygote with a copy of its heap: the allocator's and the
+        # collector's counts are the zygote's, which move as it reaps runs and tell a run
+        # its place in the schedule (red team 66 read it in _debugmallocstats' figures)
+        "sys._debugmallocstats", "sys.getallocatedblocks", "gc.get_count", "gc.get_stats",
     ), REFLECTIVE),
     **dict.fromkeys((
         "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess", "_testcapi",
@@ -155,7 +161,8 @@ _FRAME_ATTRS = frozenset({"tb_frame", "f_back", "f_locals", "f_globals", "f_buil
 _REFLECTORS = frozenset({"__code__", "_getframe", "_current_frames", "currentframe",
                          "getouterframes", "getinnerframes", "walk_stack", "walk_tb",
                          "get_objects", "get_referrers", "get_referents", "settrace",
-                         "setprofile", "set_debug", "DEBUG_SAVEALL", "DEBUG_LEAK"})
+                         "setprofile", "set_debug", "DEBUG_SAVEALL", "DEBUG_LEAK",
+                         "_debugmallocstats", "getallocatedblocks"})
 #: Callables that read attributes named by a string: ``getattr`` by another name. A name
 #: computed at run time is left to the run's code watch, as for ``getattr``.
 _ATTR_READERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
