@@ -76,6 +76,7 @@ __all__ = [
     "new_pid_namespace_for_next_child",
     "own_pid_namespace_again",
     "read_status",
+    "read_write_points",
     "request",
     "restrict_writes",
     "run_isolation",
@@ -858,14 +859,21 @@ def _writable_mounts() -> list[str]:
     ``/dev/null`` bound over the masked files, and relayed a value-free test's answers
     through their times.
     """
-    found = []
     with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
-        for line in handle:
-            fields = line.split()
-            if len(fields) > 5 and "rw" in fields[5].split(","):
-                point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
-                if point != "/proc":
-                    found.append(point)
+        return read_write_points(handle)
+
+
+def read_write_points(mountinfo: Iterable[str]) -> list[str]:
+    """The mount points of a mountinfo listing's read-write mounts, unescaped (the kernel
+    writes a space, a tab, a newline and a backslash in a path as three octal digits), but
+    ``/proc``."""
+    found = []
+    for line in mountinfo:
+        fields = line.split()
+        if len(fields) > 5 and "rw" in fields[5].split(","):
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+            if point != "/proc":
+                found.append(point)
     return found
 
 

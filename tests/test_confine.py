@@ -1282,3 +1282,18 @@ def test_runs_read_the_counters_of_the_first_submission_until_the_next_boot(
     (store / "boot_id").write_text("another boot")  # after a reboot: taken again
     confine.copy_counters(str(store), str(second))
     assert (second / "vmstat").read_bytes() != seen
+
+
+def test_read_write_points_are_the_mountinfo_lines_mounted_rw_unescaped() -> None:
+    """Each run makes these read-only (red team 64): a mount left read-write keeps the times
+    and modes a child process sets, for the runs after it."""
+    lines = [
+        "36 35 0:30 / / ro,relatime - tmpfs tmpfs ro",
+        "40 36 0:5 /null /etc/shadow rw,nosuid - devtmpfs devtmpfs rw",
+        "41 36 0:31 / /dev/pts rw,nosuid,noexec - devpts devpts rw,mode=620",
+        "42 36 0:32 / /proc rw,nosuid,nodev - proc proc rw",
+        "43 36 0:33 / /work/a\\040b\\134c rw - tmpfs tmpfs rw",
+        "44 36 0:34 / /usr ro,nosuid - ext4 /dev/vda ro",
+        "short line",
+    ]
+    assert confine.read_write_points(lines) == ["/etc/shadow", "/dev/pts", "/work/a b\\c"]
