@@ -1064,30 +1064,30 @@ def freeze_counters(folder: str) -> None:
     _FROZEN[:] = [(name, copy) for name, copy in copies if os.path.isfile(copy)]
 
 
+def _cover(folder: str) -> None:
+    """An empty read-only tmpfs over ``folder`` in this run's mount namespace: what the folder
+    holds, its times and its link count are out of the run's sight.
+
+    Laid over the counters' folders of the run's ``/proc`` (:func:`_freeze_proc`) and over
+    the zygote's folder of run dirs beside the sandbox copy: the zygote removes each run's
+    dir when it reaps the run, so that folder's times said when the last run of the wave
+    before had ended, and its link count how many runs had come before, to any run that
+    ``stat``-ed it (Landlock has no right for reading a file's times). The pause before each
+    wave moves the next wave's start, not that record: red team 63 chained each wave's end
+    phase through it and passed a value-free test 6 times of 6. The run holds its output
+    file open already and needs nothing else there.
+    """
+    _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY,
+           "mode=0555,size=4k")
+
+
 def _freeze_proc() -> None:
     """In a run's fresh ``/proc``: the copies over the counters, the counters' folders empty."""
     for name, copy in _FROZEN:
         _mount(copy, f"/proc/{name}", None, _MS_BIND)
     for name in _HIDDEN_FOLDERS:
         if os.path.isdir(f"/proc/{name}"):
-            _mount("tmpfs", f"/proc/{name}", "tmpfs",
-                   _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, "mode=0555,size=4k")
-
-
-def _cover(folder: str) -> None:
-    """An empty read-only tmpfs over ``folder`` in this run's mount namespace.
-
-    Why: the zygote makes each run's dir in a folder beside the sandbox copy
-    and removes it when it reaps the run, so that folder's times said when
-    the last run of the wave before had ended, and its link count how many
-    runs had come before, to any run that ``stat``-ed it (Landlock has no
-    right for reading a file's times). The pause before each wave moves the
-    next wave's start, not that record: red team 63 chained each wave's end
-    phase through it and passed a value-free test 6 times of 6. The run
-    holds its output file open already and needs nothing else there.
-    """
-    _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY,
-           "mode=0555,size=4k")
+            _cover(f"/proc/{name}")
 
 
 def enter_run(writable: Sequence[str], covered: Sequence[str] = ()) -> list[str]:
