@@ -66,12 +66,13 @@ def _open_for_writing(path):  # through libc: the kernel's answer, not the guard
     return os.strerror(ctypes.get_errno())
 
 
-def _touch(path):  # through libc: the kernel's answer (a mount's), not the guard's
+def _touch(path, seconds=None):  # through libc: the kernel's answer (a mount's), not the guard's
     import ctypes
     libc = ctypes.CDLL(None, use_errno=True)
     if not os.path.exists(path):
         return "absent"
-    if libc.utimensat(-100, path.encode(), None, 0) == 0:
+    times = None if seconds is None else (ctypes.c_long * 4)(seconds, 0, seconds, 0)
+    if libc.utimensat(-100, path.encode(), times, 0) == 0:
         return "touched"
     return os.strerror(ctypes.get_errno())
 
@@ -133,9 +134,10 @@ def test_probe(capfd):
             # red team 64: the host's /dev/null (a device, and the mask over /etc/shadow) and
             # the pseudo-terminals every run shared kept what a run set in their times
             "times": [_touch(p) for p in ("/dev/null", "/etc/shadow", "/dev/zero")],
-            "pts": _touch("/dev/pts/ptmx"),
+            # the mark a run before it left on its pseudo-terminals' ptmx, then its own mark
+            "pts_seen": os.stat("/dev/pts/ptmx").st_mtime if os.path.exists("/dev/pts/ptmx") else 0,
+            "pts": _touch("/dev/pts/ptmx", 12345),
             "inodes": _inodes_in_use(),
-            "pts_dev": os.stat("/dev/pts/ptmx").st_dev if os.path.exists("/dev/pts/ptmx") else 0,
             "marks": [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("mark-")]}
     open(os.path.join(tempfile.gettempdir(), f"mark-{os.getpid()}-{id(seen)}"), "w").close()
     with capfd.disabled():
@@ -187,16 +189,16 @@ def test_each_run_is_a_fresh_process_with_a_private_temp_dir(project: Path) -> N
         # run's own: its times no longer say when the runs before ended, nor its links how many.
         assert all(s["runs_base"] == [] and s["runs_base_links"] == 2 for s in seen)
         # Red team 64: no mount but the run's own keeps a time or a mode it sets; its
-        # pseudo-terminals are an instance of its own (each run's device number its own).
+        # pseudo-terminals are an instance of its own: no run finds the mark one before it left.
         # Red team 65: its output file lies among the run dirs the zygote makes ahead and
         # removes as it reaps; that tmpfs reports no inode count, which told each run its place.
         assert all(s["inodes"] and set(s["inodes"]) == {0} for s in seen), [
             s["inodes"] for s in seen]
         erofs = os.strerror(errno.EROFS)
         assert all(set(s["times"]) <= {erofs, "absent"} for s in seen), [s["times"] for s in seen]
-        if all(s["pts_dev"] for s in seen):
-            assert len({s["pts_dev"] for s in seen}) == 3
+        if all(s["pts_seen"] for s in seen):
             assert {s["pts"] for s in seen} == {"touched"}
+            assert all(s["pts_seen"] != 12345 for s in seen)
         # The machine's counters as they were before the first run, whatever runs did since
         # (red team 19: a locked page moved vmstat for the runs after it; each run's start
         # moves /proc/stat's fork count).
