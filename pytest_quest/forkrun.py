@@ -82,6 +82,7 @@ from pytest_quest.runstate import hidden_runs_dir, reopen
 from pytest_quest.runtrust import settle
 from pytest_quest.scrub import RunLoader, scrub_run
 from pytest_quest.seal import Judged, run_modules, seal
+from pytest_quest.selection import item_key, unreachable_tests
 from pytest_quest.syscalls import calls
 from pytest_quest.targetfacts import Known, TargetFacts
 from pytest_quest.watch import JUDGED, JUDGED_ATTRS, JUDGED_PREFIXES, Readers, Watch, readers
@@ -760,7 +761,8 @@ class ForkRuns:
         # The same header for every run but the measuring one, which comes after the first
         # schedule: nothing says which clean run the gate judges first.
         header = json.dumps({"module": len(module), "measure": request.measure,
-                             "backstop": self.backstop}).encode()
+                             "backstop": self.backstop,
+                             "deselect": sorted(request.deselect)}).encode()
         with contextlib.suppress(BrokenPipeError):
             _write_all(request_w, header + b"\n" + module)
         os.close(request_w)
@@ -1074,6 +1076,7 @@ class Judge:
             wave=runs.parallel if runs.waves else 0,
             install=self.install, trusted_lines=self.trusted_lines,
             claimed=frozenset(self.spec.claimed),
+            deselect=self._deselect(),
         ), self._measured, self._first_round)
         report = stage.measured
         if report is None:
@@ -1097,6 +1100,19 @@ class Judge:
         if stage.mutation is not None:
             emit(EventKind.MUTATION, **stage.mutation, paused=round(runs.gaps.total, 3))
         self.exitstatus = report.exitstatus
+
+    def _deselect(self) -> frozenset[str]:
+        """The test functions that cannot reach the target, read from the files
+        (:mod:`pytest_quest.selection`); none when they cannot be read."""
+        if not self.spec.test_file:
+            return frozenset()
+        try:
+            with open(os.path.join(self.spec.sandbox, self.spec.test_file),
+                      encoding="utf-8") as handle:
+                text = handle.read()
+            return unreachable_tests(text, self.pristine.text, self.target.lines[0])
+        except (OSError, ValueError, RecursionError, MemoryError):
+            return frozenset()
 
     def _first_round(self) -> None:
         """The first judged clean run passed: round 1 is done (the gate's first time limit)."""
@@ -1222,7 +1238,8 @@ class Judge:
         options = json.loads(header)
         module = marshal.loads(rest[:int(options["module"])])
         return _ChildRun(self, session, run_dir, bool(options["measure"]),
-                         float(options["backstop"]), module, start_fd, output, answer_fd)
+                         float(options["backstop"]), module, start_fd, output, answer_fd,
+                         frozenset(options["deselect"]))
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -1350,7 +1367,7 @@ class _ChildRun:
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
                  backstop: float, module: types.CodeType, start_fd: int, output: int,
-                 answer_fd: int) -> None:
+                 answer_fd: int, deselect: frozenset[str] = frozenset()) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -1358,6 +1375,9 @@ class _ChildRun:
         self.measure = measure
         self.backstop = backstop
         self.module = module
+        #: Tests this run leaves out (:mod:`pytest_quest.selection`), as every run of its
+        #: schedule does.
+        self.deselect = deselect
         # The function's code as the module will create it (identity matters to the recorder),
         # kept only until it is installed: a code object left on this object (the judge
         # plugin's ``run``) was the installed code for any test reaching the plugin manager,
@@ -1495,7 +1515,8 @@ class _ChildRun:
         self.started = True
         try:
             self.session.perform_collect()
-            items = list(self.session.items)
+            items = [i for i in self.session.items if item_key(i.nodeid) not in self.deselect]
+            self.session.items = items
             import_error = None
             if first_error is not None:
                 with self.recording():

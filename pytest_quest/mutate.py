@@ -46,6 +46,7 @@ from pytest_quest.mutants import (
     reach_mutants,
 )
 from pytest_quest.protocol import CTYPES_LOADED, MutationSpec, RunReport, Tampering
+from pytest_quest.selection import item_key
 
 __all__ = [
     "DEAD",
@@ -81,6 +82,9 @@ class RunRequest:
     #: It installs the shipped module (``M``, a control, the measuring run): the runs whose
     #: answers a relay would pass on (:mod:`pytest_quest.gaps`).
     clean: bool = False
+    #: Tests (:func:`pytest_quest.selection.item_key`) the run leaves out: the same for every
+    #: run of a schedule.
+    deselect: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,9 @@ class StageInput:
     #: Lines the agent claims unreachable (``HarnessSpec.claimed``): missing, they do not stop
     #: the stage; mutants and reach checks go on the covered lines only, as always.
     claimed: frozenset[int] = frozenset()
+    #: Test functions that cannot reach the target (:mod:`pytest_quest.selection`): the
+    #: first schedule leaves them out, and runs again with them when it does not pass cleanly.
+    deselect: frozenset[str] = frozenset()
 
     @property
     def report(self) -> RunReport:
@@ -183,6 +190,11 @@ class Stage:
     #: sandbox refused it: judged like the measured run's (red team 2, finding 09).
     reads: list[str] = field(default_factory=list)
     denied: list[str] = field(default_factory=list)
+    #: Tests the first schedule that counts left out (:attr:`StageInput.deselect`); empty when
+    #: it ran every test.
+    deselected: frozenset[str] = frozenset()
+    #: Why the first schedule ran again with every test (None: it did not).
+    whole_file: str | None = None
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -262,7 +274,7 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     given = dataclasses.replace(given, measured=report,
                                 measured_seconds=stage.measured_seconds)
     timeout = _timeout(given.measured_seconds)
-    outcomes = _collect(stage, labels, results, dict(mutants), given)
+    outcomes = _collect(stage, labels, results, dict(mutants), given, stage.deselected)
     reason = _why_no_verdict(stage, given)
     if spec is None:
         # No mutation testing, yet the coverage is still the run's own answer: it is checked
@@ -304,6 +316,10 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     stage.mutation = _event(given, base, made, [*mutants, *extreme], outcomes, ran_labels,
                             sum(label in ("M", "C") for label in ran_labels), timeout)
     stage.mutation["stopped"] = len(stopped)
+    if given.deselect:
+        stage.mutation["left_out"] = len(given.deselect)
+        if stage.whole_file is not None:
+            stage.mutation["whole_file"] = stage.whole_file
     if reach:  # the extreme mutants in the same schedule: one wait for a wave less
         _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline, extra=dict(extreme))
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
@@ -340,14 +356,29 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     # relay could fool (it comes after every classic mutant), and traced it is the slowest run.
     measuring = RunRequest(given.module, math.inf, measure=True)
     if mutants:
-        labels = _order(["M", *["C"] * (controls - 1), *(label for label, _ in mutants)], rng,
-                        given.wave)
+        planned = ["M", *["C"] * (controls - 1), *(label for label, _ in mutants)]
+        labels = _order(list(planned), rng, given.wave)
+        stage.deselected = given.deselect
         results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
                                   started + given.budget)
+        if given.deselect:
+            stage.whole_file = _not_clean(stage, labels, results, dict(mutants), given)
+        if stage.whole_file is not None:
+            # Left-out tests may be what the schedule lacked (a call through another module, a
+            # test that needs one before it): every test, a schedule of its own. What the
+            # first one found out of order (a read, a denial, tampering) ended it for good.
+            stage.deselected = frozenset()
+            stage.measured_ended = stage.cut_short = False
+            labels = _order(list(planned), rng, given.wave)
+            results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
+                                      started + given.budget)
         # What the measuring run leaves behind (it is told apart easily) reaches no classic
         # mutant: they have all run.
         (ran,) = runs.run([measuring], math.inf)
         stage.measured = None if ran is None else measured(ran)
+        if ran is not None and stage.deselected:
+            # The runs after it run every test: their time limit comes from a run of them all.
+            stage.measured_seconds = max(stage.measured_seconds, ran.seconds)
         return labels, results
     (ran,) = runs.run([measuring], math.inf)
     report = stage.measured = None if ran is None else measured(ran)
@@ -358,6 +389,32 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
     return labels, runs.run([RunRequest(given.module, _timeout(stage.measured_seconds),
                                         clean=True)] *
                             len(labels), time.monotonic() + given.budget) if labels else []
+
+
+def _not_clean(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
+               by_label: dict[str, Mutant], given: StageInput) -> str | None:
+    """Why a first schedule of the selected tests does not stand (None: it does).
+
+    It stands when it passed cleanly (``M`` and every control passed, the score passed)
+    and when a run broke a rule (tampering, a read of the target, a denied call): every
+    test cannot undo that. Else it runs again with every test, as if no test had been
+    left out, and only that one counts.
+    """
+    for ran in results:
+        if ran is not None and (ran.status == TAMPERED or (ran.report is not None and (
+                bool(ran.report.reads) or bool(ran.report.denied)))):
+            return None
+    if stage.cut_short:
+        return "the first judged clean run failed with the selected tests"
+    for label, ran in zip(labels, results, strict=True):
+        if label in ("M", "C") and ran is not None and (
+                ran.status != ANSWERED or ran.report is None or bool(ran.report.error) or
+                killed_by(ran.report) is not None):
+            return "a clean control failed with the selected tests"
+    threshold = given.mutation.threshold if given.mutation is not None else None
+    if threshold is not None and decided_at(labels, results, by_label, threshold) is None:
+        return "the selected tests did not kill enough classic mutants"
+    return None
 
 
 def _why_no_verdict(stage: Stage, given: StageInput) -> str | None:
@@ -456,15 +513,17 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
         cut = decided_at(labels, results, by_label, threshold)
         return cut is not None and index > cut
 
-    pristine = RunRequest(given.module, None, clean=True)
-    requests = [pristine if label in ("M", "C") else RunRequest(by_label[label].code, None)
-                for label in labels]
+    left_out = stage.deselected
+    pristine = RunRequest(given.module, None, clean=True, deselect=left_out)
+    requests = [pristine if label in ("M", "C") else
+                RunRequest(by_label[label].code, None, deselect=left_out) for label in labels]
     return runs.run(requests, deadline, skip, finished, lambda: _timeout(
         stage.measured_seconds) if stage.measured_ended else None)
 
 
 def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
-             by_label: dict[str, Mutant], given: StageInput) -> dict[str, dict[str, Any]]:
+             by_label: dict[str, Mutant], given: StageInput,
+             deselected: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """Controls go to ``stage``, mutant entries are returned; runs not started are left out."""
     outcomes: dict[str, dict[str, Any]] = {}
     for label, ran in zip(labels, results, strict=True):
@@ -476,7 +535,7 @@ def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
             _gather(stage.reads, ran.report.reads)
             _gather(stage.denied, ran.report.denied)
         if label in ("M", "C"):
-            stage.controls.append(_control(ran, given.report))
+            stage.controls.append(_control(ran, given.report, deselected))
         else:
             outcomes[label] = _entry(by_label[label], ran)
     return outcomes
@@ -707,8 +766,10 @@ def _with_extremes(made: Generated, given: StageInput) -> Generated:
                                incompatible=made.incompatible + extra.incompatible)
 
 
-def _control(ran: Ran, measured: RunReport) -> dict[str, Any]:
-    """A clean control as the run rule reads it: per-test outcomes, or what went wrong."""
+def _control(ran: Ran, measured: RunReport, deselected: frozenset[str] = frozenset()
+             ) -> dict[str, Any]:
+    """A clean control as the run rule reads it: per-test outcomes, or what went wrong
+    (``deselected``: the tests it left out, which have no outcome in it)."""
     if ran.status == TIMED_OUT:
         return {"problem": f"a clean control run timed out after {ran.seconds:.1f} s"}
     if ran.status != ANSWERED or ran.report is None:
@@ -719,6 +780,8 @@ def _control(ran: Ran, measured: RunReport) -> dict[str, Any]:
     by = killed_by(report)
     outcomes: dict[str, str] = {}
     for nodeid in measured.collected:
+        if deselected and item_key(nodeid) in deselected:
+            continue
         if nodeid == by:
             outcomes[nodeid] = "failed"
             break

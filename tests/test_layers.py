@@ -29,7 +29,8 @@ LAYERS: dict[str, frozenset[str]] = {
     "run": frozenset({
         "cgroups", "confine", "forkrun", "gaps", "harness", "mutate", "recorder", "runparts",
         "runstate", "runtrust", "sandbox", "scanner", "schedule", "scrub", "seccomp",
-        "submission", "targetfacts", "hooked", "pathtext", "noevent", "seal", "standin", "watch",
+        "submission", "targetfacts", "hooked", "pathtext", "noevent", "seal", "selection",
+        "standin", "watch",
         "workers", "syscalls", "ctypescalls",
     }),
     # The gate's catalog and the plugin seam that feeds it.

@@ -694,3 +694,124 @@ def test_reach_checks_the_budget_left_no_room_for_are_recorded() -> None:
     assert stage.mutation["reach_not_run"] == 1 and stage.mutation["reach"] == []
     # A strong test needs no reach check: nothing is recorded as not run.
     assert "reach_not_run" not in (run_stage(_StarvedRuns(), _given()).mutation or {})
+
+
+# --- the first schedule of the selected tests (pytest_quest.selection) ---------------------
+
+LEFT_OUT = frozenset({"test_other"})
+
+
+def _first_schedule_requests(runs: FakeRuns) -> list[RunRequest]:
+    """The requests before the measuring run."""
+    measuring = next(i for i, r in enumerate(runs.requests) if r.measure)
+    return runs.requests[:measuring]
+
+
+def test_a_clean_first_schedule_of_the_selected_tests_stands() -> None:
+    runs = FakeRuns()
+    stage = run_stage(runs, _given(deselect=LEFT_OUT))
+    event = stage.mutation
+    assert event is not None and stage.whole_file is None
+    assert event["left_out"] == 1 and "whole_file" not in event
+    first = _first_schedule_requests(runs)
+    assert first and all(r.deselect == LEFT_OUT for r in first)  # every run alike
+    # The measuring run and everything after it run every test.
+    assert all(not r.deselect for r in runs.requests[len(first):])
+    assert len(first) == len([label for label in event["order"] if label[0] in "MCNK"])
+
+
+def test_without_a_selection_no_run_leaves_a_test_out() -> None:
+    runs = FakeRuns()
+    event = run_stage(runs, _given()).mutation
+    assert event is not None and "left_out" not in event
+    assert all(not r.deselect for r in runs.requests)
+
+
+def _fail_deselected(label_check: Callable[[RunRequest], bool]) -> Callable[
+        [int, RunRequest, Ran], Ran | None]:
+    """Runs that leave tests out fail where ``label_check`` says so."""
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if request.deselect and label_check(request):
+            return Ran(mutate.ANSWERED, 0.005, RunReport(collected=(NODE,), failed=NODE))
+        return ran
+    return behave
+
+
+def test_a_failing_first_clean_run_of_the_selected_tests_runs_every_test_again() -> None:
+    # A test that needs one left out before it: every selected clean run fails.
+    runs = FakeRuns(_fail_deselected(lambda request: request.clean))
+    stage = run_stage(runs, _given(deselect=LEFT_OUT))
+    event = stage.mutation
+    assert event is not None
+    assert event["whole_file"] == "the first judged clean run failed with the selected tests"
+    assert len(runs.calls) >= 3 and not stage.cut_short  # a second first schedule
+    assert stage.deselected == frozenset()
+    # What counts is the second schedule: its controls passed, the score passed.
+    assert all(c == {"outcomes": {NODE: "passed"}} for c in stage.controls)
+    assert event["null"]["outcome"] == "survived"
+
+
+def test_too_few_kills_with_the_selected_tests_runs_every_test_again() -> None:
+    # The left-out tests are the ones that kill: the selected ones kill nothing.
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if request.deselect:
+            return Ran(mutate.ANSWERED, 0.005, RunReport(collected=(NODE,)))
+        return ran
+
+    runs = FakeRuns(behave)
+    event = run_stage(runs, _given(deselect=LEFT_OUT)).mutation
+    assert event is not None
+    assert event["whole_file"] == "the selected tests did not kill enough classic mutants"
+    assert all(e["outcome"] == "killed" for e in event["classic"])
+
+
+def test_a_control_failing_with_the_selected_tests_runs_every_test_again() -> None:
+    seen: list[int] = []
+
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if request.deselect and request.clean:
+            seen.append(index)
+            if len(seen) == 2:  # the second clean run: a control, never M (which is first)
+                return Ran(mutate.TIMED_OUT, 2.0)
+        return ran
+
+    event = run_stage(FakeRuns(behave), _given(deselect=LEFT_OUT)).mutation
+    assert event is not None
+    assert event["whole_file"] == "a clean control failed with the selected tests"
+
+
+@pytest.mark.parametrize("finding", ["tampered", "reads", "denied"])
+def test_a_rule_broken_with_the_selected_tests_is_never_run_away_from(finding: str) -> None:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if not request.deselect or request.clean:
+            return ran
+        if finding == "tampered":
+            return Ran(mutate.TAMPERED, 0.005, tampered=Tampering("forged", "run", "x"))
+        report = RunReport(collected=(NODE,), failed=NODE, **{finding: ("the target's code",)})
+        return Ran(mutate.ANSWERED, 0.005, report)
+
+    stage = run_stage(FakeRuns(behave), _given(deselect=LEFT_OUT))
+    assert stage.whole_file is None and stage.deselected == LEFT_OUT
+    if finding == "tampered":
+        assert stage.tampered is not None
+    else:
+        assert getattr(stage, finding) == ["the target's code"]
+
+
+def test_controls_of_the_selected_tests_give_no_outcome_for_those_left_out() -> None:
+    other = "t.py::test_other[1]"
+    measured = RunReport(collected=(NODE, other))
+    ran = Ran(mutate.ANSWERED, 0.005, RunReport(collected=(NODE,)))
+    assert mutate._control(ran, measured, LEFT_OUT) == {"outcomes": {NODE: "passed"}}
+    assert mutate._control(ran, measured) == {"outcomes": {NODE: "passed", other: "passed"}}
+
+
+def test_after_the_selected_schedule_time_limits_come_from_a_run_of_every_test() -> None:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        return Ran(ran.status, 0.9 if request.measure else 0.001, ran.report)
+
+    runs = FakeRuns(behave)
+    stage = run_stage(runs, _given(deselect=LEFT_OUT))
+    assert stage.measured_seconds == pytest.approx(0.9)
+    later = [r for r in runs.requests[len(_first_schedule_requests(runs)) + 1:]]
+    assert later and all(r.timeout == pytest.approx(9.0) for r in later)

@@ -563,3 +563,67 @@ def test_a_strong_test_with_a_claim_reaches_a_human_with_its_mutation_figures(
     decided = record_decision(project, FEE, Action.APPROVE, "upstream rejects them", "Ada")
     assert decided.after.evidence is not None
     assert decided.after.evidence.mutation == figures
+
+
+#: A test of another function beside the strong ones: it names nothing that reaches the target.
+UNRELATED = """
+
+from hotel.pricing import round_to_cents
+
+def test_rounding_is_half_up():
+    assert round_to_cents(1.234) == 1.23
+"""
+
+#: The strong tests need a test before them that names nothing reaching the target.
+ORDERED = """
+import pytest
+from hotel.pricing import nightly_rate
+
+BASE = {}
+
+def test_the_base_rate_is_set_first():
+    BASE["rate"] = 100.0
+    assert BASE == {"rate": 100.0}
+
+def test_standard():
+    assert nightly_rate(BASE["rate"], "standard", 2) == 100.0
+
+def test_seasons():
+    assert nightly_rate(BASE["rate"], "high", 6) == 125.0
+    assert nightly_rate(BASE["rate"], "low", 1) == 80.0
+
+def test_long_stays():
+    assert nightly_rate(BASE["rate"], "high", 7) == 112.5
+    assert nightly_rate(BASE["rate"], "standard", 7) == 90.0
+
+def test_nights_must_be_positive():
+    with pytest.raises(ValueError):
+        nightly_rate(BASE["rate"], "standard", 0)
+    assert nightly_rate(BASE["rate"], "standard", 1) == 100.0
+"""
+
+
+def test_tests_that_cannot_reach_the_target_are_left_out_of_the_first_schedule(
+        submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, STRONG + UNRELATED)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence.mutation
+    assert evidence["left_out"] == 1 and evidence["whole_file"] is None
+    assert evidence["classic_killed"] == 12
+
+
+def test_a_detector_beside_a_left_out_test_still_fails(
+        submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, DETECTOR + UNRELATED)
+    assert result.verdict.outcome is Outcome.FAIL
+    assert result.verdict.root_cause == "run-reads-target"
+
+
+def test_tests_that_need_a_left_out_one_run_again_with_every_test(
+        submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, ORDERED)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence.mutation
+    assert evidence["left_out"] == 1
+    assert evidence["whole_file"] == "the first judged clean run failed with the selected tests"
+    assert evidence["classic_killed"] == 12

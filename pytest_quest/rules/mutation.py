@@ -110,6 +110,11 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "controls": event.get("controls"),
         "install": event.get("install"),
     }
+    if event.get("left_out"):
+        # Test functions that name nothing reaching the target (pytest_quest.selection): the
+        # first schedule left them out, or ran again with them (``whole_file`` says why).
+        numbers["left_out"] = event["left_out"]
+        numbers["whole_file"] = event.get("whole_file")
     if not extreme and numbers["extreme_equivalent"]:
         # No pseudo-testing check was possible; say so instead of implying it passed.
         numbers["note"] = ("no extreme mutant: the body is already trivial (each one compiled "
