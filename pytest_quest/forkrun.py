@@ -762,7 +762,8 @@ class ForkRuns:
         # schedule: nothing says which clean run the gate judges first.
         header = json.dumps({"module": len(module), "measure": request.measure,
                              "backstop": self.backstop,
-                             "deselect": sorted(request.deselect)}).encode()
+                             "deselect": sorted(request.deselect),
+                             "unrecorded": sorted(request.unrecorded)}).encode()
         with contextlib.suppress(BrokenPipeError):
             _write_all(request_w, header + b"\n" + module)
         os.close(request_w)
@@ -1239,7 +1240,7 @@ class Judge:
         module = marshal.loads(rest[:int(options["module"])])
         return _ChildRun(self, session, run_dir, bool(options["measure"]),
                          float(options["backstop"]), module, start_fd, output, answer_fd,
-                         frozenset(options["deselect"]))
+                         frozenset(options["deselect"]), frozenset(options["unrecorded"]))
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if self.run is not None and report.failed:
@@ -1273,8 +1274,9 @@ class Judge:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
+        quiet = self.run is not None and item_key(item.nodeid) in self.run.unrecorded
         try:
-            with self._recording():
+            with contextlib.nullcontext() if quiet else self._recording():
                 return (yield)
         finally:
             if self.run is not None:
@@ -1367,7 +1369,8 @@ class _ChildRun:
 
     def __init__(self, judge: Judge, session: pytest.Session, run_dir: str, measure: bool,
                  backstop: float, module: types.CodeType, start_fd: int, output: int,
-                 answer_fd: int, deselect: frozenset[str] = frozenset()) -> None:
+                 answer_fd: int, deselect: frozenset[str] = frozenset(),
+                 unrecorded: frozenset[str] = frozenset()) -> None:
         self.judge = judge
         self.session = session
         self.run_dir = run_dir
@@ -1378,6 +1381,9 @@ class _ChildRun:
         #: Tests this run leaves out (:mod:`pytest_quest.selection`), as every run of its
         #: schedule does.
         self.deselect = deselect
+        #: Tests the measuring run's recorder does not listen to (the first schedule left
+        #: them out: they name nothing that reaches the target).
+        self.unrecorded = unrecorded
         # The function's code as the module will create it (identity matters to the recorder),
         # kept only until it is installed: a code object left on this object (the judge
         # plugin's ``run``) was the installed code for any test reaching the plugin manager,

@@ -718,6 +718,9 @@ def test_a_clean_first_schedule_of_the_selected_tests_stands() -> None:
     # The measuring run and everything after it run every test.
     assert all(not r.deselect for r in runs.requests[len(first):])
     assert len(first) == len([label for label in event["order"] if label[0] in "MCNK"])
+    # The measuring run's recorder does not listen to the tests left out.
+    measuring = runs.requests[len(first)]
+    assert measuring.measure and measuring.unrecorded == LEFT_OUT
 
 
 def test_without_a_selection_no_run_leaves_a_test_out() -> None:
@@ -746,6 +749,7 @@ def test_a_failing_first_clean_run_of_the_selected_tests_runs_every_test_again()
     assert event["whole_file"] == "the first judged clean run failed with the selected tests"
     assert len(runs.calls) >= 3 and not stage.cut_short  # a second first schedule
     assert stage.deselected == frozenset()
+    assert all(not r.unrecorded for r in runs.requests)  # it listens to every test
     # What counts is the second schedule: its controls passed, the score passed.
     assert all(c == {"outcomes": {NODE: "passed"}} for c in stage.controls)
     assert event["null"]["outcome"] == "survived"

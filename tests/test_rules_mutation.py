@@ -610,6 +610,8 @@ def test_tests_that_cannot_reach_the_target_are_left_out_of_the_first_schedule(
     evidence = result.quest.evidence.mutation
     assert evidence["left_out"] == 1 and evidence["whole_file"] is None
     assert evidence["classic_killed"] == 12
+    # The measuring run's recorder heard the kept tests: the float zero is an extreme mutant.
+    assert evidence["extreme_total"] == evidence["extreme_killed"] == 2
 
 
 def test_a_detector_beside_a_left_out_test_still_fails(
