@@ -1257,6 +1257,23 @@ class Judge:
         with self._recording():  # a fixture's own code may call the target
             return (yield)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pycollect_makeitem(self, collector: pytest.Collector, name: str,
+                                  obj: object) -> list[pytest.Item] | None:
+        """A test function the run leaves out is not collected at all (its ``parametrize``
+        cases not made): the filter after collection, which takes every other kind of item
+        (``unittest`` methods, nested classes), would drop it anyway."""
+        run = self.run
+        if run is None or not run.deselect:
+            return None
+        if isinstance(collector, pytest.Module):
+            key = name
+        elif isinstance(collector, pytest.Class) and isinstance(collector.parent, pytest.Module):
+            key = f"{collector.name}::{name}"
+        else:
+            return None
+        return [] if key in run.deselect else None
+
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:
         """The measured run's recorder listens while pytest collects a test module (its

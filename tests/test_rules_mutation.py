@@ -574,6 +574,16 @@ def test_rounding_is_half_up():
     assert round_to_cents(1.234) == 1.23
 """
 
+#: A unittest class of another function: its methods are collected by unittest, not pytest.
+UNITTEST = """
+
+import unittest
+
+class TestRounding(unittest.TestCase):
+    def test_negative_amounts_round_half_up_too(self):
+        self.assertEqual(round_to_cents(-1.234), -1.23)
+"""
+
 #: The strong tests need a test before them that names nothing reaching the target.
 ORDERED = """
 import pytest
@@ -605,10 +615,10 @@ def test_nights_must_be_positive():
 
 def test_tests_that_cannot_reach_the_target_are_left_out_of_the_first_schedule(
         submit_test: Callable[..., Result]) -> None:
-    result = submit_test(QUEST, STRONG + UNRELATED)
+    result = submit_test(QUEST, STRONG + UNRELATED + UNITTEST)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
     evidence = result.quest.evidence.mutation
-    assert evidence["left_out"] == 1 and evidence["whole_file"] is None
+    assert evidence["left_out"] == 2 and evidence["whole_file"] is None
     assert evidence["classic_killed"] == 12
     # The measuring run's recorder heard the kept tests: the float zero is an extreme mutant.
     assert evidence["extreme_total"] == evidence["extreme_killed"] == 2
