@@ -1254,7 +1254,7 @@ class Judge:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Any:
-        with self._recording():  # a fixture's own code may call the target
+        with self._recording(request.node):  # a fixture's own code may call the target
             return (yield)
 
     @pytest.hookimpl(tryfirst=True)
@@ -1291,16 +1291,22 @@ class Judge:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
-        quiet = self.run is not None and item_key(item.nodeid) in self.run.unrecorded
         try:
-            with contextlib.nullcontext() if quiet else self._recording():
+            with self._recording(item):
                 return (yield)
         finally:
             if self.run is not None:
                 self.run.check_target(item)
 
-    def _recording(self) -> contextlib.AbstractContextManager[None]:
-        return self.run.recording() if self.run is not None else contextlib.nullcontext()
+    def _recording(self, node: Any) -> contextlib.AbstractContextManager[None]:
+        """The recorder's window for what ``node`` runs; none for a test the first schedule
+        left out: each window costs two system-wide hook changes the seal checks, and a
+        parametrized test sets up a fixture per argument (inflection: 1.4 s of a 1.9 s run)."""
+        run = self.run
+        if run is None or (run.unrecorded and isinstance(node, pytest.Item) and
+                           item_key(node.nodeid) in run.unrecorded):
+            return contextlib.nullcontext()
+        return run.recording()
 
 
 def _rewrite_once(config: pytest.Config, path: str) -> None:
