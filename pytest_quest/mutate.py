@@ -198,6 +198,11 @@ class Stage:
     deselected: frozenset[str] = frozenset()
     #: Why the first schedule ran again with every test (None: it did not).
     whole_file: str | None = None
+    #: Seconds the measuring run took, when the first schedule left tests out: the runs after
+    #: it run every test, and their time limit comes from it (:data:`WHOLE_FACTOR`).
+    whole_seconds: float = 0.0
+    #: Seconds added to the budget: what a first schedule run again took the first time.
+    extra_budget: float = 0.0
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -274,9 +279,12 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     report = stage.measured
     if report is None:
         return stage
+    timeout = _timeout(stage.measured_seconds)
+    if stage.whole_seconds:
+        timeout = max(timeout, WHOLE_FACTOR * stage.whole_seconds)
     given = dataclasses.replace(given, measured=report,
-                                measured_seconds=stage.measured_seconds)
-    timeout = _timeout(given.measured_seconds)
+                                measured_seconds=stage.whole_seconds or stage.measured_seconds,
+                                budget=given.budget + stage.extra_budget)
     outcomes = _collect(stage, labels, results, dict(mutants), given, stage.deselected)
     reason = _why_no_verdict(stage, given)
     if spec is None:
@@ -320,7 +328,9 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
                             sum(label in ("M", "C") for label in ran_labels), timeout)
     stage.mutation["stopped"] = len(stopped)
     if given.deselect:
-        stage.mutation["left_out"] = len(given.deselect)
+        # Tests (items) the first schedule left out, as the measuring run collected them.
+        stage.mutation["left_out"] = sum(1 for nodeid in report.collected
+                                         if item_key(nodeid) in given.deselect)
         if stage.whole_file is not None:
             stage.mutation["whole_file"] = stage.whole_file
     if reach:  # the extreme mutants in the same schedule: one wait for a wave less
@@ -370,11 +380,15 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
             # Left-out tests may be what the schedule lacked (a call through another module, a
             # test that needs one before it): every test, a schedule of its own. What the
             # first one found out of order (a read, a denial, tampering) ended it for good.
+            # It gets back the time the first one took (up to half the budget: the gate's own
+            # limit for the whole run is twice the budget), or a slow honest file would pay
+            # for our guess with mutation-too-slow (red team 67).
+            stage.extra_budget = min(time.monotonic() - started, given.budget / 2)
             stage.deselected = frozenset()
             stage.measured_ended = stage.cut_short = False
             labels = _order(list(planned), rng, given.wave)
             results = _first_schedule(runs, stage, given, labels, dict(mutants), passed,
-                                      started + given.budget)
+                                      started + given.budget + stage.extra_budget)
         # What the measuring run leaves behind (it is told apart easily) reaches no classic
         # mutant: they have all run.
         (ran,) = runs.run([dataclasses.replace(measuring, unrecorded=stage.deselected)],
@@ -382,7 +396,7 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
         stage.measured = None if ran is None else measured(ran)
         if ran is not None and stage.deselected:
             # The runs after it run every test: their time limit comes from a run of them all.
-            stage.measured_seconds = max(stage.measured_seconds, ran.seconds)
+            stage.whole_seconds = ran.seconds
         return labels, results
     (ran,) = runs.run([measuring], math.inf)
     report = stage.measured = None if ran is None else measured(ran)
@@ -451,6 +465,11 @@ def _set_aside(labels: list[str], results: list[Ran | None], mutants: list[tuple
             [(label, mutant) for label, mutant in mutants if label not in aside])
 
 
+#: The time limit of a run of every test after a first schedule that left tests out, as a
+#: multiple of the measuring run's time (traced, alone: an untraced run takes less).
+WHOLE_FACTOR = 2.0
+
+
 def _timeout(measured_seconds: float) -> float:
     """Every run's time limit once the measured run's time is known."""
     return max(2.0, 10 * measured_seconds)
@@ -512,7 +531,11 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
             return False
         if stage.cut_short:
             return True
-        if threshold is None or not labels[index].startswith("K"):
+        if threshold is None:
+            return False
+        if stage.deselected and cannot_pass(labels, results, by_label, threshold):
+            return True  # it will run again with every test: nothing more to learn here
+        if not labels[index].startswith("K"):
             return False
         cut = decided_at(labels, results, by_label, threshold)
         return cut is not None and index > cut
@@ -587,6 +610,25 @@ def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
         if killed >= threshold * (counted + remaining) - 1e-9:
             return index
     return None
+
+
+def cannot_pass(labels: Sequence[str], results: Sequence[Ran | None],
+                by_label: dict[str, Mutant], threshold: float) -> bool:
+    """Whether the finished prefix of the schedule already fails the classic score: more
+    classic mutants survived than the threshold leaves room for, even if every other one
+    died (and none had a machinery error, which only lowers the score). Read like
+    :func:`decided_at`, so the answer never depends on which parallel run ended first.
+    """
+    total = sum(1 for label in labels if label.startswith("K"))
+    survived = 0
+    for index, label in enumerate(labels):
+        if index >= len(results) or results[index] is None:
+            break
+        if label.startswith("K"):
+            ran = results[index]
+            assert ran is not None
+            survived += _entry(by_label[label], ran)["outcome"] == SURVIVED
+    return total - survived < threshold * total - 1e-9
 
 
 def _gather(into: list[str], found: Sequence[str], limit: int = 20) -> None:

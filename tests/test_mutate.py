@@ -7,7 +7,9 @@ adds (forks, pipes, pytest) is covered by the sandbox tests.
 
 from __future__ import annotations
 
+import dataclasses
 import dis
+import math
 import os
 import types
 from collections.abc import Callable, Sequence
@@ -709,10 +711,13 @@ def _first_schedule_requests(runs: FakeRuns) -> list[RunRequest]:
 
 def test_a_clean_first_schedule_of_the_selected_tests_stands() -> None:
     runs = FakeRuns()
-    stage = run_stage(runs, _given(deselect=LEFT_OUT))
+    measured = dataclasses.replace(_given().report, collected=(
+        NODE, "t.py::test_other[1]", "t.py::test_other[2]"))
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, measured=measured))
     event = stage.mutation
     assert event is not None and stage.whole_file is None
-    assert event["left_out"] == 1 and "whole_file" not in event
+    # The tests left out, as the measuring run collected them (not the functions named).
+    assert event["left_out"] == 2 and "whole_file" not in event
     first = _first_schedule_requests(runs)
     assert first and all(r.deselect == LEFT_OUT for r in first)  # every run alike
     # The measuring run and everything after it run every test.
@@ -767,6 +772,23 @@ def test_too_few_kills_with_the_selected_tests_runs_every_test_again() -> None:
     assert event is not None
     assert event["whole_file"] == "the selected tests did not kill enough classic mutants"
     assert all(e["outcome"] == "killed" for e in event["classic"])
+    # The selected schedule stopped once the score could no longer pass (red team 67: a slow
+    # file paid for all of it before the schedule that counts).
+    started = sum(1 for r in runs.requests if r.deselect)
+    assert started < runs.calls[0]
+
+
+def test_cannot_pass_reads_the_finished_prefix_only() -> None:
+    code = compile("", "m", "exec")
+    by_label = {f"K{i}": Mutant("classic", 2, "x", code, code) for i in range(5)}
+    labels = ["K0", "M", "K1", "K2", "K3", "K4"]
+    alive = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,)))
+    dead = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), failed=NODE))
+    # 0.6 of 5 needs 3 kills: two survivors leave room, three do not.
+    assert not mutate.cannot_pass(labels, [alive, dead, alive], by_label, 0.6)
+    assert mutate.cannot_pass(labels, [alive, dead, alive, alive], by_label, 0.6)
+    # A survivor after an unfinished run does not count yet.
+    assert not mutate.cannot_pass(labels, [alive, dead, None, alive, alive], by_label, 0.6)
 
 
 def test_a_control_failing_with_the_selected_tests_runs_every_test_again() -> None:
@@ -812,10 +834,46 @@ def test_controls_of_the_selected_tests_give_no_outcome_for_those_left_out() -> 
 
 def test_after_the_selected_schedule_time_limits_come_from_a_run_of_every_test() -> None:
     def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
-        return Ran(ran.status, 0.9 if request.measure else 0.001, ran.report)
+        return Ran(ran.status, 1.5 if request.measure else 0.001, ran.report)
 
     runs = FakeRuns(behave)
     stage = run_stage(runs, _given(deselect=LEFT_OUT))
-    assert stage.measured_seconds == pytest.approx(0.9)
+    # Not ten times the traced measuring run (red team 67: 166 s for a 16.6 s measuring run
+    # left no room in the budget for the reach checks), twice it.
+    assert stage.whole_seconds == pytest.approx(1.5)
     later = [r for r in runs.requests[len(_first_schedule_requests(runs)) + 1:]]
-    assert later and all(r.timeout == pytest.approx(9.0) for r in later)
+    assert later and all(r.timeout == pytest.approx(3.0) for r in later)
+    assert stage.mutation is not None and stage.mutation["clean_seconds"] == 1.5
+
+
+def test_without_a_selection_time_limits_come_from_the_first_clean_run() -> None:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        return Ran(ran.status, 1.5 if request.measure else 0.3, ran.report)
+
+    runs = FakeRuns(behave)
+    stage = run_stage(runs, _given())
+    assert stage.whole_seconds == 0.0
+    later = [r for r in runs.requests if r.timeout is not None and not r.measure]
+    assert later and all(r.timeout == pytest.approx(3.0) for r in later)
+
+
+def test_a_first_schedule_run_again_gets_back_the_time_it_took(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    deadlines: list[float] = []
+
+    class Slow(FakeRuns):
+        def run(self, requests: Sequence[RunRequest], deadline: float,
+                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+                later: mutate.Later | None = None) -> list[Ran | None]:
+            deadlines.append(deadline)
+            clock[0] += 20.0 * len(requests)  # each run takes 20 s of the fake clock
+            return super().run(requests, math.inf, skip, finished, later)
+
+    monkeypatch.setattr(mutate, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    runs = Slow(_fail_deselected(lambda request: request.clean))
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, budget=60.0))
+    assert stage.whole_file is not None
+    assert stage.extra_budget == 30.0  # what it took (far more), up to half the budget
+    assert deadlines[0] == 1000.0 + 60.0 and deadlines[1] == 1000.0 + 90.0
+    assert stage.mutation is not None and stage.mutation["budget"] == 90.0

@@ -639,3 +639,14 @@ def test_tests_that_need_a_left_out_one_run_again_with_every_test(
     assert evidence["left_out"] == 1
     assert evidence["whole_file"] == "the first judged clean run failed with the selected tests"
     assert evidence["classic_killed"] == 12
+
+
+def test_a_long_chain_of_helpers_costs_the_judge_no_time_limit(
+        submit_test: Callable[..., Result]) -> None:
+    # Red team 67: read once per hop, a file like this took the judge past the gate's limit
+    # (run-timeout, a try spent) while its tests ran in milliseconds.
+    chain = [f"def h{i}():\n    return h{i + 1}" for i in range(3000)]
+    chained = "\n\n" + "\n".join(chain) + "\n\ndef h3000():\n    return nightly_rate\n"
+    result = submit_test(QUEST, STRONG + chained + UNRELATED)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    assert result.quest.evidence.mutation["left_out"] == 1

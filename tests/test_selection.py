@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from pytest_quest.selection import item_key, unreachable_tests
+from pytest_quest.selection import MAX_TEST_BYTES, item_key, unreachable_tests
 
 TARGET = textwrap.dedent("""\
     import re
@@ -321,3 +321,38 @@ def test_a_file_where_nothing_reaches_the_target_leaves_nothing_out() -> None:
 
 def test_a_test_file_that_does_not_parse_leaves_nothing_out() -> None:
     assert unreachable_tests("def test(:\n", TARGET, DEF_LINE) == frozenset()
+
+
+def test_a_long_chain_of_helpers_is_read_once_per_node() -> None:
+    # One hop after another, 3,000 helpers: a reading that went over the file once per hop
+    # took minutes (red team 67 timed a 97 KB file out of the gate).
+    lines = ["from m import target, unrelated", "def h0(x):\n    return target(x)"]
+    lines += [f"def h{i}(x):\n    return h{i - 1}(x)" for i in range(1, 3000)]
+    lines += ["def test_far():\n    assert h2999(1) == 2",
+              "def test_unrelated():\n    assert unrelated(1) == 1"]
+    left = unreachable_tests("\n".join(lines), TARGET, DEF_LINE)
+    assert "test_unrelated" in left and "test_far" not in left and "h0" not in left
+
+
+def test_the_test_file_is_decoded_as_python_decodes_it() -> None:
+    # Behind ``unicode_escape`` the checks are code; read as UTF-8 they were a comment.
+    hidden = (b"# -*- coding: unicode_escape -*-\n"
+              b"from m import target, unrelated\n"
+              b"def test_hidden():\n"
+              b"    pass  # \\n    assert target(1) == 2\n"
+              b"def test_unrelated():\n"
+              b"    assert unrelated(1) == 1\n")
+    assert unreachable_tests(hidden, TARGET, DEF_LINE) == {"test_unrelated"}
+    with_bom = b"\xef\xbb\xbf" + textwrap.dedent("""\
+        from m import target, unrelated
+        def test_target():
+            assert target(1) == 2
+        def test_unrelated():
+            assert unrelated(1) == 1
+        """).encode()
+    assert unreachable_tests(with_bom, TARGET, DEF_LINE) == {"test_unrelated"}
+
+
+def test_a_test_file_too_large_to_be_worth_reading_is_run_whole() -> None:
+    text = "def test_a():\n    assert True\n" + "# padding\n" * (MAX_TEST_BYTES // 10)
+    assert unreachable_tests(text, TARGET, DEF_LINE) == frozenset()
