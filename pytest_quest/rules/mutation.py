@@ -64,7 +64,8 @@ TOO_SLOW = CATALOG.add(
     "mutation-too-slow", FAIL, "mutation",
     "Every planned run (clean controls, the null, extreme and classic mutants, reach checks) "
     "fits in the "
-    "time budget. Each run gets ten times what the measured run took; a test too slow to "
+    "time budget. Each run gets ten times what the first clean run took (after a first "
+    "schedule that left tests out, twice what the measuring run took); a test too slow to "
     "verify is the test's doing, not the machinery's.",
     "Make the test faster: the gate runs it once per mutant and control within the budget "
     "(docs/mutation.md); drop sleeps and slow setup.",
