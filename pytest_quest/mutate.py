@@ -414,14 +414,19 @@ def _not_clean(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None
     """Why a first schedule of the selected tests does not stand (None: it does).
 
     It stands when it passed cleanly (``M`` and every control passed, the score passed)
-    and when a run broke a rule (tampering, a read of the target, a denied call): every
-    test cannot undo that. Else it runs again with every test, as if no test had been
-    left out, and only that one counts.
+    and when a run broke a rule no order of tests explains (tampering, a read of the
+    target): every test cannot undo that. Else it runs again with every test, as if no test
+    had been left out, and only that one counts. A denied call is not final here: a
+    left-out test may be what made a kept one behave (red team 68: it set the folder a
+    report goes to), and the schedule with every test is judged by the same sandbox.
     """
     for ran in results:
-        if ran is not None and (ran.status == TAMPERED or (ran.report is not None and (
-                bool(ran.report.reads) or bool(ran.report.denied)))):
+        if ran is not None and (ran.status == TAMPERED or (
+                ran.report is not None and bool(ran.report.reads))):
             return None
+    if any(ran is not None and ran.report is not None and ran.report.denied
+           for ran in results):
+        return "the sandbox denied a call with the selected tests"
     if stage.cut_short:
         return "the first judged clean run failed with the selected tests"
     for label, ran in zip(labels, results, strict=True):
@@ -466,8 +471,10 @@ def _set_aside(labels: list[str], results: list[Ran | None], mutants: list[tuple
 
 
 #: The time limit of a run of every test after a first schedule that left tests out, as a
-#: multiple of the measuring run's time (traced, alone: an untraced run takes less).
-WHOLE_FACTOR = 2.0
+#: multiple of the measuring run's time. Traced, a run takes longer; alone, it had both
+#: cores, and a test using both takes twice as long beside another run (red team 68 timed a
+#: control out at twice): three times leaves half again for the machine's noise.
+WHOLE_FACTOR = 3.0
 
 
 def _timeout(measured_seconds: float) -> float:

@@ -226,26 +226,28 @@ def _unreachable(tree: ast.Module, names: set[str]) -> frozenset[str]:
                 return frozenset()
         elif _mentions(node, names) and not set(_bound(node)) & names:
             return frozenset()  # code that runs at import and reaches it, binding nothing
+        elif "pytestmark" in set(_bound(node)) and reach.marks(node):
+            return frozenset()  # every test asks for a fixture that may reach it
     keys: list[str] = []
-    reaching = 0
+    kept = 0  # tests kept: with none, the selected runs would run nothing (red team 68)
     for node in tree.body:
         if isinstance(node, _Def):
             if reach(node, method=False):
-                reaching += 1
+                kept += node.name.startswith("test")
             else:
                 keys.append(node.name)
         elif isinstance(node, ast.ClassDef):
             methods = [item for item in node.body if isinstance(item, _Def)]
             if _whole_class(node, names, reach):
-                reaching += len(methods)
+                kept += sum(1 for method in methods if method.name.startswith("test"))
                 continue
             params = _parametrized(node.decorator_list)
             for method in methods:
                 if reach(method, method=True, given=params):
-                    reaching += 1
+                    kept += method.name.startswith("test")
                 else:
                     keys.append(f"{node.name}::{method.name}")
-    return frozenset(keys) if reaching else frozenset()
+    return frozenset(keys) if kept else frozenset()
 
 
 class _Reach:
@@ -272,6 +274,27 @@ class _Reach:
             else:
                 self.bound.add(name)
 
+    def marks(self, *nodes: ast.AST) -> bool:
+        """Whether a ``usefixtures`` mark anywhere in ``nodes`` asks for a fixture that may
+        reach the target (``pytestmark = pytest.mark.usefixtures("rates")``)."""
+        asked: set[str] = set()
+        for node in nodes:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Call):
+                    asked |= _usefixtures([sub])
+        return self._asks(asked, set(BUILTIN_FIXTURES))
+
+    def _asks(self, asked: set[str], given: set[str]) -> bool:
+        """Whether one of the fixtures ``asked`` for (less those ``given``) may reach it."""
+        for name in asked - given:
+            if name in self.defs:
+                fixture, in_class = self.defs[name]
+                if self(fixture, in_class):
+                    return True
+            elif name not in self.bound:
+                return True  # a fixture of a conftest or plugin: it may call the target
+        return False
+
     def __call__(self, func: _Def, method: bool, given: Iterable[str] = ()) -> bool:
         key = id(func)
         if key not in self._known:
@@ -294,14 +317,7 @@ class _Reach:
         given = given | optional | _parametrized(func.decorator_list) | BUILTIN_FIXTURES
         asked = {a.arg for a in [*positional, *arguments.kwonlyargs]} | _usefixtures(
             func.decorator_list)
-        for name in asked - given:
-            if name in self.defs:
-                fixture, in_class = self.defs[name]
-                if fixture is not func and self(fixture, in_class):
-                    return True
-            elif name not in self.bound:
-                return True  # a fixture of a conftest or plugin: it may call the target
-        return False
+        return self._asks(asked, given)
 
 
 def _whole_class(node: ast.ClassDef, names: set[str], reach: _Reach) -> bool:
@@ -312,9 +328,12 @@ def _whole_class(node: ast.ClassDef, names: set[str], reach: _Reach) -> bool:
             (isinstance(base, ast.Attribute) and base.attr == "TestCase")
         if not plain:
             return True  # methods or set-up from elsewhere
-    if node.keywords or any(_mentions(d, names) for d in node.decorator_list):
+    if node.keywords or any(_mentions(d, names) for d in node.decorator_list) or \
+            reach.marks(*node.decorator_list):
         return True
     for item in node.body:
+        if "pytestmark" in set(_bound(item)) and reach.marks(item):
+            return True
         if isinstance(item, _Def):
             implicit = _autouse(item) or item.name.startswith(
                 ("setup", "setUp", "teardown", "tearDown", "__"))

@@ -806,7 +806,7 @@ def test_a_control_failing_with_the_selected_tests_runs_every_test_again() -> No
     assert event["whole_file"] == "a clean control failed with the selected tests"
 
 
-@pytest.mark.parametrize("finding", ["tampered", "reads", "denied"])
+@pytest.mark.parametrize("finding", ["tampered", "reads"])
 def test_a_rule_broken_with_the_selected_tests_is_never_run_away_from(finding: str) -> None:
     def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
         if not request.deselect or request.clean:
@@ -824,6 +824,20 @@ def test_a_rule_broken_with_the_selected_tests_is_never_run_away_from(finding: s
         assert getattr(stage, finding) == ["the target's code"]
 
 
+def test_a_call_denied_with_the_selected_tests_runs_every_test_again() -> None:
+    # A left-out test set where a kept one writes (red team 68): without it, the write was
+    # denied. The schedule with every test is judged by the same sandbox.
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if request.deselect and request.clean:
+            return Ran(mutate.ANSWERED, 0.005, RunReport(
+                collected=(NODE,), failed=NODE, denied=("writing ./rates.csv",)))
+        return ran
+
+    stage = run_stage(FakeRuns(behave), _given(deselect=LEFT_OUT))
+    assert stage.whole_file == "the sandbox denied a call with the selected tests"
+    assert stage.denied == [] and stage.deselected == frozenset()
+
+
 def test_controls_of_the_selected_tests_give_no_outcome_for_those_left_out() -> None:
     other = "t.py::test_other[1]"
     measured = RunReport(collected=(NODE, other))
@@ -838,11 +852,12 @@ def test_after_the_selected_schedule_time_limits_come_from_a_run_of_every_test()
 
     runs = FakeRuns(behave)
     stage = run_stage(runs, _given(deselect=LEFT_OUT))
-    # Not ten times the traced measuring run (red team 67: 166 s for a 16.6 s measuring run
-    # left no room in the budget for the reach checks), twice it.
+    # Not ten times the traced measuring run (166 s for a 16.6 s measuring run left no room in
+    # the budget for the reach checks), three times it (red team 68: twice timed out a test
+    # that used both cores, which the measuring run had to itself).
     assert stage.whole_seconds == pytest.approx(1.5)
     later = [r for r in runs.requests[len(_first_schedule_requests(runs)) + 1:]]
-    assert later and all(r.timeout == pytest.approx(3.0) for r in later)
+    assert later and all(r.timeout == pytest.approx(4.5) for r in later)
     assert stage.mutation is not None and stage.mutation["clean_seconds"] == 1.5
 
 

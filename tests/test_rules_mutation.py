@@ -650,3 +650,40 @@ def test_a_long_chain_of_helpers_costs_the_judge_no_time_limit(
     result = submit_test(QUEST, STRONG + chained + UNRELATED)
     assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
     assert result.quest.evidence.mutation["left_out"] == 1
+
+
+#: A left-out test sets where the checking test writes its report (red team 68): without it
+#: the write lands in the project, which the sandbox denies.
+REPORT_DIR = """
+import os
+
+import pytest
+
+from hotel.pricing import nightly_rate
+
+EXPECTED = [("high", 1, 125.0), ("low", 1, 80.0), ("mid", 7, 90.0), ("high", 7, 112.5)]
+
+
+def test_reports_go_to_a_scratch_dir(tmp_path_factory):
+    os.environ["RATES_REPORT_DIR"] = str(tmp_path_factory.mktemp("reports"))
+    assert os.path.isdir(os.environ["RATES_REPORT_DIR"])
+
+
+def test_rates_report():
+    rows = [(season, nights, nightly_rate(100.0, season, nights))
+            for season, nights, _ in EXPECTED]
+    path = os.path.join(os.environ.get("RATES_REPORT_DIR", "."), "rates.csv")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.writelines(f"{s},{n},{r}\\n" for s, n, r in rows)
+    assert rows == EXPECTED
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "high", 0)
+"""
+
+
+def test_a_call_denied_only_without_a_left_out_test_runs_every_test_again(
+        submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, REPORT_DIR)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence.mutation
+    assert evidence["whole_file"] == "the sandbox denied a call with the selected tests"

@@ -356,3 +356,68 @@ def test_the_test_file_is_decoded_as_python_decodes_it() -> None:
 def test_a_test_file_too_large_to_be_worth_reading_is_run_whole() -> None:
     text = "def test_a():\n    assert True\n" + "# padding\n" * (MAX_TEST_BYTES // 10)
     assert unreachable_tests(text, TARGET, DEF_LINE) == frozenset()
+
+
+@pytest.mark.parametrize("mark", [
+    'pytestmark = pytest.mark.usefixtures("rates")',       # a fixture of the file that reaches
+    'pytestmark = [pytest.mark.usefixtures("from_conftest")]',  # one it does not define
+])
+def test_a_module_mark_asking_for_a_reaching_fixture_runs_the_file_whole(mark: str) -> None:
+    # Red team 68: every test was left out, and the selected runs ran nothing.
+    assert left_out(f"""
+        import pytest
+        from m import target, unrelated
+
+        SEEN = {{}}
+
+        @pytest.fixture
+        def rates():
+            SEEN["one"] = target(1)
+
+        {mark}
+
+        def test_seen():
+            assert SEEN["one"] == 2
+
+        def test_unrelated():
+            assert unrelated(1) == 1
+        """) == frozenset()
+
+
+def test_a_class_mark_asking_for_a_fixture_the_file_does_not_define_keeps_the_class() -> None:
+    assert left_out("""
+        import pytest
+        from m import target, unrelated
+
+        @pytest.mark.usefixtures("from_conftest")
+        class TestMarked:
+            def test_seen(self):
+                assert unrelated(1) == 1
+
+        class TestInside:
+            pytestmark = pytest.mark.usefixtures("from_conftest")
+
+            def test_seen(self):
+                assert unrelated(1) == 1
+
+        def test_target():
+            assert target(1) == 2
+
+        def test_unrelated(monkeypatch):
+            assert unrelated(1) == 1
+        """) == {"test_unrelated"}
+
+
+def test_a_file_whose_every_test_is_left_out_leaves_nothing_out() -> None:
+    # A fixture reaches it, but no test asks for it by a name the reading sees.
+    assert left_out("""
+        import pytest
+        from m import target, unrelated
+
+        @pytest.fixture
+        def value():
+            return target(1)
+
+        def test_unrelated():
+            assert unrelated(1) == 1
+        """) == frozenset()
