@@ -790,11 +790,11 @@ class ForkRuns:
             return mutate.Ran(mutate.TAMPERED, seconds, tampered=Tampering(
                 where, f"at most {MAX_REPORT_BYTES} bytes", "more than that"))
         if timed_out:
-            return mutate.Ran(mutate.TIMED_OUT, seconds)
+            return mutate.Ran(mutate.TIMED_OUT, seconds, found=_found_before(flight, where))
         try:
             found, answer = split_run_answer(bytes(flight.data), where)
             if not answer:
-                return mutate.Ran(mutate.DIED, seconds)
+                return mutate.Ran(mutate.DIED, seconds, found=found)
             report = parse_run_report(answer, where)
             if start_error is not None:
                 raise start_error
@@ -810,6 +810,15 @@ class ForkRuns:
             return mutate.Ran(mutate.TAMPERED, seconds,
                               tampered=Tampering(exc.where, exc.expected, exc.actual))
         return mutate.Ran(mutate.ANSWERED, seconds, report)
+
+
+def _found_before(flight: _Flight, where: str) -> dict[str, tuple[str, ...]]:
+    """What the hooks of a run cut short had written: its whole lines before the cut."""
+    data = bytes(flight.data)
+    try:
+        return split_run_answer(data[:data.rfind(b"\n") + 1], where)[0]
+    except ProtocolError:
+        return {}  # not the hooks' lines: the run wrote there itself, and it was cut short
 
 
 class _Schedule:
@@ -1129,6 +1138,8 @@ class Judge:
             self.exitstatus = 1
             return None
         if ran.status != mutate.ANSWERED or ran.report is None:
+            for what in ran.reads():  # its hooks saw it read the target before it ended
+                self.channel.emit(EventKind.TARGET_READ, what=what)
             self.exitstatus = None  # no report: the process "ended before reporting"
             return None
         report = ran.report

@@ -98,6 +98,17 @@ class Ran:
     seconds: float
     report: RunReport | None = None
     tampered: Tampering | None = None
+    #: What the run's hooks wrote as they saw it (reads of the target, denied calls), kept
+    #: when the run died or timed out before its answer: dying cannot unsay them.
+    found: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def reads(self) -> tuple[str, ...]:
+        """The reads of the target it answered, or its hooks wrote before it died."""
+        return self.report.reads if self.report is not None else self.found.get("reads", ())
+
+    def denied(self) -> tuple[str, ...]:
+        """The calls the sandbox denied it, answered or written before it died."""
+        return self.report.denied if self.report is not None else self.found.get("denied", ())
 
 
 #: Asked before each request starts: ``skip(index, results so far)`` (None: not finished).
@@ -421,11 +432,9 @@ def _not_clean(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None
     report goes to), and the schedule with every test is judged by the same sandbox.
     """
     for ran in results:
-        if ran is not None and (ran.status == TAMPERED or (
-                ran.report is not None and bool(ran.report.reads))):
+        if ran is not None and (ran.status == TAMPERED or bool(ran.reads())):
             return None
-    if any(ran is not None and ran.report is not None and ran.report.denied
-           for ran in results):
+    if any(ran is not None and ran.denied() for ran in results):
         return "the sandbox denied a call with the selected tests"
     if stage.cut_short:
         return "the first judged clean run failed with the selected tests"
@@ -565,9 +574,8 @@ def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
             continue
         if ran.status == TAMPERED and stage.tampered is None:
             stage.tampered = ran.tampered
-        if ran.report is not None:
-            _gather(stage.reads, ran.report.reads)
-            _gather(stage.denied, ran.report.denied)
+        _gather(stage.reads, ran.reads())
+        _gather(stage.denied, ran.denied())
         if label in ("M", "C"):
             stage.controls.append(_control(ran, given.report, deselected))
         else:

@@ -7,6 +7,7 @@ import json
 import os
 import socket
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 from pytest_quest import confine, forkrun
 from pytest_quest.config import load_settings
 from pytest_quest.ledger import Ledger
-from pytest_quest.protocol import EventKind
+from pytest_quest.protocol import DENIED_RECORD, READ_RECORD, EventKind
 from pytest_quest.sandbox import RunResult, Sandbox, harness_spec, run
 
 pytestmark = pytest.mark.slow
@@ -597,3 +598,17 @@ def test_each_wave_waits_a_random_pause_as_wide_as_the_test_code(project: Path) 
     # (about 10 of them here: their sum is below 0.3 s about once in 10,000), and at most as
     # wide as the slowest run's test code.
     assert 0.3 < mutation["paused"] < runs * 2.0, mutation
+
+
+def test_what_the_hooks_wrote_before_a_cut_is_read_line_by_line() -> None:
+    read = READ_RECORD + b"the target's __code__".hex().encode() + b"\n"
+    denied = DENIED_RECORD + b"writing /etc".hex().encode() + b"\n"
+    flight = types.SimpleNamespace(data=bytearray(read + denied + b'{"collec'))
+    assert forkrun._found_before(flight, "run 1") == {  # type: ignore[arg-type]
+        "reads": ("the target's __code__",), "denied": ("writing /etc",)}
+    # A half-written record is left out; a line the hooks did not write leaves nothing.
+    flight.data = bytearray(read + READ_RECORD + b"7468")
+    assert forkrun._found_before(flight, "run 1") == {  # type: ignore[arg-type]
+        "reads": ("the target's __code__",)}
+    flight.data = bytearray(b"print from the test\n")
+    assert forkrun._found_before(flight, "run 1") == {}  # type: ignore[arg-type]

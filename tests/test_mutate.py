@@ -892,3 +892,32 @@ def test_a_first_schedule_run_again_gets_back_the_time_it_took(
     assert stage.extra_budget == 30.0  # what it took (far more), up to half the budget
     assert deadlines[0] == 1000.0 + 60.0 and deadlines[1] == 1000.0 + 90.0
     assert stage.mutation is not None and stage.mutation["budget"] == 90.0
+
+
+# --- what the hooks wrote before a run died (defence in depth, red team 67) --------------
+
+def _dies_after_a_read(status: str = mutate.DIED) -> Callable[[int, RunRequest, Ran],
+                                                             Ran | None]:
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        if request.clean or request.measure:
+            return ran
+        return Ran(status, 0.005, found={"reads": ("the target's __code__",)})
+    return behave
+
+
+@pytest.mark.parametrize("status", [mutate.DIED, mutate.TIMED_OUT])
+def test_a_read_the_hooks_wrote_before_a_run_died_is_kept(status: str) -> None:
+    stage = run_stage(FakeRuns(_dies_after_a_read(status)), _given())
+    assert stage.reads == ["the target's __code__"]
+
+
+def test_a_read_before_a_run_died_ends_the_selected_schedule_for_good() -> None:
+    stage = run_stage(FakeRuns(_dies_after_a_read()), _given(deselect=LEFT_OUT))
+    assert stage.whole_file is None and stage.deselected == LEFT_OUT
+    assert stage.reads == ["the target's __code__"]
+
+
+def test_an_answered_run_reads_from_its_answer_not_its_leftovers() -> None:
+    ran = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), reads=("a",)),
+              found={"reads": ("b",)})
+    assert ran.reads() == ("a",) and ran.denied() == ()
