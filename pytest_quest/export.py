@@ -97,6 +97,11 @@ def mutation_figures(mutation: Mapping[str, Any] | None) -> str:
             parts.append(f"{killed}/{total} {prefix.rstrip('_') or 'mutants'} killed")
     if isinstance(mutation.get("survivors"), list) and mutation["survivors"]:
         parts.append(f"{len(mutation['survivors'])} survived")
+    if parts and isinstance(mutation.get("left_out"), int) and mutation["left_out"]:
+        # The first schedule ran only the tests that may reach the target (docs/mutation.md).
+        again = mutation.get("whole_file")
+        parts.append(f"{mutation['left_out']} tests left out of the first schedule" + (
+            f", run again with every test ({again})" if isinstance(again, str) else ""))
     if not parts:
         parts = [f"{k}={mutation[k]}" for k in sorted(mutation)
                  if not isinstance(mutation[k], list | dict)]

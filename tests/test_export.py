@@ -50,6 +50,13 @@ def test_mutation_text() -> None:
                                        "2/2 extreme killed, 1 survived")
     assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW,
                                             mutation={"mode": "fork"})) == "mode=fork"
+    selected = {**figures, "left_out": 449, "whole_file": None}
+    assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW, mutation=selected)
+                         ).endswith("1 survived, 449 tests left out of the first schedule")
+    again = {**selected, "whole_file": "a clean control failed with the selected tests"}
+    assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW, mutation=again)
+                         ).endswith("449 tests left out of the first schedule, run again with "
+                                    "every test (a clean control failed with the selected tests)")
     assert mutation_text(Evidence.suite([2], "h", NOW)) == "" and mutation_text(None) == ""
 
 
