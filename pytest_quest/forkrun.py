@@ -1278,13 +1278,7 @@ class Judge:
         run = self.run
         if run is None or not run.deselect:
             return None
-        if isinstance(collector, pytest.Module):
-            key = name
-        elif isinstance(collector, pytest.Class) and isinstance(collector.parent, pytest.Module):
-            key = f"{collector.name}::{name}"
-        else:
-            return None
-        return [] if key in run.deselect else None
+        return [] if item_key(f"{collector.nodeid}::{name}") in run.deselect else None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:

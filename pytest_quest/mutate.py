@@ -32,7 +32,7 @@ import math
 import random
 import time
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -389,8 +389,8 @@ def _clean_runs_and_mutants(runs: Runs, stage: Stage, given: StageInput,
             stage.whole_file = _not_clean(stage, labels, results, dict(mutants), given)
         if stage.whole_file is not None:
             # Left-out tests may be what the schedule lacked (a call through another module, a
-            # test that needs one before it): every test, a schedule of its own. What the
-            # first one found out of order (a read, a denial, tampering) ended it for good.
+            # test that needs one before it): every test, a schedule of its own. What no order
+            # of tests explains (a read of the target, tampering) ended the first for good.
             # It gets back the time the first one took (up to half the budget: the gate's own
             # limit for the whole run is twice the budget), or a slow honest file would pay
             # for our guess with mutation-too-slow (red team 67).
@@ -438,15 +438,19 @@ def _not_clean(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None
         return "the sandbox denied a call with the selected tests"
     if stage.cut_short:
         return "the first judged clean run failed with the selected tests"
-    for label, ran in zip(labels, results, strict=True):
-        if label in ("M", "C") and ran is not None and (
-                ran.status != ANSWERED or ran.report is None or bool(ran.report.error) or
-                killed_by(ran.report) is not None):
-            return "a clean control failed with the selected tests"
+    if any(label in ("M", "C") and ran is not None and _clean_failed(ran)
+           for label, ran in zip(labels, results, strict=True)):
+        return "a clean control failed with the selected tests"
     threshold = given.mutation.threshold if given.mutation is not None else None
     if threshold is not None and decided_at(labels, results, by_label, threshold) is None:
         return "the selected tests did not kill enough classic mutants"
     return None
+
+
+def _clean_failed(ran: Ran) -> bool:
+    """A clean run did not pass: no answer, a start error, or a test that failed."""
+    return ran.status != ANSWERED or ran.report is None or bool(ran.report.error) or \
+        killed_by(ran.report) is not None
 
 
 def _why_no_verdict(stage: Stage, given: StageInput) -> str | None:
@@ -536,8 +540,7 @@ def _first_schedule(runs: Runs, stage: Stage, given: StageInput, labels: list[st
             return
         stage.measured_ended = True
         stage.measured_seconds = ran.seconds
-        if ran.status != ANSWERED or ran.report is None or ran.report.error or \
-                killed_by(ran.report) or not ran.report.collected:
+        if _clean_failed(ran) or ran.report is None or not ran.report.collected:
             stage.cut_short = True
         elif passed is not None:
             passed()
@@ -610,15 +613,8 @@ def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
     """
     remaining = sum(1 for label in labels if label.startswith("K"))
     counted = killed = 0
-    for index, label in enumerate(labels):
-        if index >= len(results) or results[index] is None:
-            return None
-        if not label.startswith("K"):
-            continue
+    for index, outcome in _classic_outcomes(labels, results, by_label):
         remaining -= 1
-        ran = results[index]
-        assert ran is not None
-        outcome = _entry(by_label[label], ran)["outcome"]
         if outcome != ERROR:
             counted += 1
             killed += outcome in DEAD
@@ -635,15 +631,21 @@ def cannot_pass(labels: Sequence[str], results: Sequence[Ran | None],
     :func:`decided_at`, so the answer never depends on which parallel run ended first.
     """
     total = sum(1 for label in labels if label.startswith("K"))
-    survived = 0
-    for index, label in enumerate(labels):
-        if index >= len(results) or results[index] is None:
-            break
-        if label.startswith("K"):
-            ran = results[index]
-            assert ran is not None
-            survived += _entry(by_label[label], ran)["outcome"] == SURVIVED
+    survived = sum(outcome == SURVIVED
+                   for _, outcome in _classic_outcomes(labels, results, by_label))
     return total - survived < threshold * total - 1e-9
+
+
+def _classic_outcomes(labels: Sequence[str], results: Sequence[Ran | None],
+                      by_label: dict[str, Mutant]) -> Iterator[tuple[int, str]]:
+    """Each classic mutant's place and outcome, in schedule order, over the prefix of runs
+    that have finished (:func:`decided_at` and :func:`cannot_pass` read only that)."""
+    for index, label in enumerate(labels):
+        ran = results[index] if index < len(results) else None
+        if ran is None:
+            return
+        if label.startswith("K"):
+            yield index, _entry(by_label[label], ran)["outcome"]
 
 
 def _gather(into: list[str], found: Sequence[str], limit: int = 20) -> None:

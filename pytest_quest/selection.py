@@ -125,17 +125,17 @@ def _plain(func: _Def) -> bool:
     return True
 
 
-_WORDS: dict[int, tuple[ast.AST, frozenset[str]]] = {}
+#: Nodes hash by identity: each node's words, while :func:`unreachable_tests` runs.
+_WORDS: dict[ast.AST, frozenset[str]] = {}
 
 
 def _words(node: ast.AST) -> frozenset[str]:
     """What ``node`` names: names, attributes, imported names and strings that could be a
     name (``getattr(mod, "name")``, a fixture asked for by name). Read once per node while
-    :func:`unreachable_tests` runs (the node is kept beside its words: an id alone could be
-    a freed node's)."""
-    known = _WORDS.get(id(node))
-    if known is not None and known[0] is node:
-        return known[1]
+    :func:`unreachable_tests` runs."""
+    known = _WORDS.get(node)
+    if known is not None:
+        return known
     found: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name):
@@ -147,8 +147,7 @@ def _words(node: ast.AST) -> frozenset[str]:
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and \
                 sub.value.isidentifier():
             found.add(sub.value)
-    words = frozenset(found)
-    _WORDS[id(node)] = (node, words)
+    words = _WORDS[node] = frozenset(found)
     return words
 
 

@@ -65,7 +65,7 @@ TOO_SLOW = CATALOG.add(
     "Every planned run (clean controls, the null, extreme and classic mutants, reach checks) "
     "fits in the "
     "time budget. Each run gets ten times what the first clean run took (after a first "
-    "schedule that left tests out, twice what the measuring run took); a test too slow to "
+    "schedule that left tests out, three times what the measuring run took); a test too slow to "
     "verify is the test's doing, not the machinery's.",
     "Make the test faster: the gate runs it once per mutant and control within the budget "
     "(docs/mutation.md); drop sleeps and slow setup.",
@@ -112,8 +112,8 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         "install": event.get("install"),
     }
     if event.get("left_out"):
-        # Test functions that name nothing reaching the target (pytest_quest.selection): the
-        # first schedule left them out, or ran again with them (``whole_file`` says why).
+        # Tests that name nothing reaching the target (pytest_quest.selection): the first
+        # schedule left them out, or ran again with them (``whole_file`` says why).
         numbers["left_out"] = event["left_out"]
         numbers["whole_file"] = event.get("whole_file")
     if not extreme and numbers["extreme_equivalent"]:
