@@ -22,6 +22,12 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the confining system calls are Linux's")
 
 
+#: A child Python imports the copy of pytest-quest these tests import: ``-P`` keeps the
+#: working directory off its path, where a checkout installed without ``-e`` (the README's
+#: ``pip install ".[test]"``) has no built extension beside its sources.
+_SAME_COPY = ("-P",)
+
+
 def _kernel() -> ModuleType | None:
     try:
         return importlib.import_module("pytest_quest._kernel")
@@ -106,7 +112,7 @@ def test_sealed_every_call_is_refused_for_good(backend: str) -> None:
         assert calls.is_sealed()
         print("sealed")
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, *_SAME_COPY, "-c", code], capture_output=True, text=True,
                           timeout=60, check=False)
     assert (done.returncode, done.stdout.strip()) == (0, "sealed"), done.stderr
 
@@ -121,7 +127,7 @@ def test_the_judge_loads_no_ctypes() -> None:
             "import pytest_quest.harness, pytest_quest.forkrun, pytest_quest.confine, "
             "pytest_quest.seccomp, pytest_quest.plugin, pytest_quest.watch, pytest, coverage\n"
             "print(sorted(m for m in sys.modules if 'ctypes' in m))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, *_SAME_COPY, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -157,7 +163,7 @@ def test_the_ctypes_fallback_confines_as_the_extension_does(tmp_path) -> None:
         _, status = os.waitpid(pid, 0)
         print("child", os.waitstatus_to_exitcode(status))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, *_SAME_COPY, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [confine.detect().name, "child", "0"], done.stdout
