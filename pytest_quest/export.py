@@ -99,9 +99,13 @@ def mutation_figures(mutation: Mapping[str, Any] | None) -> str:
         parts.append(f"{len(mutation['survivors'])} survived")
     if parts and isinstance(mutation.get("left_out"), int) and mutation["left_out"]:
         # The first schedule ran only the tests that may reach the target (docs/mutation.md).
-        again = mutation.get("whole_file")
-        parts.append(f"{mutation['left_out']} tests left out of the first schedule" + (
-            f", run again with every test ({again})" if isinstance(again, str) else ""))
+        whole = mutation.get("whole_file")
+        parts.append(f"{mutation['left_out']} tests left out of " + (
+            f"the first schedule, run again with every test ({whole})"
+            if isinstance(whole, str) else "every run but the measuring one"))
+        if isinstance(mutation.get("again"), int) and mutation["again"]:
+            parts.append(f"{mutation['again']} extreme or reach mutants survived without them "
+                         "and ran again with every test")
     if not parts:
         parts = [f"{k}={mutation[k]}" for k in sorted(mutation)
                  if not isinstance(mutation[k], list | dict)]

@@ -214,6 +214,9 @@ class Stage:
     whole_seconds: float = 0.0
     #: Seconds added to the budget: what a first schedule run again took the first time.
     extra_budget: float = 0.0
+    #: Extreme mutants and reach checks that survived the selected tests and ran again with
+    #: every test (:func:`_after_measuring`).
+    again: list[str] = field(default_factory=list)
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -333,8 +336,9 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
     if extreme and not reach:
         # No control beside them: after the measuring run a relay knows the shipped answers
         # anyway, and an extreme mutant dies by any test that checks a value.
-        outcomes.update(_run_labels(runs, stage, _shuffled([e for e, _ in extreme], rng),
-                                    dict(extreme), given, timeout, deadline, ran_labels))
+        outcomes.update(_after_measuring(runs, stage, _shuffled([e for e, _ in extreme], rng),
+                                         dict(extreme), given, timeout, deadline, ran_labels,
+                                         rng))
     stage.mutation = _event(given, base, made, [*mutants, *extreme], outcomes, ran_labels,
                             sum(label in ("M", "C") for label in ran_labels), timeout)
     stage.mutation["stopped"] = len(stopped)
@@ -346,6 +350,8 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
             stage.mutation["whole_file"] = stage.whole_file
     if reach:  # the extreme mutants in the same schedule: one wait for a wave less
         _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline, extra=dict(extreme))
+    if stage.again:
+        stage.mutation["again"] = stage.again
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
 
@@ -587,16 +593,53 @@ def _collect(stage: Stage, labels: Sequence[str], results: Sequence[Ran | None],
 
 
 def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
-                given: StageInput, timeout: float, deadline: float,
-                order: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Run one more shuffled schedule (each label once); appended to ``order`` when given."""
-    pristine = RunRequest(given.module, timeout, clean=True)
-    requests = [pristine if label == "C" else RunRequest(by_label[label].code, timeout)
-                for label in labels]
+                given: StageInput, timeout: float, deadline: float, order: list[str],
+                deselect: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
+    """Run one more shuffled schedule (each label once, leaving ``deselect`` out); its labels
+    are appended to ``order``."""
+    pristine = RunRequest(given.module, timeout, clean=True, deselect=deselect)
+    requests = [pristine if label == "C" else
+                RunRequest(by_label[label].code, timeout, deselect=deselect) for label in labels]
     results = runs.run(requests, deadline) if requests else []
-    if order is not None:
-        order += labels
-    return _collect(stage, labels, results, by_label, given)
+    order += labels
+    return _collect(stage, labels, results, by_label, given, deselect)
+
+
+def _after_measuring(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
+                     given: StageInput, timeout: float, deadline: float, order: list[str],
+                     rng: random.Random, twins: dict[str, str] | None = None
+                     ) -> dict[str, dict[str, Any]]:
+    """The extreme mutants and reach checks: with the tests the first schedule that counted
+    left out, as it ran them; the ones that survived run again with every test.
+
+    A survivor is a verdict (pseudo-tested, forged coverage) that a left-out test may undo:
+    the selection is read from the files and can miss a call (a name built at run time, a
+    call through another module). Only what every test lets live counts, so a selection
+    never FAILs a test; a killed one stands, as any test that fails kills. A reach check runs
+    again with its twin and a clean control beside it (``twins``: check label to twin label),
+    so the second runs look like the first (docs/mutation.md).
+    """
+    left_out = stage.deselected
+    reached = _run_labels(runs, stage, labels, by_label, given, timeout, deadline, order,
+                          left_out)
+    if not left_out:
+        return reached
+    again = [label for label in labels if label[0] in "ER" and
+             reached.get(label, {}).get("outcome") == SURVIVED]
+    if not again:
+        return reached
+    twins = twins or {}
+    pairs = [twins[label] for label in again if label in twins]
+    for label in again:  # not run again in time: it proves nothing either way
+        reached.pop(label, None)
+    stage.again += again
+    rerun = _run_labels(runs, stage, _shuffled([*again, *pairs, *(["C"] if pairs else [])],
+                                               rng), by_label, given, timeout, deadline, order)
+    for label, entry in rerun.items():
+        # A twin killed either time is a killed null mutant: the test told the runs apart.
+        if reached.get(label, {}).get("outcome", SURVIVED) == SURVIVED:
+            reached[label] = entry
+    return reached
 
 
 def decided_at(labels: Sequence[str], results: Sequence[Ran | None],
@@ -730,16 +773,18 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     clean = ["C"] if checks else []
     labels = _shuffled([*clean, *by_label, *twin_labels, *extra,
                         *(["N"] if null is not None else [])], rng)
-    reached = _run_labels(runs, stage, labels, {**by_label, **twin_labels, **extra, **(
-        {"N": null} if null is not None else {})}, given, timeout, deadline,
-        stage.mutation["order"])
+    order = stage.mutation["order"]
+    before = len(order)
+    reached = _after_measuring(runs, stage, labels, {**by_label, **twin_labels, **extra, **(
+        {"N": null} if null is not None else {})}, given, timeout, deadline, order, rng,
+        twins=dict(zip(by_label, twin_labels, strict=False)))
     if extra:
         stage.mutation["extreme"] = [reached[label] for label in extra if label in reached]
         stage.mutation["not_run"] += sum(1 for label in extra if label not in reached)
         outcomes.update({label: reached[label] for label in extra if label in reached})
     if not checks:
         return
-    stage.mutation["controls"] += 1
+    stage.mutation["controls"] += order[before:].count("C")
     stage.mutation["reach"] = [reached[label] for label in by_label if label in reached]
     if null is not None and "N" in reached:
         stage.mutation["null"] = reached["N"]

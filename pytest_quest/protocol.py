@@ -330,6 +330,7 @@ _MUTATION_FIELDS: dict[str, Check] = {
     "classic_skipped": _str, "seed": _str, "order": _list(_str, 2000), "install": _str,
     "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int, "reach_not_run": _int,
     "reach_only": _bool, "waves": _int, "left_out": _int, "whole_file": _str,
+    "again": _list(_str, 2000),
 }
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),

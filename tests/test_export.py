@@ -52,7 +52,12 @@ def test_mutation_text() -> None:
                                             mutation={"mode": "fork"})) == "mode=fork"
     selected = {**figures, "left_out": 449, "whole_file": None}
     assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW, mutation=selected)
-                         ).endswith("1 survived, 449 tests left out of the first schedule")
+                         ).endswith("1 survived, 449 tests left out of every run but the "
+                                    "measuring one")
+    rerun = {**selected, "again": 2}
+    assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW, mutation=rerun)
+                         ).endswith("measuring one, 2 extreme or reach mutants survived "
+                                    "without them and ran again with every test")
     again = {**selected, "whole_file": "a clean control failed with the selected tests"}
     assert mutation_text(Evidence.submitted("t.py", "ab", [2], "h", NOW, mutation=again)
                          ).endswith("449 tests left out of the first schedule, run again with "

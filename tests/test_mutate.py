@@ -720,8 +720,9 @@ def test_a_clean_first_schedule_of_the_selected_tests_stands() -> None:
     assert event["left_out"] == 2 and "whole_file" not in event
     first = _first_schedule_requests(runs)
     assert first and all(r.deselect == LEFT_OUT for r in first)  # every run alike
-    # The measuring run and everything after it run every test.
-    assert all(not r.deselect for r in runs.requests[len(first):])
+    # The measuring run runs every test; the extreme mutants after it leave the same out.
+    after = runs.requests[len(first):]
+    assert not after[0].deselect and all(r.deselect == LEFT_OUT for r in after[1:])
     assert len(first) == len([label for label in event["order"] if label[0] in "MCNK"])
     # The measuring run's recorder does not listen to the tests left out.
     measuring = runs.requests[len(first)]
@@ -921,3 +922,112 @@ def test_an_answered_run_reads_from_its_answer_not_its_leftovers() -> None:
     ran = Ran(mutate.ANSWERED, 0.01, RunReport(collected=(NODE,), reads=("a",)),
               found={"reads": ("b",)})
     assert ran.reads() == ("a",) and ran.denied() == ()
+
+
+# --- after the measuring run: the selected tests, survivors again with every test ----------
+
+#: A weak threshold: the selected first schedule stands although its tests run f(0) only.
+WEAK = MutationSpec(threshold=0.1, max_mutants=20)
+
+
+def _selected_run_f0_only(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+    """The tests left out are the ones that call f(2): the selected ones call f(0) only."""
+    if request.deselect:
+        return Ran(mutate.ANSWERED, 0.005, RunReport(
+            collected=(NODE,), failed=_checks(request.module, (0,))))
+    return ran
+
+
+def _after_measuring(runs: FakeRuns) -> list[RunRequest]:
+    measuring = next(i for i, r in enumerate(runs.requests) if r.measure)
+    return runs.requests[measuring + 1:]
+
+
+def test_what_survives_the_selected_tests_runs_again_with_every_test() -> None:
+    # Line 3 runs only in a left-out test: with the selection its reach check and the
+    # extreme mutant returning 0 survive. A left-out test may undo a verdict, so both run
+    # again with every test, and die there: no tampering, not pseudo-tested.
+    runs = FakeRuns(_selected_run_f0_only)
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, mutation=WEAK))
+    event = stage.mutation
+    assert event is not None and stage.whole_file is None and stage.tampered is None
+    assert sorted(label[0] for label in stage.again) == ["E", "R"] == \
+        sorted(label[0] for label in event["again"])
+    assert [e["outcome"] for e in event["reach"]] == ["killed"]
+    assert all(e["outcome"] == "killed" for e in event["extreme"])
+    assert event["null"]["outcome"] == "survived"
+    again = [r for r in _after_measuring(runs) if not r.deselect]
+    # The check, its twin and a clean control beside it, and the extreme mutant: the second
+    # runs look like the first.
+    assert len(again) == 4 and sum(r.clean for r in again) == 1
+    assert sum(_is_reach(r) for r in again) == 1
+    assert event["order"][-4:].count("C") == 1 and event["controls"] == len(stage.controls)
+
+
+def test_forged_coverage_survives_every_test_too() -> None:
+    # The test never runs line 3, with or without the tests left out: the check survives
+    # its second run and the coverage it claims is forged.
+    runs = FakeRuns(inputs=(0,))
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, mutation=WEAK))
+    assert stage.whole_file is None and stage.deselected == LEFT_OUT
+    assert stage.tampered is not None and stage.tampered.where == "the coverage of m.py:3"
+    assert any(label.startswith("R") for label in stage.again)
+
+
+def test_without_a_selection_nothing_runs_again() -> None:
+    runs = FakeRuns(inputs=(0,))
+    stage = run_stage(runs, _given(mutation=WEAK))
+    assert stage.tampered is not None and stage.again == []
+    assert stage.mutation is not None and "again" not in stage.mutation
+
+
+class _NoTimeForEveryTest(FakeRuns):
+    """The budget runs out before anything after the measuring run runs every test again."""
+
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[Ran | None]:
+        if self.requests and any(r.measure for r in self.requests) and \
+                not any(r.deselect for r in requests):
+            return [None] * len(requests)
+        return super().run(requests, deadline, skip, finished, later)
+
+
+def test_a_survivor_not_run_again_in_time_proves_nothing() -> None:
+    # Its survival with the selected tests is no verdict: counted as not run, never as
+    # forged coverage or a pseudo-test.
+    runs = _NoTimeForEveryTest(_selected_run_f0_only)
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, mutation=WEAK))
+    event = stage.mutation
+    assert event is not None and stage.tampered is None
+    assert event["reach_not_run"] == 1 and event["reach"] == []
+    assert event["not_run"] >= 1
+    assert all(e["outcome"] == "killed" for e in event["extreme"])
+
+
+def _is_twin(request: RunRequest) -> bool:
+    """A reach check's twin: the probe is there, dead."""
+    namespace: dict[str, Any] = {}
+    exec(request.module, namespace)
+    code = namespace["f"].__code__
+    return "_exit" in code.co_names and not _live_probe(code)
+
+
+def test_a_twin_killed_with_the_selected_tests_stays_killed() -> None:
+    # The test fails the twins it meets in the selected runs after the measuring one, and
+    # behaves when every test runs: its check survived, ran again and died, and the twin
+    # that survived its second run was still killed once. A killed twin is a killed null
+    # mutant, whichever time.
+    measured = [False]
+
+    def behave(index: int, request: RunRequest, ran: Ran) -> Ran | None:
+        measured[0] = measured[0] or request.measure
+        if measured[0] and request.deselect and _is_twin(request):
+            return Ran(mutate.ANSWERED, 0.005, RunReport(collected=(NODE,), failed=NODE))
+        return _selected_run_f0_only(index, request, ran)
+
+    stage = run_stage(FakeRuns(behave), _given(deselect=LEFT_OUT, mutation=WEAK))
+    event = stage.mutation
+    assert event is not None and any(label.startswith("R") for label in stage.again)
+    assert [e["outcome"] for e in event["reach"]] == ["killed"]
+    assert event["null"]["outcome"] == "killed"

@@ -641,6 +641,45 @@ def test_tests_that_need_a_left_out_one_run_again_with_every_test(
     assert evidence["classic_killed"] == 12
 
 
+#: The only test that runs the ``raise`` block reaches the target by a name built at run time:
+#: the selection cannot see it and leaves it out.
+BY_A_BUILT_NAME = """
+import importlib
+
+import pytest
+
+from hotel.pricing import nightly_rate
+
+def test_standard():
+    assert nightly_rate(100.0, "standard", 2) == 100.0
+
+def test_seasons():
+    assert nightly_rate(100.0, "high", 6) == 125.0
+    assert nightly_rate(100.0, "low", 1) == 80.0
+
+def test_long_stays():
+    assert nightly_rate(100.0, "high", 7) == 112.5
+    assert nightly_rate(100.0, "standard", 7) == 90.0
+
+def test_nights_must_be_positive():
+    rate = getattr(importlib.import_module("hotel.pricing"), "nightly" + "_rate")
+    with pytest.raises(ValueError):
+        rate(100.0, "standard", 0)
+"""
+
+
+def test_a_check_only_a_left_out_test_passes_runs_again_with_every_test(
+        submit_test: Callable[..., Result]) -> None:
+    # The first schedule passes with the selected tests; the reach check of the raise block
+    # survives without the left-out test that runs it, and dies when every test runs. Judged
+    # on its first run it was forged coverage: a false FAIL.
+    result = submit_test(QUEST, BY_A_BUILT_NAME)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence.mutation
+    assert evidence["left_out"] == 1 and evidence["whole_file"] is None
+    assert evidence["again"] >= 1
+
+
 def test_a_long_chain_of_helpers_costs_the_judge_no_time_limit(
         submit_test: Callable[..., Result]) -> None:
     # Red team 67: read once per hop, a file like this took the judge past the gate's limit

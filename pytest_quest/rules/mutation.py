@@ -116,6 +116,9 @@ def summary(event: dict[str, Any], threshold: float) -> dict[str, Any]:
         # schedule left them out, or ran again with them (``whole_file`` says why).
         numbers["left_out"] = event["left_out"]
         numbers["whole_file"] = event.get("whole_file")
+        # Extreme mutants and reach checks that survived the selected tests: run again with
+        # every test, and judged by that run.
+        numbers["again"] = len(event.get("again") or ())
     if not extreme and numbers["extreme_equivalent"]:
         # No pseudo-testing check was possible; say so instead of implying it passed.
         numbers["note"] = ("no extreme mutant: the body is already trivial (each one compiled "
