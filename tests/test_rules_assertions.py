@@ -317,3 +317,45 @@ def test_membership_tautology_fires_for_assert_in() -> None:
 ])
 def test_membership_tautology_quiet(check: str) -> None:
     assert facts(f"{_HEAD}\ndef test_x():\n    {check}\n") == []
+
+
+# --- long chains of helpers -------------------------------------------------
+
+def _chain(length: int, last: str) -> str:
+    """``test_x`` calls h0, h0 calls h1... and the last helper's body is ``last``."""
+    hops = "".join(f"def h{i}(v):\n    return h{i + 1}(v)\n\n" for i in range(length))
+    return (f"from hotel.pricing import nightly_rate\n\n{hops}def h{length}(v):\n    {last}\n\n"
+            "def test_x():\n    h0(nightly_rate(1, 'low', 1))\n")
+
+
+def test_a_chain_of_helpers_longer_than_our_stack_is_followed_to_its_end() -> None:
+    # 900 hops run under Python's default limit; following them took a few of our frames
+    # each, and the RecursionError sent the file to a person (gate-rule-error).
+    assert facts(_chain(900, "assert v == 0.8")) == []
+    assert rules(_chain(900, "return v == 0.8")) == {"static-no-assertion"}
+
+
+def test_helpers_are_followed_callees_first_cycles_left_to_the_walk() -> None:
+    import ast
+
+    from pytest_quest.rules.assertions import _callees_first
+
+    source = ("def a():\n    b()\ndef b():\n    c()\ndef c():\n    pass\n"
+              "def d():\n    e()\ndef e():\n    d()\ndef f():\n    d()\n"
+              "def g():\n    g()\ndef m(self):\n    self.x()\ndef n():\n    m(None)\n")
+    functions = {node.name: node for node in ast.parse(source).body
+                 if isinstance(node, ast.FunctionDef)}
+    order = _callees_first(functions)
+    assert order.index("c") < order.index("b") < order.index("a")
+    # a cycle (d, e), what reaches one (f), what calls a method (m) and what reaches that
+    # (n) are left to the lazy walk; a function calling itself is no cycle
+    assert set(order) == {"a", "b", "c", "g"}
+
+
+def test_a_helper_in_a_cycle_is_followed_as_before() -> None:
+    # check_a and check_b call each other: the first followed sees the other's assertion.
+    source = ("from hotel.pricing import nightly_rate\n\n"
+              "def check_a(v, n=1):\n    if n:\n        check_b(v, n - 1)\n\n"
+              "def check_b(v, n):\n    assert v == 0.8\n    check_a(v, n)\n\n"
+              "def test_x():\n    check_a(nightly_rate(1, 'low', 1))\n")
+    assert facts(source) == []

@@ -197,6 +197,9 @@ class Assertions:
         self._mros: dict[str, list[str]] = {}
         self._cache: dict[tuple[int, str | None], list[Site]] = {}
         self._active: set[tuple[int, str | None]] = set()
+        #: The module's helpers whose sites no class changes (they call no method), once
+        #: :meth:`_warm` has followed them (None: not yet).
+        self._warmed: frozenset[int] | None = None
 
     def _add_class(self, qual: str, node: ast.ClassDef) -> None:
         self.classes[qual] = node
@@ -305,6 +308,7 @@ class Assertions:
     def of_test(self, cls: str | None, func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Site]:
         """Sites of a test: its body, the fixtures it requests from this file (its class's
         first), autouse fixtures (the module's and its class's)."""
+        self._warm()
         sites = self.of_function(func, cls)
         params = [a.arg for a in func.args.args + func.args.kwonlyargs]
         fixtures: list[tuple[_Func, str | None]] = []
@@ -323,7 +327,23 @@ class Assertions:
                 sites += [replace(s, via=s.via or func) for s in self.of_function(fixture, owner)]
         return sites
 
+    def _warm(self) -> None:
+        """Follow the module's helpers callees first, so that following one from a test is a
+        single hop: a valid file with a chain of 900 helpers calling each other took a few of
+        our frames per hop, and Python's stack ran out (the file went to a person for our
+        fault). Only helpers that reach no cycle of calls and call no method: for those the
+        order changes nothing (in a cycle, the first one followed sees the others partly), nor
+        does the class of the test that calls them (only ``self.x()`` reads it)."""
+        if self._warmed is not None:
+            return
+        order = [self.functions[name] for name in _callees_first(self.functions)]
+        self._warmed = frozenset(id(func) for func in order)
+        for func in order:
+            self.of_function(func, None)
+
     def of_function(self, func: _Func, cls: str | None) -> list[Site]:
+        if self._warmed is not None and id(func) in self._warmed:
+            cls = None  # the same sites whatever the class (:meth:`_warm`)
         key = (id(func), cls)
         if key in self._cache:
             return self._cache[key]
@@ -722,6 +742,42 @@ def _always_equal_classes(tree: ast.Module) -> set[str]:
             ) and isinstance(item.value, ast.Lambda) and truthiness(item.value.body) is True:
                 out.add(cls.name)
     return out
+
+
+def _callees_first(functions: dict[str, _Func]) -> list[str]:
+    """The names of ``functions`` that reach no cycle of calls among them (a function calling
+    itself is no cycle) and call no method (``self.x()``, ``cls.x()``), each after every one
+    it names: a depth-first walk with its own stack, not Python's."""
+    named = {name: sorted({n.id for n in ast.walk(func) if isinstance(n, ast.Name)
+                           and n.id in functions and n.id != name})
+             for name, func in functions.items()}
+    clean = {name: not any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                           and n.value.id in ("self", "cls") for n in ast.walk(func))
+             for name, func in functions.items()}
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1: on the walk's stack, 2: done
+    for root in functions:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(named[root]))]
+        while stack:
+            name, callees = stack[-1]
+            callee = next(callees, None)
+            if callee is None:
+                stack.pop()
+                state[name] = 2
+                if clean[name]:
+                    order.append(name)
+                elif stack:
+                    clean[stack[-1][0]] = False
+                continue
+            if state.get(callee) == 1 or (state.get(callee) == 2 and not clean[callee]):
+                clean[name] = False  # a cycle, or a callee that reaches one
+            elif callee not in state:
+                state[callee] = 1
+                stack.append((callee, iter(named[callee])))
+    return order
 
 
 def check_assertions(sub: Submission, tree: ast.Module, names: Names,
