@@ -1296,6 +1296,16 @@ class Judge:
             return (yield)
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+        """A fixture's teardown may call the target: heard like its setup (red team 69 called
+        it only there, so no return type was heard and the extreme mutant returning that
+        type's zero was never made). A left-out test that ends a class, a module or the
+        session tears down fixtures kept tests set up: heard too."""
+        ends_scope = nextitem is None or nextitem.parent is not item.parent
+        with self._recording(None if ends_scope else item):
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         try:
             with self._recording(item):

@@ -26,6 +26,7 @@ from typing import Any
 from pytest_quest.astext import unparse
 
 __all__ = [
+    "ZERO_TYPES",
     "Generated",
     "Mutant",
     "MutationError",
@@ -47,6 +48,8 @@ _ZEROS: dict[str, str] = {
     "int": "0", "float": "0.0", "complex": "0j", "str": "''", "bytes": "b''", "bool": "False",
     "list": "[]", "dict": "{}", "tuple": "()", "set": "set()", "frozenset": "frozenset()",
 }
+#: Every type with a zero value, for a run whose calls of the target were not heard.
+ZERO_TYPES: tuple[str, ...] = tuple(_ZEROS)
 #: Operator swaps. Each entry is what the brief asks for; the reverse swaps keep
 #: the set symmetric so ``<=`` in the source is challenged just like ``<``.
 _CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -588,6 +591,18 @@ def generate(
         if mutant is not None:
             result.extreme.append(mutant)
 
+    for returns, value, text in _zero_returns(func, zero_types) if extremes else ():
+        olds = [r.value for r in returns]
+        try:
+            for r in returns:
+                r.value = value
+            mutant = accept("extreme", func.lineno, text)
+        finally:
+            for r, old_value in zip(returns, olds, strict=True):
+                r.value = old_value
+        if mutant is not None:
+            result.extreme.append(mutant)
+
     candidates = _ordered(_candidates(func, covered))
     result.candidates = len(candidates)
     for cand in candidates:
@@ -995,6 +1010,32 @@ def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[li
             continue
         done.add(literal)
         yield located(ast.parse(f"return {literal}").body), f"return {literal}"
+
+
+def _zero_returns(func: _Func, zero_types: Sequence[str]
+                  ) -> Iterator[tuple[list[ast.Return], ast.expr, str]]:
+    """Every value the function returns replaced by a zero of each observed type, the rest of
+    the body kept: the extreme mutants take the checks of what it raises or changes with the
+    body, so a test that checks only those and never the value returned killed them all
+    (red team 69: a validator's ``return nights`` went unchecked, score 1.0). Not for
+    generators and coroutines; a body that is one ``return`` gives the extreme mutant again
+    (dropped as equivalent)."""
+    if isinstance(func, ast.AsyncFunctionDef) or any(
+            isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func)):
+        return
+    returns = [n for n in _own_nodes(func) if isinstance(n, ast.Return) and n.value is not None
+               and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
+    if not returns:
+        return
+    done: set[str] = set()
+    for name in zero_types:
+        literal = zero_literal(name)
+        if literal is None or literal in done:
+            continue
+        done.add(literal)
+        value = ast.parse(literal, mode="eval").body
+        _locate(value, returns[0].lineno, returns[0].col_offset)
+        yield returns, value, f"every value returned replaced by `{literal}`"
 
 
 def _own_nodes(func: _Func) -> Iterator[ast.AST]:

@@ -327,10 +327,10 @@ _MUTATION_FIELDS: dict[str, Check] = {
     "candidates": _int, "equivalent": _int, "extreme_equivalent": _int, "incompatible": _int,
     "clean_seconds": _number, "timeout": _number, "import_time_only": _bool,
     "extreme": _list(_MUTANT, 64), "classic": _list(_MUTANT, 1000), "not_run": _int,
-    "classic_skipped": _str, "seed": _str, "order": _list(_str, 2000), "install": _str,
+    "classic_skipped": _str, "seed": _str, "order": _list(_str, 10_000), "install": _str,
     "controls": _int, "reach": _list(_MUTANT, 1000), "stopped": _int, "reach_not_run": _int,
     "reach_only": _bool, "waves": _int, "left_out": _int, "whole_file": _str,
-    "again": _list(_str, 2000),
+    "again": _list(_str, 10_000), "extreme_not_run": _int,
 }
 _EVENTS: dict[EventKind, Check] = {
     EventKind.START: _shape({"pid": _int, "time": _number}),

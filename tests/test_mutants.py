@@ -158,6 +158,40 @@ def test_extreme_mutants_use_observed_zero_values() -> None:
     assert [_call(func, m, 3) for m in made.extreme] == [None, 0, 0.0]
 
 
+VALIDATOR = '''
+def nights(start, end):
+    if end <= start:
+        raise ValueError("empty stay")
+    if end - start > 30:
+        return 30
+    return end - start
+'''
+
+
+def test_every_value_returned_is_replaced_by_a_zero_with_the_rest_kept() -> None:
+    # Red team 69: the extreme mutants take the guards with the body, so a test checking only
+    # what raises killed them all and never looked at the value returned.
+    made, func = _gen(VALIDATOR, "nights", zero_types=["int", "Thing"])
+    assert [m.description for m in made.extreme] == [
+        "body replaced by `return None`", "body replaced by `return 0`",
+        "every value returned replaced by `0`"]
+    returns_zero = made.extreme[2]
+    assert _call(func, returns_zero, 1, 5) == 0 and _call(func, returns_zero, 1, 90) == 0
+    with pytest.raises(ValueError):  # the guard is kept
+        _call(func, returns_zero, 5, 1)
+
+
+@pytest.mark.parametrize("source", [
+    "def f(a):\n    return a * 2\n",  # one return, nothing else: the extreme mutant again
+    "def f(a):\n    if a:\n        return None\n    print(a)\n",  # returns nothing
+    "def f(a):\n    for i in a:\n        yield i\n    return 1\n",  # a generator
+    "async def f(a):\n    await a\n    return 1\n",  # a coroutine
+])
+def test_no_value_returned_to_replace_makes_no_such_mutant(source: str) -> None:
+    made, _ = _gen(source, "f", zero_types=["int"])
+    assert not any(m.description.startswith("every value") for m in made.extreme)
+
+
 def test_extreme_mutant_of_a_generator_is_empty() -> None:
     made, func = _gen("def g(n):\n    for i in range(n):\n        yield i\n", "g",
                       zero_types=["int"])

@@ -274,6 +274,21 @@ def test_unrun_mutants_that_decide_the_verdict_fail_as_too_slow() -> None:
     assert {f.rule for f in mutation.check(_sub(event))} == {"mutation-score"}
 
 
+def test_an_extreme_mutant_not_run_is_too_slow_whatever_the_score() -> None:
+    # Red team 69: counted as one more classic survivor, an extreme mutant not run FAILed only
+    # when the score sat exactly at the threshold; the pseudo-testing check was never made.
+    from pytest_quest.rules import mutation
+
+    event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}],
+             "classic": _classic(["killed"] * 5), "not_run": 1, "extreme_not_run": 1,
+             "budget": 90.0}
+    facts = list(mutation.check(_sub(event)))
+    assert [f.rule for f in facts] == ["mutation-too-slow"]
+    assert facts[0].expected == "every extreme mutant runs within the time budget"
+    del event["extreme_not_run"]  # a classic one not run: the score decides, and passes
+    assert list(mutation.check(_sub(event))) == []
+
+
 def test_a_stage_with_no_run_in_the_budget_is_too_slow() -> None:
     from pytest_quest.rules import mutation
 
@@ -678,6 +693,36 @@ def test_a_check_only_a_left_out_test_passes_runs_again_with_every_test(
     evidence = result.quest.evidence.mutation
     assert evidence["left_out"] == 1 and evidence["whole_file"] is None
     assert evidence["again"] >= 1
+
+
+#: Every check in a fixture's teardown: the measuring run's recorder hears the calls there.
+IN_TEARDOWN = """
+import pytest
+from hotel.pricing import nightly_rate
+
+CASES = [("standard", 2, 100.0), ("high", 6, 125.0), ("low", 1, 80.0), ("high", 7, 112.5),
+         ("standard", 7, 90.0), ("standard", 6, 100.0), ("standard", 1, 100.0)]
+
+@pytest.fixture
+def checked():
+    yield
+    for season, nights, rate in CASES:
+        assert nightly_rate(100.0, season, nights) == rate
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+
+def test_rates(checked):
+    pass
+"""
+
+
+def test_calls_in_a_fixture_teardown_are_heard(submit_test: Callable[..., Result]) -> None:
+    # Red team 69: unheard, they left no return type, and the extreme mutant returning 0.0 was
+    # never made; now heard: None, 0.0, and every value returned replaced by 0.0.
+    result = submit_test(QUEST, IN_TEARDOWN)
+    assert result.verdict.outcome is Outcome.PASS, result.verdict.facts
+    evidence = result.quest.evidence.mutation
+    assert evidence["extreme_total"] == evidence["extreme_killed"] == 3
 
 
 def test_a_long_chain_of_helpers_costs_the_judge_no_time_limit(
