@@ -1283,14 +1283,15 @@ class Judge:
     @pytest.hookimpl(wrapper=True)
     def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:
         """The measured run's recorder listens while pytest collects a test module (its
-        import: module-level code, ``parametrize`` arguments), not the rest of pytest's
+        import: module-level code, ``parametrize`` arguments; a class's, whose methods'
+        ``parametrize`` ids run then: red team 70), not the rest of pytest's
         collection: on 3.11 the recorder's profile hook slows every call it hears
         (:mod:`pytest_quest.recorder`). A hook, not a wrapper put into pytest's module:
         that module changed under the watch made pytest's traceback API untrusted while a
         test module's import error was reported (red team 55: an honest typo was told it
         walked frames)."""
         if self.run is None or self.run.recorder is None or \
-                not isinstance(collector, pytest.Module):
+                not isinstance(collector, pytest.Module | pytest.Class):
             return (yield)
         with self.run.recording():
             return (yield)

@@ -577,6 +577,9 @@ def generate(
         return whole(kind, line, description, code)
 
     doc = func.body[:1] if _is_docstring(func.body[0]) else []
+    # The annotation's types too: what the run heard it return is the run's word (red team
+    # 70 crowded the recorder's few places with other types).
+    zero_types = [*zero_types, *_annotated(func)]
     for body, text in _extreme_bodies(func, zero_types) if extremes else ():
         old = func.body
         try:
@@ -1012,6 +1015,14 @@ def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[li
         yield located(ast.parse(f"return {literal}").body), f"return {literal}"
 
 
+def _annotated(func: _Func) -> list[str]:
+    """The types with a zero its return annotation names (``-> float``, ``-> int | None``,
+    ``-> Optional[str]``); none for a string annotation or a class of the project."""
+    if func.returns is None:
+        return []
+    return [n.id for n in ast.walk(func.returns) if isinstance(n, ast.Name) and n.id in _ZEROS]
+
+
 def _zero_returns(func: _Func, zero_types: Sequence[str]
                   ) -> Iterator[tuple[list[ast.Return], ast.expr, str]]:
     """Every value the function returns replaced by a zero of each observed type, the rest of
@@ -1019,7 +1030,8 @@ def _zero_returns(func: _Func, zero_types: Sequence[str]
     body, so a test that checks only those and never the value returned killed them all
     (red team 69: a validator's ``return nights`` went unchecked, score 1.0). Not for
     generators and coroutines; a body that is one ``return`` gives the extreme mutant again
-    (dropped as equivalent)."""
+    (dropped as equivalent). A returned tuple display also gets its arity kept and each
+    element None."""
     if isinstance(func, ast.AsyncFunctionDef) or any(
             isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func)):
         return
@@ -1036,6 +1048,14 @@ def _zero_returns(func: _Func, zero_types: Sequence[str]
         value = ast.parse(literal, mode="eval").body
         _locate(value, returns[0].lineno, returns[0].col_offset)
         yield returns, value, f"every value returned replaced by `{literal}`"
+    # A tuple's zero is (), which unpacking the result kills by itself (red team 70): the
+    # arity kept, each element None.
+    for size in sorted({len(r.value.elts) for r in returns if isinstance(r.value, ast.Tuple)
+                        and not any(isinstance(e, ast.Starred) for e in r.value.elts)}):
+        same = [r for r in returns if isinstance(r.value, ast.Tuple) and len(r.value.elts) == size]
+        value = ast.Tuple(elts=[ast.Constant(value=None) for _ in range(size)], ctx=ast.Load())
+        _locate(value, same[0].lineno, same[0].col_offset)
+        yield same, value, f"every element of the {size}-tuples returned replaced by `None`"
 
 
 def _own_nodes(func: _Func) -> Iterator[ast.AST]:

@@ -47,6 +47,7 @@ from pytest_quest.mutants import (
     reach_mutants,
 )
 from pytest_quest.protocol import CTYPES_LOADED, MutationSpec, RunReport, Tampering
+from pytest_quest.recorder import MAX_TYPES
 from pytest_quest.selection import item_key
 
 __all__ = [
@@ -643,6 +644,7 @@ def _after_measuring(runs: Runs, stage: Stage, labels: list[str], by_label: dict
     left_out = stage.deselected
     if not left_out:
         return _run_labels(runs, stage, labels, by_label, given, timeout, deadline, order)
+    started = time.monotonic()
     selected = Stage()
     reached = _run_labels(runs, selected, labels, by_label, given, timeout, deadline, order,
                           left_out)
@@ -655,8 +657,14 @@ def _after_measuring(runs: Runs, stage: Stage, labels: list[str], by_label: dict
     ) and all(reached.get(t, {}).get("outcome", SURVIVED) == SURVIVED for t in twins.values())
     if not clean:
         stage.again += [label for label in labels if label != "C"]
+        # It gets back the time the selected phase took, as a first schedule run again does,
+        # all of it together up to half the budget (``given.budget`` already holds the first).
+        room = (given.budget - stage.extra_budget) / 2 - stage.extra_budget
+        extra = min(time.monotonic() - started, max(0.0, room))
+        stage.extra_budget += extra
         return _run_labels(runs, stage, _shuffled([*labels, *([] if "C" in labels else ["C"])],
-                                                  rng), by_label, given, timeout, deadline, order)
+                                                  rng), by_label, given, timeout,
+                           deadline + extra, order)
     stage.controls += selected.controls
     again = [label for label in labels if label[0] in "ER" and
              reached.get(label, {}).get("outcome") == SURVIVED]
@@ -899,7 +907,9 @@ def _with_extremes(made: Generated, given: StageInput) -> Generated:
     # No call heard although the body ran (red team 69: only in a fixture's teardown, then
     # heard; a call the recorder still misses): which type it returns is unknown, so every
     # zero is tried, or the one the checks cannot tell from the right value is never made.
-    types = given.report.types if given.report.calls else ZERO_TYPES
+    # As many types as the recorder keeps: more may have been crowded out (red team 70).
+    report = given.report
+    types = report.types if report.calls and len(report.types) < MAX_TYPES else ZERO_TYPES
     extra = generate(given.source, given.filename, given.def_line, module_code=given.module,
                      covered=set(), max_mutants=0, zero_types=types,
                      null_name=_null_name(given.seed), null_shape=_null_shape(given.seed))

@@ -29,7 +29,9 @@ the recorder's code is trusted only in the run that measures, red teams 45 and 4
 under pytest-quest's own coverage, where every run measures; ``noctypes``: no ``_ctypes`` in a
 run's memory, red team 52 made ctypes objects from Python and read memory through their
 buffers with no audit event: on this branch where the C extension ``pytest_quest._kernel``
-was built, which makes the confining system calls in ctypes' stead). Until that defence
+was built, which makes the confining system calls in ctypes' stead; ``shapes``: value-free
+checks of the shape of a result, a value that flows through the target and relations between
+calls, red team 70: a known limit, not built, docs/security.md). Until that defence
 is on this branch (``LANDED``), its test is
 ``xfail(strict=True)``: it must fail today (the attack works), and the mark goes when the
 defence lands; ``UNSTEADY`` ones are not strict.
@@ -161,7 +163,7 @@ def test_corpus_size_and_rules_exist() -> None:
         pending = header.get("pending")
         assert pending in (None, "confine", "harness", "redteam2", "parent", "runns",
                            "measuredlast", "pagecache", "pipes", "waves", "watch",
-                           "unmeasured", "noctypes"), path.name
+                           "unmeasured", "noctypes", "shapes"), path.name
         if pending is None or pending in LANDED | WAVES:
             assert expected <= known, path.name
         else:  # the rule may come with the defence; one of the answers exists already

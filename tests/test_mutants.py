@@ -181,6 +181,23 @@ def test_every_value_returned_is_replaced_by_a_zero_with_the_rest_kept() -> None
         _call(func, returns_zero, 5, 1)
 
 
+def test_the_return_annotation_adds_its_zero() -> None:
+    # Red team 70 crowded the recorder's places with other types: the annotation is the
+    # file's word, not the run's.
+    made, _ = _gen("def f(a) -> float | None:\n    return a * 2\n", "f", zero_types=[])
+    assert [m.description for m in made.extreme] == [
+        "body replaced by `return None`", "body replaced by `return 0.0`"]
+
+
+def test_a_returned_tuple_keeps_its_arity_with_each_element_none() -> None:
+    # Red team 70: `return ()` is killed by unpacking the result; the elements went unchecked.
+    made, func = _gen("def f(a):\n    if a:\n        return (True, 'ok')\n"
+                      "    return False, 'no'\n", "f", zero_types=["tuple"])
+    (kept,) = [m for m in made.extreme if m.description.startswith("every element")]
+    assert kept.description == "every element of the 2-tuples returned replaced by `None`"
+    assert _call(func, kept, 1) == (None, None) == _call(func, kept, 0)
+
+
 @pytest.mark.parametrize("source", [
     "def f(a):\n    return a * 2\n",  # one return, nothing else: the extreme mutant again
     "def f(a):\n    if a:\n        return None\n    print(a)\n",  # returns nothing

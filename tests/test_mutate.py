@@ -1115,3 +1115,38 @@ def test_no_call_heard_tries_every_zero_value() -> None:
     assert {"body replaced by `return 0.0`", "body replaced by `return ''`",
             "every value returned replaced by `[]`"} <= texts
     assert len(run_stage(FakeRuns(), _given()).mutation["extreme"]) == 3  # int: heard
+
+
+def test_a_recorder_full_of_types_tries_every_zero_value() -> None:
+    # Red team 70 made the target return eight other types first: the recorder keeps eight,
+    # and the float zero was never made.
+    from pytest_quest.recorder import MAX_TYPES
+
+    crowded = ("str", "bytes", "list", "dict", "tuple", "set", "frozenset", "complex")
+    assert len(crowded) == MAX_TYPES
+    heard = dataclasses.replace(_given().report, types=crowded)
+    event = run_stage(FakeRuns(), _given(measured=heard)).mutation
+    assert event is not None
+    assert "body replaced by `return 0`" in {e["description"] for e in event["extreme"]}
+
+
+def test_a_phase_run_whole_again_gets_back_the_time_it_took(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    deadlines: list[float] = []
+
+    class Slow(FakeRuns):
+        def run(self, requests: Sequence[RunRequest], deadline: float,
+                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+                later: mutate.Later | None = None) -> list[Ran | None]:
+            deadlines.append(deadline)
+            clock[0] += 1.0 * len(requests)
+            return super().run(requests, math.inf, skip, finished, later)
+
+    monkeypatch.setattr(mutate, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    runs = Slow(_fails_after_measuring(True, lambda request: request.clean))
+    stage = run_stage(runs, _given(deselect=LEFT_OUT, mutation=WEAK, budget=60.0))
+    assert stage.whole_file is None and stage.again
+    # the selected phase's runs took 1 s each: the run of every test gets them back
+    assert deadlines[-1] - deadlines[-2] == pytest.approx(runs.calls[-2])
+    assert stage.extra_budget == pytest.approx(runs.calls[-2])

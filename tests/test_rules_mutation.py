@@ -86,10 +86,33 @@ def test_type_only_assertions_fail_on_score(submit_test: Callable[..., Result]) 
     result = submit_test(QUEST, WEAK)
     assert result.verdict.outcome is Outcome.FAIL
     assert result.verdict.root_cause == "mutation-score"
+    # Every value returned replaced by 0.0, the guard kept: a float, and nights=0 raises.
+    (unchecked,) = _facts(result, "mutation-return-unchecked")
+    assert unchecked.level == "review" and unchecked.actual == (
+        "every value returned replaced by `0.0` and every test still passed: the value it "
+        "returns is never checked")
+
+
+#: Every line runs, but only the high season's value is checked.
+HIGH_ONLY = """
+import pytest
+from hotel.pricing import nightly_rate
+
+def test_high_season():
+    assert nightly_rate(100.0, "high", 1) == 125.0
+    nightly_rate(100.0, "low", 1)
+    nightly_rate(100.0, "standard", 7)
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "standard", 0)
+"""
+
+
+def test_unchecked_values_fail_on_score_with_their_survivors(
+        submit_test: Callable[..., Result]) -> None:
+    result = submit_test(QUEST, HIGH_ONLY)
+    assert result.verdict.root_cause == "mutation-score", result.verdict.facts
     summary, *survivors = _facts(result, "mutation-score")
-    assert summary.where == "hotel/pricing.py"
-    assert "killed (" in summary.actual
-    assert survivors
+    assert summary.where == "hotel/pricing.py" and "killed (" in summary.actual
     texts = [f.actual for f in survivors]
     assert "line 14: 'nights >= 7' -> 'nights > 7' survived" in texts
     assert all(f.where.startswith("hotel/pricing.py:") for f in survivors)
@@ -274,6 +297,26 @@ def test_unrun_mutants_that_decide_the_verdict_fail_as_too_slow() -> None:
     assert {f.rule for f in mutation.check(_sub(event))} == {"mutation-score"}
 
 
+def test_a_returned_value_never_checked_goes_to_a_person() -> None:
+    # Red team 70: a writer's test that compares the file it writes byte for byte but not the
+    # count it returns is complete to many reviewers; a validator's that ignores its result
+    # is not (red team 69). The machine cannot tell which: REVIEW, never a PASS or a FAIL.
+    from pytest_quest.rules import mutation
+
+    returns = {"outcome": "survived", "kind": "extreme", "line": 1,
+               "description": "every value returned replaced by `0`"}
+    body = {**returns, "description": "body replaced by `return 0`"}
+    event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}, returns],
+             "classic": _classic(["killed"] * 5)}
+    facts = list(mutation.check(_sub(event)))
+    assert [(f.rule, f.level) for f in facts] == [("mutation-return-unchecked", "review")]
+    assert facts[0].expected == ("a test fails when, in f, every value returned replaced by "
+                                 "`0`, the rest of its body kept")
+    event["extreme"] = [body, returns]
+    assert [f.rule for f in mutation.check(_sub(event))] == [
+        "mutation-pseudo-tested", "mutation-return-unchecked"]
+
+
 def test_an_extreme_mutant_not_run_is_too_slow_whatever_the_score() -> None:
     # Red team 69: counted as one more classic survivor, an extreme mutant not run FAILed only
     # when the score sat exactly at the threshold; the pseudo-testing check was never made.
@@ -410,13 +453,16 @@ def _submit_registry(project: Path, source: str, name: str = "register") -> Resu
 def test_import_time_calls_see_the_mutant_installed_at_import(registry_project: Path) -> None:
     # The mutant is in place before the module is imported: what its module-level calls
     # build is built by the mutant, so a test of what they built kills it.
-    # The test never calls register(): its extreme mutants still die (no pseudo-tested fact),
-    # only the unchecked return value survives.
+    # The test never calls register(): the mutants of its whole body still die (what the
+    # import-time calls built is checked); only the value it returns goes unchecked.
     result = _submit_registry(registry_project, REGISTRY_TEST)
     assert result.verdict.root_cause == "mutation-score", result.verdict.facts
     assert not _facts(result, "mutation-pseudo-tested")
     assert [f.actual for f in _facts(result, "mutation-score")][1:] == [
         "line 10: 'return shown' -> 'return None' survived"]
+    assert [f.actual for f in _facts(result, "mutation-return-unchecked")] == [
+        "every value returned replaced by `''` and every test still passed: the value it "
+        "returns is never checked"]
     checked = (REGISTRY_TEST + "\n\ndef test_register():\n"
                "    from hotel.registry import register\n"
                "    assert register('c', 'gamma') == 'GAMMA'\n")
@@ -635,8 +681,9 @@ def test_tests_that_cannot_reach_the_target_are_left_out_of_the_first_schedule(
     evidence = result.quest.evidence.mutation
     assert evidence["left_out"] == 2 and evidence["whole_file"] is None
     assert evidence["classic_killed"] == 12
-    # The measuring run's recorder heard the kept tests: the float zero is an extreme mutant.
-    assert evidence["extreme_total"] == evidence["extreme_killed"] == 2
+    # The measuring run's recorder heard the kept tests: the float zero is an extreme mutant,
+    # for the whole body and for every value returned.
+    assert evidence["extreme_total"] == evidence["extreme_killed"] == 3
 
 
 def test_a_detector_beside_a_left_out_test_still_fails(

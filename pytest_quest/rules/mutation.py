@@ -39,10 +39,18 @@ MACHINERY = CATALOG.add(
 PSEUDO = CATALOG.add(
     "mutation-pseudo-tested", FAIL, "mutation",
     "Replacing the target's body by a trivial return (None, the zero value of the type it "
-    "returned, an empty generator), or only every value it returns by that zero with the rest "
-    "of the body kept, makes at least one test fail.",
+    "returned, an empty generator) makes at least one test fail.",
     "Assert the exact values the function returns (and its side effects), not only that it runs.",
     supersedes=("mutation-score",),
+)
+UNCHECKED_RETURN = CATALOG.add(
+    "mutation-return-unchecked", REVIEW, "mutation",
+    "Replacing only the values the target returns (each by the zero of the type it returned, "
+    "each element of a returned tuple by None), the rest of its body kept, makes at least one "
+    "test fail. A test that checks what the function raises or changes but never what it "
+    "returns goes to a human: the value may be incidental (a count a writer returns) or the "
+    "point (a validator's result).",
+    "Assert the value the function returns too; a maintainer approves when it does not matter.",
 )
 SCORE = CATALOG.add(
     "mutation-score", FAIL, "mutation",
@@ -227,8 +235,9 @@ def check(sub: Submission) -> Iterator[Fact]:
 
 
 #: How an extreme mutant that keeps the body and replaces only what it returns is described
-#: (:func:`pytest_quest.mutants.generate`).
-_RETURNS = "every value returned replaced by "
+#: (:func:`pytest_quest.mutants.generate`): "every value returned replaced by ...", "every
+#: element of the tuples returned replaced by ...".
+_RETURNS = "every "
 
 
 def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:
@@ -237,13 +246,13 @@ def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:
             continue
         description = str(entry.get("description", "body replaced"))
         if description.startswith(_RETURNS):
-            # Only the values returned changed: what it raises or changes is kept, and checked.
-            value = description[len(_RETURNS):]
-            yield PSEUDO.fact(
-                where, f"a test fails when every value {qualname} returns is replaced by "
-                f"{value}, the rest of its body kept",
-                f"pseudo-tested: every value returned replaced by {value} and every test "
-                "still passed: the value it returns is never checked",
+            # Only the values returned changed: what it raises or changes is kept, and
+            # checked. Whether the value matters is a person's call (a writer's count).
+            yield UNCHECKED_RETURN.fact(
+                where, f"a test fails when, in {qualname}, {description}, the rest of its "
+                "body kept",
+                f"{description} and every test still passed: the value it returns is never "
+                "checked",
             )
             continue
         text = description.replace("body replaced by ", "")

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: run-flaky|run-no-report|run-report-tampered|mutation-score
+# expect: run-flaky|run-no-report|run-report-tampered|mutation-score|mutation-pseudo-tested
 # fixgate: the marker file (runs can no longer write the sandbox copy: finding 01) is
 #   replaced by the pid switch the report names: the measured run is the zygote's first
 #   child (pid == ppid + 1); the attack is otherwise unchanged.

@@ -1,6 +1,7 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/booking.py::validate_dates
-# expect: mutation-pseudo-tested
+# expect: mutation-return-unchecked
+# verdict: REVIEW
 #
 # RED TEAM 69 (side finding, pre-existing, not from c8d0c49): a validator's returned value is
 #   never checked, yet the gate scores the test 1.0 and PASSes it, also with the return broken.

@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-score
+# expect: mutation-score|mutation-pseudo-tested
 # Walks around static-membership-tautology: the container holding the result is built by a call,
 # not written as a literal. The mutation stage sees that most mutants survive it.
 import pytest

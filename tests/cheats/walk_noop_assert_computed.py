@@ -1,6 +1,6 @@
 # ruff: noqa  (corpus input: deliberately bad test code)
 # quest: hotel/pricing.py::nightly_rate
-# expect: mutation-score
+# expect: mutation-score|mutation-pseudo-tested
 # Walks around static-noop-assert-method: the no-op assertEqual is put on a class built with a
 # computed method name. Behind the static rule, the mutation stage sees that the tests let
 # most mutants survive.
