@@ -594,10 +594,10 @@ def generate(
         if mutant is not None:
             result.extreme.append(mutant)
 
-    for returns, value, text in _zero_returns(func, zero_types) if extremes else ():
+    for returns, values, text in _zero_returns(func, zero_types) if extremes else ():
         olds = [r.value for r in returns]
         try:
-            for r in returns:
+            for r, value in zip(returns, values, strict=True):
                 r.value = value
             mutant = accept("extreme", func.lineno, text)
         finally:
@@ -1024,14 +1024,17 @@ def _annotated(func: _Func) -> list[str]:
 
 
 def _zero_returns(func: _Func, zero_types: Sequence[str]
-                  ) -> Iterator[tuple[list[ast.Return], ast.expr, str]]:
+                  ) -> Iterator[tuple[list[ast.Return], list[ast.expr], str]]:
     """Every value the function returns replaced by a zero of each observed type, the rest of
     the body kept: the extreme mutants take the checks of what it raises or changes with the
     body, so a test that checks only those and never the value returned killed them all
-    (red team 69: a validator's ``return nights`` went unchecked, score 1.0). Not for
-    generators and coroutines; a body that is one ``return`` gives the extreme mutant again
-    (dropped as equivalent). A returned tuple display also gets its arity kept and each
-    element None."""
+    (red team 69: a validator's ``return nights`` went unchecked, score 1.0). The returned
+    expression is still evaluated, its value dropped (``return (round(rate, 2), 0.0)[1]``): a
+    test whose every call raises in it killed a mutant that skipped it (red team 71). Yields
+    the returns, the new value of each, and the description. Not for generators and
+    coroutines. A returned tuple display also gets its arity kept and each element replaced
+    by the zero of its own type, ``type(element)()`` (``None`` and ``()`` were killed by
+    unpacking the result and by using an element unchecked: red teams 70 and 71)."""
     if isinstance(func, ast.AsyncFunctionDef) or any(
             isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func)):
         return
@@ -1039,23 +1042,45 @@ def _zero_returns(func: _Func, zero_types: Sequence[str]
                and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
     if not returns:
         return
+
+    def dropped(at: ast.Return, zero: ast.expr) -> ast.expr:
+        assert at.value is not None
+        _locate(zero, at.lineno, at.col_offset)
+        new = ast.Subscript(value=ast.Tuple(elts=[at.value, zero], ctx=ast.Load()),
+                            slice=ast.Constant(value=1), ctx=ast.Load())
+        _locate_new(new, at)
+        return new
+
     done: set[str] = set()
     for name in zero_types:
         literal = zero_literal(name)
         if literal is None or literal in done:
             continue
         done.add(literal)
-        value = ast.parse(literal, mode="eval").body
-        _locate(value, returns[0].lineno, returns[0].col_offset)
-        yield returns, value, f"every value returned replaced by `{literal}`"
-    # A tuple's zero is (), which unpacking the result kills by itself (red team 70): the
-    # arity kept, each element None.
+        yield returns, [dropped(r, ast.parse(literal, mode="eval").body) for r in returns], \
+            f"every value returned replaced by `{literal}`"
     for size in sorted({len(r.value.elts) for r in returns if isinstance(r.value, ast.Tuple)
                         and not any(isinstance(e, ast.Starred) for e in r.value.elts)}):
         same = [r for r in returns if isinstance(r.value, ast.Tuple) and len(r.value.elts) == size]
-        value = ast.Tuple(elts=[ast.Constant(value=None) for _ in range(size)], ctx=ast.Load())
-        _locate(value, same[0].lineno, same[0].col_offset)
-        yield same, value, f"every element of the {size}-tuples returned replaced by `None`"
+        values: list[ast.expr] = []
+        for r in same:
+            assert isinstance(r.value, ast.Tuple)
+            zeros = [ast.Call(func=ast.Call(func=ast.Name(id="type", ctx=ast.Load()), args=[e],
+                                            keywords=[]), args=[], keywords=[])
+                     for e in r.value.elts]
+            values.append(ast.Tuple(elts=list(zeros), ctx=ast.Load()))
+            _locate_new(values[-1], r)
+        yield same, values, (f"every element of the {size}-tuples returned replaced by the "
+                             "zero of its type")
+
+
+def _locate_new(node: ast.AST, at: ast.Return) -> None:
+    """Positions for the nodes a returned-values mutant adds around the original expression
+    (which keeps its own): the line of the ``return``."""
+    for child in ast.walk(node):
+        if isinstance(child, _Located) and not hasattr(child, "lineno"):
+            child.lineno = child.end_lineno = at.lineno
+            child.col_offset = child.end_col_offset = at.col_offset
 
 
 def _own_nodes(func: _Func) -> Iterator[ast.AST]:

@@ -153,9 +153,10 @@ def test_extreme_mutants_use_observed_zero_values() -> None:
     texts = [m.description for m in made.extreme]
     assert texts == [
         "body replaced by `return None`", "body replaced by `return 0`",
-        "body replaced by `return 0.0`",
+        "body replaced by `return 0.0`", "every value returned replaced by `0`",
+        "every value returned replaced by `0.0`",
     ]
-    assert [_call(func, m, 3) for m in made.extreme] == [None, 0, 0.0]
+    assert [_call(func, m, 3) for m in made.extreme] == [None, 0, 0.0, 0, 0.0]
 
 
 VALIDATOR = '''
@@ -186,7 +187,8 @@ def test_the_return_annotation_adds_its_zero() -> None:
     # file's word, not the run's.
     made, _ = _gen("def f(a) -> float | None:\n    return a * 2\n", "f", zero_types=[])
     assert [m.description for m in made.extreme] == [
-        "body replaced by `return None`", "body replaced by `return 0.0`"]
+        "body replaced by `return None`", "body replaced by `return 0.0`",
+        "every value returned replaced by `0.0`"]
 
 
 def test_a_returned_tuple_keeps_its_arity_with_each_element_none() -> None:
@@ -194,12 +196,23 @@ def test_a_returned_tuple_keeps_its_arity_with_each_element_none() -> None:
     made, func = _gen("def f(a):\n    if a:\n        return (True, 'ok')\n"
                       "    return False, 'no'\n", "f", zero_types=["tuple"])
     (kept,) = [m for m in made.extreme if m.description.startswith("every element")]
-    assert kept.description == "every element of the 2-tuples returned replaced by `None`"
-    assert _call(func, kept, 1) == (None, None) == _call(func, kept, 0)
+    assert kept.description == ("every element of the 2-tuples returned replaced by the zero "
+                                "of its type")
+    # red team 71 used the message unchecked (`msg.strip()`): None was killed by that alone
+    assert _call(func, kept, 1) == (False, "") == _call(func, kept, 0)
+
+
+def test_the_value_dropped_is_still_computed() -> None:
+    # Red team 71: every call of the test raised in the returned expression (a str base
+    # through round()); a mutant that skipped the expression was killed by that alone.
+    made, func = _gen("def f(a):\n    return round(a, 2)\n", "f", zero_types=["float"])
+    (dropped,) = [m for m in made.extreme if m.description.startswith("every value")]
+    assert _call(func, dropped, 1.234) == 0.0
+    with pytest.raises(TypeError):
+        _call(func, dropped, "100")
 
 
 @pytest.mark.parametrize("source", [
-    "def f(a):\n    return a * 2\n",  # one return, nothing else: the extreme mutant again
     "def f(a):\n    if a:\n        return None\n    print(a)\n",  # returns nothing
     "def f(a):\n    for i in a:\n        yield i\n    return 1\n",  # a generator
     "async def f(a):\n    await a\n    return 1\n",  # a coroutine
