@@ -1006,13 +1006,13 @@ def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[li
     yield located([ast.Return(value=ast.Constant(value=None))]), "return None"
     if isinstance(func, ast.AsyncFunctionDef):
         return
-    done: set[str] = set()
-    for name in zero_types:
-        literal = zero_literal(name)
-        if literal is None or literal in done:
-            continue
-        done.add(literal)
+    for literal in _zero_literals(zero_types):
         yield located(ast.parse(f"return {literal}").body), f"return {literal}"
+
+
+def _zero_literals(zero_types: Sequence[str]) -> list[str]:
+    """The zero values of ``zero_types`` that have one, each once, in order."""
+    return list(dict.fromkeys(z for z in map(zero_literal, zero_types) if z is not None))
 
 
 def _annotated(func: _Func) -> list[str]:
@@ -1051,12 +1051,7 @@ def _zero_returns(func: _Func, zero_types: Sequence[str]
         _locate_new(new, at)
         return new
 
-    done: set[str] = set()
-    for name in zero_types:
-        literal = zero_literal(name)
-        if literal is None or literal in done:
-            continue
-        done.add(literal)
+    for literal in _zero_literals(zero_types):
         yield returns, [dropped(r, ast.parse(literal, mode="eval").body) for r in returns], \
             f"every value returned replaced by `{literal}`"
     for size in sorted({len(r.value.elts) for r in returns if isinstance(r.value, ast.Tuple)

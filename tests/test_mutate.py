@@ -877,21 +877,29 @@ def test_without_a_selection_time_limits_come_from_the_first_clean_run() -> None
     assert later and all(r.timeout == pytest.approx(3.0) for r in later)
 
 
+class _Slow(FakeRuns):
+    """Each run takes ``seconds`` of a fake clock (``mutate.time`` patched to read it); every
+    schedule's deadline is kept."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, seconds: float,
+                 behave: Callable[[int, RunRequest, Ran], Ran | None]) -> None:
+        super().__init__(behave)
+        self.clock, self.seconds = 1000.0, seconds
+        self.deadlines: list[float] = []
+        monkeypatch.setattr(mutate, "time", types.SimpleNamespace(monotonic=lambda: self.clock))
+
+    def run(self, requests: Sequence[RunRequest], deadline: float,
+            skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
+            later: mutate.Later | None = None) -> list[Ran | None]:
+        self.deadlines.append(deadline)
+        self.clock += self.seconds * len(requests)
+        return super().run(requests, math.inf, skip, finished, later)
+
+
 def test_a_first_schedule_run_again_gets_back_the_time_it_took(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [1000.0]
-    deadlines: list[float] = []
-
-    class Slow(FakeRuns):
-        def run(self, requests: Sequence[RunRequest], deadline: float,
-                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
-                later: mutate.Later | None = None) -> list[Ran | None]:
-            deadlines.append(deadline)
-            clock[0] += 20.0 * len(requests)  # each run takes 20 s of the fake clock
-            return super().run(requests, math.inf, skip, finished, later)
-
-    monkeypatch.setattr(mutate, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
-    runs = Slow(_fail_deselected(lambda request: request.clean))
+    runs = _Slow(monkeypatch, 20.0, _fail_deselected(lambda request: request.clean))
+    deadlines = runs.deadlines
     stage = run_stage(runs, _given(deselect=LEFT_OUT, budget=60.0))
     assert stage.whole_file is not None
     assert stage.extra_budget == 30.0  # what it took (far more), up to half the budget
@@ -1132,19 +1140,8 @@ def test_a_recorder_full_of_types_tries_every_zero_value() -> None:
 
 def test_a_phase_run_whole_again_gets_back_the_time_it_took(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = [1000.0]
-    deadlines: list[float] = []
-
-    class Slow(FakeRuns):
-        def run(self, requests: Sequence[RunRequest], deadline: float,
-                skip: mutate.Skip | None = None, finished: mutate.Finished | None = None,
-                later: mutate.Later | None = None) -> list[Ran | None]:
-            deadlines.append(deadline)
-            clock[0] += 1.0 * len(requests)
-            return super().run(requests, math.inf, skip, finished, later)
-
-    monkeypatch.setattr(mutate, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
-    runs = Slow(_fails_after_measuring(True, lambda request: request.clean))
+    runs = _Slow(monkeypatch, 1.0, _fails_after_measuring(True, lambda request: request.clean))
+    deadlines = runs.deadlines
     stage = run_stage(runs, _given(deselect=LEFT_OUT, mutation=WEAK, budget=60.0))
     assert stage.whole_file is None and stage.again
     # the selected phase's runs took 1 s each: the run of every test gets them back
