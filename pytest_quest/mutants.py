@@ -998,8 +998,7 @@ def _extreme_bodies(func: _Func, zero_types: Sequence[str]) -> Iterator[tuple[li
             _locate(stmt, where.lineno, where.col_offset)
         return stmts
 
-    generator = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func))
-    if generator:
+    if _is_generator(func):
         # ``return`` then an unreachable ``yield``: still a generator, yields nothing.
         yield located(ast.parse("return\nyield").body), "return; yield (empty generator)"
         return
@@ -1035,8 +1034,7 @@ def _zero_returns(func: _Func, zero_types: Sequence[str]
     coroutines. A returned tuple display also gets its arity kept and each element replaced
     by the zero of its own type, ``type(element)()`` (``None`` and ``()`` were killed by
     unpacking the result and by using an element unchecked: red teams 70 and 71)."""
-    if isinstance(func, ast.AsyncFunctionDef) or any(
-            isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func)):
+    if isinstance(func, ast.AsyncFunctionDef) or _is_generator(func):
         return
     returns = [n for n in _own_nodes(func) if isinstance(n, ast.Return) and n.value is not None
                and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
@@ -1076,6 +1074,12 @@ def _locate_new(node: ast.AST, at: ast.Return) -> None:
         if isinstance(child, _Located) and not hasattr(child, "lineno"):
             child.lineno = child.end_lineno = at.lineno
             child.col_offset = child.end_col_offset = at.col_offset
+
+
+def _is_generator(func: _Func) -> bool:
+    """It yields: its ``return`` ends the iteration, and its extreme mutant is an empty
+    generator."""
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_nodes(func))
 
 
 def _own_nodes(func: _Func) -> Iterator[ast.AST]:

@@ -219,8 +219,6 @@ class Stage:
     #: Extreme mutants and reach checks that ran again with every test after the selected
     #: tests (:func:`_after_measuring`).
     again: list[str] = field(default_factory=list)
-    #: Extreme mutants the budget left no room for: the pseudo-testing check is not made.
-    extreme_not_run: int = 0
 
 
 def killed_by(report: RunReport) -> str | None:
@@ -346,7 +344,6 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
         outcomes.update(_after_measuring(runs, stage, _shuffled(
             [*clean, *(e for e, _ in extreme)], rng), dict(extreme), given, timeout, deadline,
             ran_labels, rng))
-        stage.extreme_not_run = sum(1 for label, _ in extreme if label not in outcomes)
     stage.mutation = _event(given, base, made, [*mutants, *extreme], outcomes, ran_labels,
                             len(stage.controls), timeout)
     stage.mutation["stopped"] = len(stopped)
@@ -360,8 +357,10 @@ def run_stage(runs: Runs, given: StageInput, measured: Measured,
         _reach_phase(runs, stage, given, outcomes, rng, timeout, deadline, extra=dict(extreme))
     if stage.again:
         stage.mutation["again"] = stage.again
-    if stage.extreme_not_run:
-        stage.mutation["extreme_not_run"] = stage.extreme_not_run
+    # The budget left no room for them: the pseudo-testing check is not made.
+    extreme_not_run = sum(1 for label, _ in extreme if label not in outcomes)
+    if extreme_not_run:
+        stage.mutation["extreme_not_run"] = extreme_not_run
     stage.mutation["seconds"] = round(time.monotonic() - started, 3)
     return stage
 
@@ -819,8 +818,7 @@ def _reach_phase(runs: Runs, stage: Stage, given: StageInput,
     stage.mutation["controls"] += len(stage.controls) - controls
     if extra:
         stage.mutation["extreme"] = [reached[label] for label in extra if label in reached]
-        stage.extreme_not_run = sum(1 for label in extra if label not in reached)
-        stage.mutation["not_run"] += stage.extreme_not_run
+        stage.mutation["not_run"] += sum(1 for label in extra if label not in reached)
         outcomes.update({label: reached[label] for label in extra if label in reached})
     if not checks:
         return

@@ -46,7 +46,8 @@ PSEUDO = CATALOG.add(
 UNCHECKED_RETURN = CATALOG.add(
     "mutation-return-unchecked", REVIEW, "mutation",
     "Replacing only the values the target returns (each by the zero of the type it returned, "
-    "each element of a returned tuple by None), the rest of its body kept, makes at least one "
+    "each element of a returned tuple by the zero of its own type), the rest of its body kept, "
+    "makes at least one "
     "test fail. A test that checks what the function raises or changes but never what it "
     "returns goes to a human: the value may be incidental (a count a writer returns) or the "
     "point (a validator's result).",
