@@ -82,7 +82,11 @@ class Mutant:
     anything (then it is swapped into ``func.__code__``).
     """
 
-    kind: str  # "null", "extreme" or "classic"
+    #: "null", "classic", or one of the two extreme kinds: "extreme" replaces the whole body,
+    #: "returns" only the values returned (the rest of the body kept). Both go in
+    #: :attr:`Generated.extreme`; a surviving "returns" mutant is a person's call
+    #: (:mod:`pytest_quest.rules.mutation`), a whole-body one a FAIL.
+    kind: str
     line: int
     description: str
     code: types.CodeType = field(repr=False, compare=False)
@@ -570,7 +574,7 @@ def generate(
         digest = fingerprint(code)
         if digest in seen:
             result.equivalent += 1
-            if kind == "extreme" and digest == as_null:  # `noop`: nothing to take away
+            if kind != "classic" and digest == as_null:  # `noop`: nothing to take away
                 result.extreme_equivalent += 1
             return None
         seen.add(digest)
@@ -599,7 +603,7 @@ def generate(
         try:
             for r, value in zip(returns, values, strict=True):
                 r.value = value
-            mutant = accept("extreme", func.lineno, text)
+            mutant = accept("returns", func.lineno, text)
         finally:
             for r, old_value in zip(returns, olds, strict=True):
                 r.value = old_value

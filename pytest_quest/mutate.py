@@ -611,12 +611,20 @@ def _run_labels(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str,
                 deselect: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """Run one more shuffled schedule (each label once, leaving ``deselect`` out); its labels
     are appended to ``order``."""
+    results = _run_phase(runs, labels, by_label, given, timeout, deadline, order, deselect)
+    return _collect(stage, labels, results, by_label, given, deselect)
+
+
+def _run_phase(runs: Runs, labels: list[str], by_label: dict[str, Mutant], given: StageInput,
+               timeout: float, deadline: float, order: list[str],
+               deselect: frozenset[str] = frozenset()) -> list[Ran | None]:
+    """The runs of :func:`_run_labels`, before anything is made of them."""
     pristine = RunRequest(given.module, timeout, clean=True, deselect=deselect)
     requests = [pristine if label == "C" else
                 RunRequest(by_label[label].code, timeout, deselect=deselect) for label in labels]
     results = runs.run(requests, deadline) if requests else []
     order += labels
-    return _collect(stage, labels, results, by_label, given, deselect)
+    return results
 
 
 def _after_measuring(runs: Runs, stage: Stage, labels: list[str], by_label: dict[str, Mutant],
@@ -645,14 +653,15 @@ def _after_measuring(runs: Runs, stage: Stage, labels: list[str], by_label: dict
         return _run_labels(runs, stage, labels, by_label, given, timeout, deadline, order)
     started = time.monotonic()
     selected = Stage()
-    reached = _run_labels(runs, selected, labels, by_label, given, timeout, deadline, order,
-                          left_out)
+    results = _run_phase(runs, labels, by_label, given, timeout, deadline, order, left_out)
+    reached = _collect(selected, labels, results, by_label, given, left_out)
     if stage.tampered is None:
         stage.tampered = selected.tampered
     _gather(stage.reads, selected.reads)
     twins = twins or {}
     clean = not selected.denied and not any(
-        "problem" in c or "failed" in c.get("outcomes", {}).values() for c in selected.controls
+        label == "C" and ran is not None and _clean_failed(ran)
+        for label, ran in zip(labels, results, strict=True)
     ) and all(reached.get(t, {}).get("outcome", SURVIVED) == SURVIVED for t in twins.values())
     if not clean:
         stage.again += [label for label in labels if label != "C"]

@@ -316,7 +316,8 @@ FILE_COVERAGE: Final = _shape(
 )
 _PLACE = {"message": _str, "file": _optional(_str), "line": _optional(_int)}
 _MUTANT = _shape(
-    {"kind": _one_of("null", "extreme", "classic", "reach"), "line": _int, "description": _str,
+    {"kind": _one_of("null", "extreme", "returns", "classic", "reach"), "line": _int,
+     "description": _str,
      "outcome": _one_of(*MUTANT_OUTCOMES), "ms": _number},
     {"by": _str, "error": _str},
 )

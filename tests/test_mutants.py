@@ -157,6 +157,9 @@ def test_extreme_mutants_use_observed_zero_values() -> None:
         "every value returned replaced by `0.0`",
     ]
     assert [_call(func, m, 3) for m in made.extreme] == [None, 0, 0.0, 0, 0.0]
+    # Each says what it replaced: the whole body, or only the values returned.
+    assert [m.kind for m in made.extreme] == ["extreme"] * 3 + ["returns"] * 2
+    assert all(m.to_dict()["kind"] == m.kind for m in made.extreme)
 
 
 VALIDATOR = '''

@@ -71,6 +71,10 @@ def test_every_kind_has_a_shape_and_a_round_trip() -> None:
     ({"event": "mutation", "threshold": 0.6, "max_mutants": 20,
       "null": {"kind": "null", "line": 1, "description": "d", "outcome": "won", "ms": 1}},
      "event (mutation).null.outcome", "one of killed, survived, timeout, crashed, error"),
+    ({"event": "mutation", "threshold": 0.6, "max_mutants": 20,
+      "extreme": [{"kind": "body", "line": 1, "description": "d", "outcome": "killed",
+                   "ms": 1}]},
+     "event (mutation).extreme[0].kind", "one of null, extreme, returns, classic, reach"),
 ])
 def test_each_field_is_checked(event: Any, where: str, expected: str) -> None:
     with pytest.raises(ProtocolError) as caught:
@@ -84,6 +88,13 @@ def _line(kind: EventKind, **data: Any) -> bytes:
 
 START = _line(EventKind.START, pid=1, time=1.0)
 DONE = _line(EventKind.DONE, exitstatus=0, denied=[])
+
+
+def test_a_mutant_that_replaces_only_the_values_returned_has_a_kind_of_its_own() -> None:
+    event = {"event": "mutation", "threshold": 0.6, "max_mutants": 20, "extreme": [
+        {"kind": "returns", "line": 1, "description": "every value returned replaced by `0`",
+         "outcome": "survived", "ms": 1.0}]}
+    assert validate_event(event) == event
 
 
 def test_sequence_start_first_nothing_after_done() -> None:

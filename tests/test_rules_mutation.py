@@ -303,9 +303,9 @@ def test_a_returned_value_never_checked_goes_to_a_person() -> None:
     # is not (red team 69). The machine cannot tell which: REVIEW, never a PASS or a FAIL.
     from pytest_quest.rules import mutation
 
-    returns = {"outcome": "survived", "kind": "extreme", "line": 1,
+    returns = {"outcome": "survived", "kind": "returns", "line": 1,
                "description": "every value returned replaced by `0`"}
-    body = {**returns, "description": "body replaced by `return 0`"}
+    body = {**returns, "kind": "extreme", "description": "body replaced by `return 0`"}
     event = {"null": NULL_OK, "extreme": [{"outcome": "killed"}, returns],
              "classic": _classic(["killed"] * 5)}
     facts = list(mutation.check(_sub(event)))
@@ -315,6 +315,10 @@ def test_a_returned_value_never_checked_goes_to_a_person() -> None:
     event["extreme"] = [body, returns]
     assert [f.rule for f in mutation.check(_sub(event))] == [
         "mutation-pseudo-tested", "mutation-return-unchecked"]
+    # The kind decides, not the words: a whole-body mutant described like the other is
+    # still pseudo-testing.
+    event["extreme"] = [{**body, "description": returns["description"]}]
+    assert [f.rule for f in mutation.check(_sub(event))] == ["mutation-pseudo-tested"]
 
 
 def test_an_extreme_mutant_not_run_is_too_slow_whatever_the_score() -> None:

@@ -235,18 +235,12 @@ def check(sub: Submission) -> Iterator[Fact]:
     yield from _score(event, numbers, path, threshold)
 
 
-#: How an extreme mutant that keeps the body and replaces only what it returns is described
-#: (:func:`pytest_quest.mutants.generate`): "every value returned replaced by ...", "every
-#: element of the tuples returned replaced by ...".
-_RETURNS = "every "
-
-
 def _pseudo(event: dict[str, Any], where: str, qualname: str) -> Iterator[Fact]:
     for entry in _ran(event.get("extreme")):
         if entry.get("outcome") in _DEAD:
             continue
         description = str(entry.get("description", "body replaced"))
-        if description.startswith(_RETURNS):
+        if entry.get("kind") == "returns":
             # Only the values returned changed: what it raises or changes is kept, and
             # checked. Whether the value matters is a person's call (a writer's count).
             yield UNCHECKED_RETURN.fact(
