@@ -39,7 +39,6 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     dict,
     frozenset,
     getattr,
-    id,
     int,
     isinstance,
     iter,
@@ -47,6 +46,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     list,
     map,
     memoryview,
+    object,
     property,
     range,
     reversed,
@@ -65,7 +65,8 @@ from pytest_quest.pathtext import freeze as _freeze_paths
 from pytest_quest.pathtext import text_of
 
 __all__ = ["CONTROL", "LOST", "AnswerPipe", "Codes", "Phase", "Spaces", "code_objects",
-           "folder_prefixes", "get_ident", "getframe", "module_homes", "normal", "real_path",
+           "folder_prefixes", "get_ident", "getframe", "identity", "module_homes", "normal",
+           "real_path",
            "text_of", "with_nested"]
 
 #: The audit event pytest-quest's own code steers the run's hooks with: ``("start",)``, and
@@ -84,6 +85,12 @@ _MODULES, _MODULE, _FUNCTION = sys.modules, types.ModuleType, types.FunctionType
 _READ_ONLY = types.MappingProxyType
 get_ident = _thread.get_ident
 getframe = sys._getframe
+#: An object's identity as a number, like ``id()``, raising no audit event: ``id()`` raises
+#: ``builtins.id``, and the hook judges again every event raised while it runs (about 600 a
+#: run came from :meth:`Codes.runs` alone, a tenth of a run's time). ``object``'s own hash,
+#: called on any object whatever its class defines: the address rotated by four bits, one
+#: number per live object as ``id()`` is.
+identity = object.__hash__
 
 class Phase:
     """Before test code, then in its time until the process ends: moved once, by the
@@ -219,46 +226,56 @@ class Codes:
         loaded module whose file the code names (none for code of no module's file), from
         ``by_file`` (:func:`module_homes`) when the caller made it already."""
         self._codes = tuple(codes)  # kept alive, so their ids stay theirs
-        self._ids = frozenset(id(code) for code in self._codes)
+        self._ids = frozenset(identity(code) for code in self._codes)
         if homes is None:
             homes = _homes_by_file(self._codes, by_file)
         # read-only, like the ids: a test that reaches this object cannot give its own globals
         # a home here (the dict behind the view is reachable only through ``gc``: an event)
         self._homes = _READ_ONLY({key: homes[key] for key in self._ids if key in homes})
+        #: The homes' ids: a frame run with other globals runs none of these codes, told
+        #: without reading its code (``f_code`` raises an audit event).
+        self._home_ids = frozenset(identity(home) for home in self._homes.values())
 
     @classmethod
     def of(cls, functions: Iterable[Any]) -> Codes:
         """The code of each function, at home in that function's globals."""
         found = [(item.__code__, item.__globals__) for item in functions]
-        return cls((code for code, _ in found), {id(code): home for code, home in found})
+        return cls((code for code, _ in found), {identity(code): home for code, home in found})
 
     def holds(self, code: Any) -> bool:
         """``code`` is one of these, wherever it runs: for a code object with no frame (a
         hook installed, a frame's code compared with its caller's names)."""
-        return id(code) in self._ids
+        return identity(code) in self._ids
 
     def runs(self, frame: types.FrameType) -> bool:
         """``frame`` runs one of these codes in its home."""
-        key = id(frame.f_code)
-        return key in self._ids and self._homes.get(key) is frame.f_globals
+        home = frame.f_globals
+        if identity(home) not in self._home_ids:
+            return False
+        key = identity(frame.f_code)
+        return key in self._ids and self._homes.get(key) is home
 
     def owns(self, function: Any) -> bool:
         """``function`` (exactly a function) runs one of these codes in its home."""
         if type(function) is not _FUNCTION:
             return False
-        key = id(function.__code__)
-        return key in self._ids and self._homes.get(key) is function.__globals__
+        home = function.__globals__
+        if identity(home) not in self._home_ids:
+            return False
+        key = identity(function.__code__)
+        return key in self._ids and self._homes.get(key) is home
 
     def copy(self) -> Codes:
         copied = Codes(homes={})
         copied._codes, copied._ids, copied._homes = self._codes, self._ids, self._homes
-        return copied  # all three never change once made
+        copied._home_ids = self._home_ids
+        return copied  # all four never change once made
 
     def __or__(self, other: Codes) -> Codes:
         return Codes((*self._codes, *other._codes), {**self._homes, **other._homes})
 
     def __sub__(self, other: Codes) -> Codes:
-        return Codes((code for code in self._codes if id(code) not in other._ids),
+        return Codes((code for code in self._codes if identity(code) not in other._ids),
                      self._homes)
 
     def __iter__(self) -> Iterator[types.CodeType]:
@@ -280,7 +297,7 @@ def _homes_by_file(codes: tuple[types.CodeType, ...],
     for code in codes:
         homes = by_file.get(code.co_filename)
         if homes is not None:
-            found[id(code)] = homes[0]
+            found[identity(code)] = homes[0]
     return found
 
 
@@ -361,14 +378,14 @@ def code_objects(modules: Iterable[types.ModuleType]) -> Codes:
 
     def code(item: types.CodeType, home: dict[str, Any]) -> None:
         for each in with_nested(item):
-            if id(each) not in found:
-                found[id(each)] = each
-                homes[id(each)] = home
+            if identity(each) not in found:
+                found[identity(each)] = each
+                homes[identity(each)] = home
 
     def visit(item: Any, depth: int) -> None:
-        if id(item) in seen or depth > 3:
+        if identity(item) in seen or depth > 3:
             return
-        seen.add(id(item))
+        seen.add(identity(item))
         if type(item) is types.FunctionType:
             code(item.__code__, item.__globals__)
             wrapped = vars(item).get("__wrapped__")  # a decorated one (contextmanager)

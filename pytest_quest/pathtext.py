@@ -57,7 +57,6 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     classmethod,
     dict,
     frozenset,
-    id,
     int,
     list,
     map,
@@ -82,6 +81,8 @@ _is, _is_not, _map, _any, _all, _tuple = operator.is_, operator.is_not, map, any
 _type, _str, _bytes, _list, _dict = type, str, bytes, list, dict
 _FUNCTION, _MODULE, _getsizeof = types.FunctionType, types.ModuleType, sys.getsizeof
 _MISSING: Any = object()
+#: An object's identity without the audit event ``id()`` raises (``hooked.identity``).
+_identity = object.__hash__
 
 # The slots that hold the parsed path (red team 35 put a str subclass with an __add__ into
 # them): 3.11 parses when the path is made, 3.12 and 3.13 on first use.
@@ -226,7 +227,7 @@ class _Snapshot:
         spaces: dict[int, _Names] = {}
 
         def names_of(space: dict[str, Any]) -> _Names:
-            return spaces.setdefault(id(space), _Names(space))
+            return spaces.setdefault(_identity(space), _Names(space))
 
         # Cached ``_str``: two functions and the name ``str``.
         self.cached: dict[type, _Class] = {

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from types import CodeType, FrameType, FunctionType, ModuleType
 from typing import Any, NamedTuple
 
-from pytest_quest.hooked import CONTROL, LOST
+from pytest_quest.hooked import CONTROL, LOST, identity
 from pytest_quest.protocol import READ_RECORD
 
 __all__ = ["Hook", "Judged", "run_modules", "seal"]
@@ -117,9 +117,9 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
         if kind not in _CONTAINERS:
             function(value, here)
             return
-        # Only a container is skipped or met twice: ``id()`` raises an audit event, and asked
-        # of every value (mostly functions) it raised 2,200 of them a picture.
-        ident = id(value)
+        # Only a container is skipped or met twice: asked of every value (mostly functions),
+        # ``id()`` raised 2,200 audit events a picture (``identity`` raises none).
+        ident = identity(value)
         if ident in skip or ident in seen:
             return
         seen.add(ident)
@@ -143,7 +143,7 @@ def _parts(modules: Iterable[Any], skip: frozenset[int]) -> tuple[
         # A warning attributed to a frame of the module makes this dict in its globals and
         # fills it: made now, and its content left out.
         registry = vars(module).setdefault("__warningregistry__", {})
-        space(name, vars(module), frozenset({*skip, id(registry)}))
+        space(name, vars(module), frozenset({*skip, identity(registry)}))
         for value in list(vars(module).values()):
             if isinstance(value, type) and value.__module__ == name:
                 classes.append((value, value.__mro__))
@@ -164,9 +164,9 @@ def _instances(hooks: Iterable[Any], modules: Iterable[Any]) -> list[tuple[str, 
     while pending:
         item = pending.pop()
         space = getattr(item, "__dict__", None)
-        if id(item) in seen or type(space) is not dict:
+        if identity(item) in seen or type(space) is not dict:
             continue
-        seen.add(id(item))
+        seen.add(identity(item))
         changing: frozenset[str] = getattr(type(item), "CHANGING", frozenset())
         found.append((type(item).__qualname__, space,
                       tuple(name for name in space if name not in changing)))
@@ -204,7 +204,7 @@ def seal(hooks: Iterable[Any], modules: Iterable[Any], fd: int | None,
     made then is found before the next judged one, where alone it could hide something)."""
     hooks_list = tuple(hooks)
     calls = tuple((type(hook).__call__, hook) for hook in hooks_list)
-    skipped = frozenset(id(value) for value in skip)
+    skipped = frozenset(identity(value) for value in skip)
     module_list = tuple(modules)
     # Bound here: the closure below looks up no global and no builtin name.
     # (``id()`` raises an audit event: objects are compared by ``operator.is_``, in C.)

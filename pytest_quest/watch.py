@@ -50,7 +50,6 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     dict,
     frozenset,
     getattr,
-    id,
     int,
     isinstance,
     len,
@@ -84,6 +83,7 @@ from pytest_quest.hooked import (
     folder_prefixes,
     get_ident,
     getframe,
+    identity,
     module_homes,
     normal,
     real_path,
@@ -168,7 +168,8 @@ class Readers:
     importers: Codes = field(default_factory=Codes)
     #: Consumers that hand what they read to a module global (``traceback``'s positions go to
     #: ``_get_code_position``): believed only while that global is still the original (a
-    #: plain ``monkeypatch`` would make them a gadget). (code id, module dict, name, original).
+    #: plain ``monkeypatch`` would make them a gadget). (code's :func:`~pytest_quest.hooked.
+    #: identity`, module dict, name, original).
     guards: tuple[tuple[int, dict[str, Any], str, Any], ...] = ()
     #: pytest's own: reports after the test, but its traceback API hands a frame's code to a
     #: test that calls it (red team 6): quiet when they read for one of ``keepers`` or for a
@@ -354,11 +355,11 @@ def _guards(traceback: Any, logging: Any, positions: Any
 
     extract = traceback.StackSummary._extract_from_extended_frame_gen.__func__.__code__
     caller = logging.Logger.findCaller.__code__
-    found = [(id(positions.__code__), vars(traceback), "_get_code_position")]
-    found += [(id(extract), vars(traceback), name) for name in ("FrameSummary", "linecache")]
-    found += [(id(extract), vars(linecache), name) for name in (
+    found = [(identity(positions.__code__), vars(traceback), "_get_code_position")]
+    found += [(identity(extract), vars(traceback), name) for name in ("FrameSummary", "linecache")]
+    found += [(identity(extract), vars(linecache), name) for name in (
         "lazycache", "checkcache", "getline", "getlines", "updatecache")]
-    found += [(id(caller), vars(logging), name) for name in (
+    found += [(identity(caller), vars(logging), name) for name in (
         "currentframe", "_is_internal_frame")]
     return tuple((code, names, name, names.get(name)) for code, names, name in found)
 
@@ -846,7 +847,7 @@ class Watch:
             # holder of the test's own making (pyparsing asked the test's __class__: red
             # team 32)
             self._kept.append(reader)
-            self._kept_ids.add(id(reader))
+            self._kept_ids.add(identity(reader))
         else:  # more than the watch keeps: a read (red team 33 filled the list first)
             self._saw(f"read the target's code through {attr} more than {MAX_KEPT} times")
 
@@ -1015,7 +1016,7 @@ class Watch:
 
     def _intact(self, code: types.CodeType) -> bool:
         return all(names.get(name) is original
-                   for names, name, original in self._guards.get(id(code), ()))
+                   for names, name, original in self._guards.get(identity(code), ()))
 
     def _tracer(self, what: str) -> None:
         """A profiler, tracer or ``sys.monitoring`` callback installed in the test's time by
@@ -1138,7 +1139,7 @@ class Watch:
         return True  # deeper than the look: as if a holder were there (red team 33 recursed)
 
     def _kept_frame(self, frame: types.FrameType) -> bool:
-        return id(frame) in self._kept_ids
+        return identity(frame) in self._kept_ids
 
     def _holds_a_reader(self, tb: types.TracebackType) -> bool:
         """The frame a traceback hands out, or one below it, is a holder's (but pytest's) or

@@ -8,6 +8,7 @@ import functools
 import importlib.util
 import inspect
 import os
+import subprocess
 import sys
 import traceback
 import types
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_quest.hooked import CONTROL, LOST, AnswerPipe, Codes, Spaces
+from pytest_quest.hooked import CONTROL, LOST, AnswerPipe, Codes, Spaces, identity
 from pytest_quest.protocol import READ_RECORD, split_run_answer
 from pytest_quest.scrub import fingerprint
 from pytest_quest.watch import Readers, Watch, readers
@@ -581,7 +582,7 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
         watch("object.__getattr__", (frame, "f_code"))
 
     known = Readers(consumers=Codes.of([positions]),
-                    guards=((id(positions.__code__), names, "handoff", len),))
+                    guards=((identity(positions.__code__), names, "handoff", len),))
     watch = _watch_on(path, known=known)
     positions(watch)
     assert watch.reads == []
@@ -599,8 +600,8 @@ def test_a_consumer_whose_callee_was_replaced_is_no_consumer(tmp_path: Path) -> 
             "lazycache", "checkcache", "getline", "getlines", "updatecache")),
         (id(vars(logging)), "currentframe"), (id(vars(logging)), "_is_internal_frame")}
     two = Readers(consumers=Codes.of([positions]), guards=(
-        (id(positions.__code__), names, "handoff", print),
-        (id(positions.__code__), names, "other", None)))
+        (identity(positions.__code__), names, "handoff", print),
+        (identity(positions.__code__), names, "other", None)))
     both = _watch_on(path, known=two)
     positions(both)
     assert both.reads == []
@@ -1619,6 +1620,34 @@ def test_a_codes_home_is_its_functions_globals_or_its_files_module() -> None:
     assert not Codes([nowhere]).owns(types.FunctionType(nowhere, {}))  # no home: none
     assert (given | Codes([nowhere])).runs(probe()) and not (given - given).runs(probe())
     assert given.copy().runs(probe()) and not given.owns(probe.__code__)
+
+
+@pytest.mark.slow  # a Python of its own: an audit hook cannot be taken out again
+def test_codes_are_told_apart_without_an_audit_event(tmp_path: Path) -> None:
+    # ``id()`` and a frame's ``f_code`` each raise an audit event, and the run's hook judges
+    # again every event raised while it runs: about 1,400 a run came from Codes.runs alone.
+    # ``identity`` is one number per live object, as id() is; a frame run with globals no
+    # code of the set calls home is answered without its code read.
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import sys, types\n"
+        "from pytest_quest.hooked import Codes, identity\n"
+        "def probe():\n    return sys._getframe()\n"
+        "given = Codes.of([probe])\n"
+        "elsewhere = types.FunctionType(probe.__code__, dict(globals()))\n"
+        "seen = []\n"
+        "sys.addaudithook(lambda event, args: seen.append(event) if event in (\n"
+        "    'builtins.id', 'object.__getattr__') else None)\n"
+        "mine, other, code = probe(), elsewhere(), probe.__code__\n"
+        "seen.clear()\n"
+        "answers = [given.runs(mine), given.runs(other), given.holds(code),\n"
+        "           identity(mine) == identity(mine), identity(mine) != identity(other)]\n"
+        "print(answers, seen.count('builtins.id'), seen.count('object.__getattr__'))\n",
+        encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parent.parent)
+    # one f_code read: the frame at home; none for the other, none for holds
+    assert done.stdout.split() == ["[True,", "False,", "True,", "True,", "True]", "0", "1"]
 
 
 def test_pytests_unittest_filter_of_a_failure_keeps_what_it_reads() -> None:
