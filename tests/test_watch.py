@@ -1880,3 +1880,53 @@ def test_ctypes_through_real_imports_must_come_from_the_files_named(tmp_path: Pa
     load = _watch_on(tmp_path / "shop.py", project=str(project))
     load("import", ("_ctypes", "/nowhere/_ctypes.so", [], [], []))
     assert load.reads == [loaded]
+
+
+GETFIXTUREVALUE = '''
+import inspect
+
+import pytest
+
+from hotel.pricing import nightly_rate
+
+
+@pytest.fixture(params=["high", "low", "standard"])
+def season(request):
+    return request.param
+
+
+def test_each_season(season):
+    assert nightly_rate(100.0, season, 1) == {"high": 125.0, "low": 80.0, "standard": 100.0}[
+        season]
+
+
+def test_a_long_stay(request):
+    {use}
+    assert nightly_rate(100.0, season, 7) == 90.0
+    with pytest.raises(ValueError):
+        nightly_rate(100.0, "high", 0)
+'''
+
+
+@pytest.mark.slow
+def test_pytest_naming_where_a_parametrized_fixture_was_asked_for_is_no_frame_walk(
+        submit_test: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 71: an honest mistake (getfixturevalue of a parametrized fixture) was told it
+    # walked frames, ahead of pytest's own message: pytest takes the stack to name the place.
+    import pytest_quest.submit
+    from pytest_quest.states import Outcome
+
+    stages = pytest_quest.submit.submission_stages  # the run's rule, not the static one
+    monkeypatch.setattr(pytest_quest.submit, "submission_stages",
+                        lambda: tuple(s for s in stages() if s.name != "static"))
+
+    quest = "hotel/pricing.py::nightly_rate"
+    mistake = submit_test(quest, GETFIXTUREVALUE.replace(
+        "{use}", 'season = request.getfixturevalue("season")'), dry_run=True).verdict
+    assert mistake.outcome is Outcome.FAIL and mistake.root_cause == "run-exit-code"
+    assert "run-reads-target" not in {f.rule for f in mistake.facts}
+    assert any("The requested fixture has no parameter" in f.actual for f in mistake.facts)
+    # The test taking the stack itself still walks frames.
+    walk = submit_test(quest, GETFIXTUREVALUE.replace(
+        "{use}", 'season = "standard" if inspect.stack() else "low"'), dry_run=True).verdict
+    assert walk.outcome is Outcome.FAIL and walk.root_cause == "run-reads-target"
