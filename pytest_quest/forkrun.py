@@ -616,7 +616,8 @@ class ForkRuns:
     def __init__(self, zygote: Zygote, parallel: int = 1,
                  known: Known | None = None,
                  read_coverage: Callable[[dict[str, Any]], tuple[dict[str, Any], str | None]]
-                 | None = None, backstop: float = 3600.0, waves: bool = False) -> None:
+                 | None = None, backstop: float = 3600.0, waves: bool = False,
+                 prepare_coverage: Callable[[], None] | None = None) -> None:
         self.zygote = zygote
         self.parallel = max(1, parallel)
         #: Runs go in waves of ``parallel``: a wave starts once every run of the one before
@@ -630,6 +631,9 @@ class ForkRuns:
         #: Turns what the measuring run executed into coverage.py's report of the target file
         #: (in the judge: the run sends raw lines or arcs, like every run).
         self.read_coverage = read_coverage
+        #: Called once the measuring run is under way: the judge reads the measured files
+        #: for that report meanwhile, not after the run, with both cores idle.
+        self.prepare_coverage = prepare_coverage
         #: Every run's own limit (CPU and wall clock) should the judge's kill never come: the
         #: same for all, so no run learns from it whether the measured one has ended.
         self.backstop = backstop
@@ -686,6 +690,8 @@ class ForkRuns:
                     self._between_waves()
                 flight = self._launch(index, request, timeout)
                 flying[flight.fd] = flight
+                if request.measure and self.prepare_coverage is not None:
+                    self.prepare_coverage()
             if not flying:
                 break
             now = time.monotonic()
@@ -942,6 +948,10 @@ class Judge:
         #: A new, empty ``coverage.Coverage`` set up like ``cov``: the judge's report of a
         #: measured run's lines (``cov`` holds the judge's own, which are not the test's).
         self.fresh_coverage = fresh_coverage
+        #: One of those with coverage.py's reading of the measured files done (their
+        #: statements, exclusions and arcs), made while the measuring run runs
+        #: (:meth:`_prepare_report`); the report after it only adds the run's lines.
+        self._prepared: tuple[coverage.Coverage, dict[str, Any]] | None = None
         #: The pipe holding the schedule's seed, read only after the zygote is forked.
         self.seed_fd = seed_fd
         #: Where pytest-quest's own test suite keeps its coverage data (writable in runs).
@@ -1013,6 +1023,7 @@ class Judge:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             self._judge(ForkRuns(zygote, _parallel(), self.known, self._read_coverage,
+                                 prepare_coverage=self._prepare_report,
                                  backstop=max(self.spec.budget, 60.0),
                                  waves=zygote.evicts))
         except (ConnectionError, BrokenPipeError, KeyboardInterrupt):
@@ -1165,8 +1176,9 @@ class Judge:
         wanted = {os.path.realpath(os.path.join(spec.sandbox, f)) for f in spec.measure_files}
         mine = {name: entry for name, entry in executed.items()
                 if os.path.realpath(name) in wanted}
+        prepared, self._prepared = self._prepared, None  # used once: its data is this run's
         try:
-            cov = self.fresh_coverage()
+            cov = prepared[0] if prepared is not None else self.fresh_coverage()
             data = cov.get_data()
             if spec.branch:
                 data.add_arcs({name: [(int(a), int(b)) for a, b in entry.get("arcs", ())]
@@ -1174,13 +1186,41 @@ class Judge:
             else:
                 data.add_lines({name: list(entry.get("lines", ())) for name, entry in mine.items()})
             out = io.StringIO()
-            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text):
+            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text), \
+                    _reporters(cov, prepared[1] if prepared is not None else {}):
                 warnings.simplefilter("ignore")
-                JsonReporter(cov).report([os.path.join(spec.sandbox, f)
-                                          for f in spec.measure_files], out)
+                JsonReporter(cov).report(self._measured_files(), out)
         except Exception as exc:
             return {}, str(exc)
         return coverage_entries(json.loads(out.getvalue()), spec.sandbox), None
+
+    def _measured_files(self) -> list[str]:
+        return [os.path.join(self.spec.sandbox, f) for f in self.spec.measure_files]
+
+    def _prepare_report(self) -> None:
+        """Read the measured files as coverage.py's report will (parsing is most of its cost,
+        24 ms of the demo's): called once the measuring run is under way, when the judge has
+        nothing else to do and a core is free (the run is alone). A failure here leaves the
+        report to do it all, and to say what went wrong."""
+        import warnings
+
+        if self._prepared is not None:
+            return
+        try:
+            cov = self.fresh_coverage()
+            cov.get_data()
+            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text):
+                warnings.simplefilter("ignore")
+                reporters = {name: cov._get_file_reporter(name)
+                             for name in self._measured_files()}
+                for reporter in reporters.values():
+                    reporter.lines()  # parsed now, kept by the reporter
+                    reporter.excluded_lines()
+                    if self.spec.branch:
+                        reporter.arcs()
+        except Exception:
+            return
+        self._prepared = (cov, reporters)
 
     def _emit_measured(self, report: RunReport) -> None:
         emit = self.channel.emit
@@ -1752,6 +1792,26 @@ def _known_readers(measuring: bool = True) -> Readers:
         known = readers(loader=_LOADER, installers=[_retry.__code__])
         _READERS.extend((known, known.unmeasured()))
     return _READERS[0 if measuring else 1]
+
+
+@contextlib.contextmanager
+def _reporters(cov: coverage.Coverage, ready: dict[str, Any]) -> Iterator[None]:
+    """``cov`` hands out the file reporters in ``ready`` (each already read) for their files:
+    coverage.py makes a new one, which reads the file again, on every report."""
+    if not ready:
+        yield
+        return
+    make = cov._get_file_reporter
+
+    def reporter(morf: Any) -> Any:
+        return ready.get(morf) if isinstance(morf, str) and morf in ready else make(morf)
+
+    cov._get_file_reporter = reporter  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del cov._get_file_reporter
+
 
 @contextlib.contextmanager
 def _served(path: str, text: str) -> Iterator[None]:

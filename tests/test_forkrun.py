@@ -612,3 +612,39 @@ def test_what_the_hooks_wrote_before_a_cut_is_read_line_by_line() -> None:
         "reads": ("the target's __code__",)}
     flight.data = bytearray(b"print from the test\n")
     assert forkrun._found_before(flight, "run 1") == {}  # type: ignore[arg-type]
+
+
+def test_the_measured_files_read_ahead_make_the_same_report(tmp_path: Path) -> None:
+    # The judge reads the measured files while the measuring run runs (one core is free then)
+    # and the report after it only adds the run's lines: the reporters read ahead are the
+    # ones used, and the report is what coverage.py would make.
+    import io
+
+    import coverage
+    from coverage.jsonreport import JsonReporter
+
+    source = tmp_path / "m.py"
+    source.write_text("def f(a):\n    if a:\n        return 1\n    return 2\n", encoding="utf-8")
+    name = str(source)
+
+    def report(ready: bool, then: str | None = None) -> dict[str, Any]:
+        cov = coverage.Coverage(data_file=None, config_file=False)
+        cov.get_data()
+        reporters = {name: cov._get_file_reporter(name)} if ready else {}
+        for reporter in reporters.values():
+            reporter.lines()
+        if then is not None:  # the file changes once read
+            source.write_text(then, encoding="utf-8")
+        cov.get_data().add_lines({name: [1, 2, 3]})
+        out = io.StringIO()
+        with forkrun._reporters(cov, reporters):
+            JsonReporter(cov).report([name], out)
+        assert "_get_file_reporter" not in vars(cov)  # coverage.py's own again
+        return dict(json.loads(out.getvalue())["files"][name])
+
+    fresh = report(ready=False)
+    assert fresh["executed_lines"] == [1, 2, 3] and fresh["missing_lines"] == [4]
+    ahead = report(ready=True)
+    assert ahead == fresh
+    # read again at the report, the file would have no statements
+    assert report(ready=True, then="")["missing_lines"] == [4]
