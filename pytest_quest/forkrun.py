@@ -1218,6 +1218,9 @@ class Judge:
                     reporter.excluded_lines()
                     if self.spec.branch:
                         reporter.arcs()
+                    # The functions and classes the report lists: coverage.py parses the file
+                    # again for them on every report, so they are kept here too.
+                    reporter.code_regions = _kept(tuple(reporter.code_regions()))  # type: ignore[method-assign]
         except Exception:
             return
         self._prepared = (cov, reporters)
@@ -1792,6 +1795,11 @@ def _known_readers(measuring: bool = True) -> Readers:
         known = readers(loader=_LOADER, installers=[_retry.__code__])
         _READERS.extend((known, known.unmeasured()))
     return _READERS[0 if measuring else 1]
+
+
+def _kept(value: tuple[Any, ...]) -> Callable[[], tuple[Any, ...]]:
+    """A method's stand-in that answers what the method answered once."""
+    return lambda: value
 
 
 @contextlib.contextmanager
