@@ -1091,8 +1091,7 @@ class Watch:
             self._saw(f"walked the process's frames or objects ({what}) to a reader's frame")
             return True
         if self._readers.reporters.runs(frame):
-            if self._for_itself(frame) or (
-                    what == "sys._getframe" and frame.f_code.co_name in _PLACE_FOR_MESSAGE):
+            if self._for_itself(frame):
                 return False
             # not for itself: for the test (excinfo.traceback[-1].locals: red team 28)
         elif not self._made_by_test(frame):
@@ -1365,12 +1364,6 @@ _REPORTS: dict[str, tuple[str, ...]] = {
 }
 #: traceback's functions that take their caller's frame and give text or summaries back.
 _STACK_TEXT = frozenset({"extract_stack", "format_stack", "print_stack"})
-#: pytest's functions that take the stack (``inspect.stack()``) only to name, in the error
-#: they raise, the file and line that asked for a parametrized fixture by
-#: ``request.getfixturevalue()`` (pytest 9's and 8's names). The frames stay in their locals;
-#: a test that digs them out of the error's traceback reads ``tb_frame`` (red team 71 saw an
-#: honest mistake told it walked frames, where pytest's own message says what is wrong).
-_PLACE_FOR_MESSAGE = frozenset({"_check_fixturedef_without_param", "_compute_fixture_value"})
 #: How far up the stack the hooks look (a stack deeper than this ends the look).
 _DEPTH = 1000
 _SOURCE_FILE_LOADER = importlib.machinery.SourceFileLoader
