@@ -40,6 +40,7 @@ are raised before any ``os.fspath``) it is made from the slots as pathlib would 
 from __future__ import annotations
 
 import operator
+import os
 import pathlib
 import sys
 import types
@@ -81,6 +82,7 @@ _is, _is_not, _map, _any, _all, _tuple = operator.is_, operator.is_not, map, any
 _type, _str, _bytes, _list, _dict = type, str, bytes, list, dict
 _FUNCTION, _MODULE, _getsizeof = types.FunctionType, types.ModuleType, sys.getsizeof
 _MISSING: Any = object()
+_DIR_ENTRY = os.DirEntry
 #: An object's identity without the audit event ``id()`` raises (``hooked.identity``).
 _identity = object.__hash__
 
@@ -342,6 +344,9 @@ def text_of(path: Any) -> str | None:
         return path
     if kind is _bytes:
         return path.decode("utf-8", "surrogateescape")
+    if kind is _DIR_ENTRY:  # what os.scandir gives (shutil.copytree recurses with it): no
+        found = path.path  # class of anyone's can be one, and its path is a plain field
+        return found if _type(found) is _str else found.decode("utf-8", "surrogateescape")
     # Told by identity only: ``in`` a tuple or a set would call the ``__eq__`` or ``__hash__``
     # of the class's metaclass, which may be the test's.
     snapshot = _snapshot

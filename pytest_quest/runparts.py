@@ -40,6 +40,7 @@ from builtins import (  # noqa: UP029 - bound on purpose, as the comment says
     classmethod,
     compile,
     dict,
+    enumerate,
     exec,
     float,
     frozenset,
@@ -105,6 +106,14 @@ _PATH_EVENTS = {
     "os.chown": 1, "os.link": 2, "os.symlink": 2, "os.truncate": 1, "os.utime": 1,
     "os.setxattr": 1, "os.removexattr": 1,
     "shutil.rmtree": 1, "shutil.move": 2, "shutil.copyfile": 2, "shutil.copytree": 2,
+}
+#: Where an event names the folder descriptor its relative path is found from (``dir_fd``):
+#: path index -> descriptor index. ``shutil.rmtree`` walks by descriptors
+#: (``os.remove(name, dir_fd=...)``): judged from the working directory, an honest test
+#: clearing a folder of its own temp dir was refused (calibration, aiofiles).
+_DIR_FDS = {
+    "os.remove": {0: 1}, "os.rmdir": {0: 1}, "os.mkdir": {0: 2}, "os.chmod": {0: 2},
+    "os.chown": {0: 3}, "os.utime": {0: 3}, "os.rename": {0: 2, 1: 3}, "os.link": {0: 2, 1: 3},
 }
 _SPAWN_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn",
                            "os.spawn", "os.fork", "os.forkpty", "pty.spawn"})
@@ -189,12 +198,13 @@ class Guard:
         roots = folder_prefixes(root for root in sys.path if root and os.path.isabs(root))
         self.native_roots = tuple(sorted(root for root in roots if not self.inside(root)))
 
-    def inside(self, path: Any, descriptor: bool = False) -> bool:
+    def inside(self, path: Any, descriptor: bool = False, folder: Any = None) -> bool:
         """Whether ``path`` lies in the run's writable folders. A descriptor passes (writing
         to one is printing), unless ``descriptor``: then what it is open on counts (a
         change of attributes of pytest's capture file, shared by every run, carried the
         measured run's answers to the others: red team 11, finding 02). A path of a class
-        the guard cannot read without running its code is outside."""
+        the guard cannot read without running its code is outside. ``folder``: the
+        descriptor a relative path is found from (``dir_fd``), as the kernel finds it."""
         if path is None or (type(path) is int and not descriptor):
             return True
         if type(path) is int:
@@ -207,6 +217,11 @@ class Guard:
             text = text_of(path)
             if text is None:
                 return False
+            if type(folder) is int and folder >= 0 and not text.startswith("/"):
+                base = _open_on(folder)
+                if base is None or not base.startswith("/"):
+                    return True  # no such folder descriptor: the call fails by itself
+                text = f"{base}/{text}"
         return self._writable(real_path(text))
 
     def _writable(self, real: str) -> bool:
@@ -277,8 +292,11 @@ class Guard:
         elif event == "os.symlink" and len(args) > 1:
             self._link(args[0], args[1])
         elif event in _PATH_EVENTS:
-            for path in args[: _PATH_EVENTS[event]]:
-                if not self.inside(path, descriptor=True):
+            folders = _DIR_FDS.get(event, {})
+            for index, path in enumerate(args[: _PATH_EVENTS[event]]):
+                at = folders.get(index)
+                folder = args[at] if at is not None and len(args) > at else None
+                if not self.inside(path, descriptor=True, folder=folder):
                     self.deny(f"{event} on {_shown(path)}")
         elif event in _SPAWN_EVENTS and not self.confined:
             self.deny(f"starting a process ({event})")

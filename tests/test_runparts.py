@@ -113,6 +113,54 @@ def test_guard_judges_a_descriptor_by_the_file_it_is_open_on(tmp_path: Path) -> 
             os.close(fd)
 
 
+def test_guard_finds_a_relative_path_from_its_folder_descriptor(tmp_path: Path) -> None:
+    """shutil.rmtree walks by descriptors (``os.remove(name, dir_fd=...)``): judged from the
+    working directory, an honest test clearing a folder of its own was refused (calibration,
+    aiofiles: tempfile.TemporaryDirectory holding a file). A folder outside still is."""
+    guard = _guard(tmp_path)
+    guard(CONTROL, ("start",))
+    (tmp_path / "box" / "sub").mkdir()
+    own = os.open(tmp_path / "box" / "sub", os.O_RDONLY | os.O_DIRECTORY)
+    shared = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    read, write = os.pipe()
+    try:
+        guard("os.remove", ("f.txt", own))
+        guard("os.rmdir", ("inner", own))
+        guard("os.mkdir", ("new", 0o777, own))
+        guard("os.rename", ("a", "b", own, own))
+        guard("os.remove", (str(tmp_path / "box" / "x"), shared))  # absolute: the folder unused
+        guard("os.remove", ("f.txt", 987654))  # no such descriptor: the call fails by itself
+        guard("os.remove", ("f.txt", read))  # a pipe is no folder: the same
+        assert guard.denied == []
+        for event, args in (("os.remove", ("real_repo.py", shared)),
+                            ("os.rmdir", ("elsewhere", shared)),
+                            ("os.mkdir", ("new", 0o777, shared)),
+                            ("os.rename", ("x", "../../escaped", own, own)),
+                            ("os.rename", ("x", "y", own, shared)),
+                            ("os.remove", ("../../real_repo.py", own))):
+            with pytest.raises(PermissionError, match="pytest-quest sandbox"):
+                guard(event, args)
+        assert len(guard.denied) == 6
+    finally:
+        for fd in (own, shared, read, write):
+            os.close(fd)
+
+
+def test_guard_reads_the_path_of_a_directory_entry(tmp_path: Path) -> None:
+    """shutil.copytree recursing into a folder passes an os.DirEntry (calibration, aiofiles:
+    an honest copy of a folder with a subfolder was "a path object", refused)."""
+    guard = _guard(tmp_path)
+    guard(CONTROL, ("start",))
+    (tmp_path / "box" / "tree" / "sub").mkdir(parents=True)
+    (tmp_path / "outer").mkdir()
+    inner = next(os.scandir(tmp_path / "box" / "tree"))
+    outer = next(e for e in os.scandir(tmp_path) if e.name == "outer")
+    guard("shutil.copytree", (inner, str(tmp_path / "box" / "copy")))
+    with pytest.raises(PermissionError, match="pytest-quest sandbox: shutil.copytree on "):
+        guard("shutil.copytree", (str(tmp_path / "box" / "tree"), outer))
+    assert guard.denied == [f"shutil.copytree on {tmp_path / 'outer'}"]
+
+
 def test_guard_refuses_mapping_dev_zero_only(tmp_path: Path) -> None:
     """Red team 17: a shared mapping of /dev/zero takes a shmem inode number from counters
     every run shares; seccomp cannot tell its descriptor from a file's, the guard can."""
