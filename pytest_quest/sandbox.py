@@ -136,6 +136,20 @@ def is_protected(rel: str, settings: Settings) -> bool:
     return any(rel == s or rel.startswith(s + "/") for s in folders)
 
 
+def runs_code(rel: str, head: bytes) -> bool:
+    """Whether a file can change how the tests run: Python, a configuration pytest or a
+    plugin reads, a path file, native code. A new file of any other kind under a protected
+    folder is data (a fixture's text; what the project's own suite writes there and leaves:
+    a submission after a plain ``pytest`` was told it added it, calibration of aiofiles)."""
+    name = rel.rsplit("/", 1)[-1]
+    return name in _CONFIG_NAMES or name.endswith(_CODE_ENDINGS) or is_native(head)
+
+
+#: File endings of code Python loads or a tool reads as configuration.
+_CODE_ENDINGS = (".py", ".pyw", ".pyx", ".pxd", ".pth", ".ini", ".cfg", ".toml", ".so", ".pyd",
+                 ".dll", ".dylib")
+
+
 def _fold(digest: Any, rel: str, data: bytes) -> None:
     """Add one copied file to the sandbox digest (name and length first: no ambiguity)."""
     name = rel.encode("utf-8", "surrogateescape")
@@ -177,6 +191,8 @@ class Sandbox:
     private: Path
     #: Protected files as copied, with their hashes.
     hashes: dict[str, str] = field(default_factory=dict)
+    #: Those of them that are data, not code (:func:`runs_code`).
+    data: set[str] = field(default_factory=set)
     #: sha256 over every file copied in (names and bytes): what the schedule's seed covers.
     digest: str = ""
 
@@ -210,6 +226,8 @@ class Sandbox:
             _fold(copied, rel, data)
             if is_protected(rel, settings) or is_native(data):
                 box.hashes[rel] = sha256(data)
+                if not runs_code(rel, data[:4]):
+                    box.data.add(rel)
         for rel, data in (extra or {}).items():
             box._write(rel, data, made)
             _fold(copied, rel, data)

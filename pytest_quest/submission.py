@@ -87,6 +87,8 @@ class Submission:
     stray_files: tuple[str, ...] = ()
     #: Protected files in the working tree now -> sha256 (hashed while copied into the sandbox).
     working_tree: Mapping[str, str] = field(default_factory=dict)
+    #: Those of them that are data, not code: a new one changes no test (``sandbox.runs_code``).
+    data_files: frozenset[str] = frozenset()
     #: The other quests' locked tests now -> sha256 (None: the file is gone).
     locked_now: Mapping[str, str | None] = field(default_factory=dict)
     sandbox: Sandbox | None = None
@@ -175,6 +177,7 @@ def copy_project(sub: Submission) -> Submission:
         sub,
         sandbox=box,
         working_tree=dict(box.hashes),
+        data_files=frozenset(box.data),
         locked_now={rel: file_sha256(root / rel) for rel in sub.locked_tests},
         stray_files=stray_files(settings, sub.test_rel, sub.locked_tests),
     )

@@ -29,7 +29,9 @@ def test_scope_location_rules() -> None:
 def test_scope_protected_files() -> None:
     s = sub(snapshot={"m.py": "a" * 64, "gone.py": "b" * 64},
             locked_tests={"tests/quest/t.py": "c"}, stray_files=("tests/quest/conftest.py",))
-    s = replace(s, working_tree={"m.py": "d" * 64, "new.py": "e" * 64},
+    s = replace(s, working_tree={"m.py": "d" * 64, "new.py": "e" * 64,
+                                 "tests/resources/out.txt": "f" * 64},
+                data_files=frozenset({"tests/resources/out.txt"}),
                 locked_now={"tests/quest/t.py": None})
     facts = list(scope.check(s))
     assert [(f.where, f.actual) for f in facts] == [
@@ -39,3 +41,16 @@ def test_scope_protected_files() -> None:
         ("tests/quest/t.py", "deleted"),
         ("tests/quest/conftest.py", "another file in the quest test folder"),
     ]
+
+
+def test_a_new_file_counts_when_it_can_change_how_tests_run() -> None:
+    # A data file the project's own suite left under tests/ was "a new file" for the next
+    # submission (calibration of aiofiles): only code, configuration and native code count.
+    from pytest_quest.sandbox import runs_code
+
+    for rel in ("tests/helpers.py", "tests/pytest.ini", "tests/conftest.py", "tests/x.pth",
+                "src/pkg/_speedups.so", "tests/setup.cfg", "pyproject.toml", "tests/x.pyx"):
+        assert runs_code(rel, b"")
+    assert runs_code("tests/data/blob.bin", b"\x7fELF")  # native code by any name
+    for rel in ("tests/resources/out.txt", "tests/data/golden.json", "tests/img.png"):
+        assert not runs_code(rel, b"data")

@@ -156,7 +156,7 @@ def test_guard_reads_the_path_of_a_directory_entry(tmp_path: Path) -> None:
     inner = next(os.scandir(tmp_path / "box" / "tree"))
     outer = next(e for e in os.scandir(tmp_path) if e.name == "outer")
     guard("shutil.copytree", (inner, str(tmp_path / "box" / "copy")))
-    with pytest.raises(PermissionError, match="pytest-quest sandbox: shutil.copytree on "):
+    with pytest.raises(PermissionError, match="pytest-quest sandbox"):
         guard("shutil.copytree", (str(tmp_path / "box" / "tree"), outer))
     assert guard.denied == [f"shutil.copytree on {tmp_path / 'outer'}"]
 

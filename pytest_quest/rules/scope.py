@@ -63,7 +63,7 @@ def _protected(sub: Submission) -> Iterator[Fact]:
             yield PROTECTED.fact(
                 rel, f"unchanged since the scan (sha256 {digest[:12]})", f"changed ({current[:12]})"
             )
-    for rel in sorted(set(now) - set(sub.snapshot)):
+    for rel in sorted(set(now) - set(sub.snapshot) - sub.data_files):
         yield PROTECTED.fact(rel, "no new Python, test, config or native-code file", "a new file")
     for rel, digest in sorted(sub.locked_tests.items()):
         if rel == sub.test_rel:
