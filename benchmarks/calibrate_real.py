@@ -99,6 +99,27 @@ LIBRARIES = (
             "a flake8 plugin whose suite runs flake8 in subprocesses",
             ("-e", "{project}", "pytest-xdist", "flake8-bugbear==24.12.12",
              "flake8-noqa==1.4.0")),
+    Library("aiofiles", "25.1.0",
+            "pytest-asyncio in auto mode (asyncio_mode = auto), tests that write files in "
+            "tmp_path and use a thread pool, src/",
+            ("-e", "{project}", "coverage", "pytest", "pytest-asyncio")),
+    Library("attrs", "26.1.0",
+            "hypothesis, --import-mode=importlib and --strict-config in addopts, src/ with two "
+            "packages (attr, attrs), coverage branch = true and patch = subprocess",
+            ("-e", "{project}", "hypothesis", "pympler", "pytest-xdist[psutil]", "cloudpickle")),
+    Library("python-dateutil", "4.0.0",
+            "freezegun, hypothesis, system time zone data and the tzdata package (a conftest "
+            "fixture blocks one), filterwarnings = error, a conftest marking xfail tests "
+            "no_cover, custom python_files, src/",
+            ("-e", "{project}", "-r", "{project}/requirements-dev.txt")),
+    Library("sqlparse", "0.6.1",
+            "no pytest configuration at all, conftest fixtures (filepath, load_file), a "
+            "package at the root (no src/), hatchling",
+            ("-e", "{project}", "pytest", "coverage")),
+    Library("marshmallow", "4.4.0",
+            "class-heavy API (Schema metaclass, fields), src/, its dependency group "
+            "tests = [pytest, simplejson], norecursedirs",
+            ("-e", "{project}", "pytest", "simplejson")),
 )
 
 

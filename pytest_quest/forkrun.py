@@ -1007,6 +1007,7 @@ class Judge:
             () if "namespaces" in self.confined else confine.internals_files()))
         if confine.run_namespaces():  # each run lays the gate's copies over its /proc counters
             confine.freeze_counters(os.path.join(self.spec.private_dir, confine.COUNTERS))
+        preload(test_path, self.spec.sandbox)
         _known_readers()  # the modules every run has loaded by now, once, before the fork
         zygote = Zygote.start(lambda r, w, s, d: self._child(session, r, w, s, d),
                               [self.channel.fd, *self._seed_fds()], runs_dir,
@@ -1369,6 +1370,57 @@ class Judge:
         return run.recording()
 
 
+#: Packages the judge loads before the fork when the test file imports them (installed, not
+#: the project's): each run would import them again (hypothesis: a fifth of a second), and
+#: the watch trusts a maker of code only when it is loaded before the fork (hypothesis's
+#: ``impersonate``: :func:`pytest_quest.watch.readers`).
+PRELOADED = {"hypothesis": ("hypothesis", "hypothesis.strategies")}
+
+
+def preload(test_path: str, sandbox: str) -> None:
+    """Load what :data:`PRELOADED` names for the packages the test file imports."""
+    from pytest_quest.targetfacts import third_party_imports
+
+    try:
+        with open(test_path, "rb") as handle:
+            source = handle.read().decode("utf-8", "replace")
+        names = third_party_imports(source, sandbox)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return  # the run reports what is wrong with the file
+    for package in dict.fromkeys(name.split(".", 1)[0] for name in names):
+        for module in PRELOADED.get(package, ()):
+            with contextlib.suppress(BaseException):  # the run says what is wrong
+                importlib.import_module(module)
+    if "hypothesis" in sys.modules:
+        with contextlib.suppress(BaseException):
+            _prepare_hypothesis(sys.modules["hypothesis"])
+
+
+def _prepare_hypothesis(hypothesis: Any) -> None:
+    """hypothesis as every run would make it on first use, and without its ``explain`` phase.
+
+    - Its own global ``Random``, made and registered the first time a test runs
+      deterministically (``derandomize``): registering asks ``gc.get_referrers``, a walk of
+      the process's objects for the watch (calibration: every honest derandomized ``@given``
+      test FAILed). Made here once, every run inherits it.
+    - Its settings as the project left them, but for the ``explain`` phase: once a test fails
+      (in a mutant's run) it traces the test again to name the lines only failing examples
+      ran (``sys.settrace``, each frame's code read), a tracer of the test's for the watch.
+      What the gate judges is whether a test fails, never hypothesis's account of why.
+    """
+    from hypothesis.internal.entropy import deterministic_PRNG
+
+    with deterministic_PRNG():
+        pass
+    settings, explain = hypothesis.settings, hypothesis.Phase.explain
+    current = settings.default
+    if explain not in current.phases:
+        return
+    settings.register_profile("pytest-quest", parent=current,
+                              phases=[phase for phase in current.phases if phase is not explain])
+    settings.load_profile("pytest-quest")
+
+
 def _rewrite_once(config: pytest.Config, path: str) -> None:
     """Rewrite the test file's asserts once, in the judge, for every run to reuse.
 
@@ -1503,6 +1555,11 @@ class _ChildRun:
         hidden from its processes."""
         for name in ("TMPDIR", "TEMP", "TMP", "HOME"):
             os.environ[name] = self.run_dir
+        # hypothesis keeps its example database and its constants cache beneath the working
+        # directory (the project's copy, not the run's to write) unless told (calibration of
+        # python-dateutil: an honest @given test was refused the folder, and the warning that
+        # followed failed it under filterwarnings = error). The run's own, like its temp dir.
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = os.path.join(self.run_dir, ".hypothesis")
         tempfile.tempdir = None
         writable = [self.run_dir]
         if self.judge.own_coverage:
@@ -1563,7 +1620,7 @@ class _ChildRun:
                       # our own suite's coverage data folder (its checkout) holds our
                       # modules, not the test's
                       [d for d in self.allowed if d != judge.own_coverage], sealed=True,
-                      measuring=measuring, project=judge.spec.sandbox)
+                      measuring=measuring, project=judge.spec.sandbox, hidden=hidden)
         # The watch holds the target's line hashes alone from here: on the judge, which the
         # test reaches through pytest's plugins, a test hashed guessed lines against them and
         # rebuilt the shipped function's constants (red team 61).

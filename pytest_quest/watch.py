@@ -331,10 +331,23 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         builtins_used=_builtins_named((*_KEEPING, *_PASSING)),
         installers=Codes([*start, *installers], by_file=homes), hooks=ours,
         loader=Codes(loader, by_file=homes), inside=inside,
-        code_makers=Codes.of([types.coroutine]),
+        code_makers=Codes.of([types.coroutine]) | _hypothesis_makers(homes),
         sealed=Codes((code for code in seal.seal.__code__.co_consts
                       if type(code) is types.CodeType and code.co_name == "sealed"),
                      by_file=homes))
+
+
+def _hypothesis_makers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
+    """hypothesis's ``impersonate``, when loaded before the fork (the judge loads it for a test
+    that imports it: :func:`pytest_quest.forkrun.preload`): ``@given`` gives its wrapper the
+    test's file name and first line with ``code.replace``, which changes no instruction nor
+    table (calibration of python-dateutil: every honest ``@given`` test FAILed "made a code
+    object"). Code made so is still the test's (its file name is kept as made)."""
+    module = sys.modules.get("hypothesis.internal.reflection")
+    impersonate = getattr(module, "impersonate", None) if module is not None else None
+    if type(impersonate) is not types.FunctionType:
+        return Codes()
+    return Codes(with_nested(impersonate.__code__), by_file=homes)
 
 
 def _builtins_named(modules: Iterable[str]) -> tuple[str, ...]:
@@ -398,10 +411,14 @@ class Watch:
                  fingerprint: tuple[tuple[int, ...], tuple[int, ...]],
                  test_path: str = "", pipe: AnswerPipe | None = None,
                  known: Readers | None = None, writable: Iterable[str] = (),
-                 sealed: bool = False, measuring: bool = True, project: str = "") -> None:
+                 sealed: bool = False, measuring: bool = True, project: str = "",
+                 hidden: bool = False) -> None:
         #: Called through :func:`pytest_quest.seal.seal`'s closure: one more frame between
         #: ``__call__`` and whoever raised the event.
         self._above = 1 if sealed else 0
+        #: The kernel hides the target's file from this process and its children (a Landlock
+        #: layer, :func:`pytest_quest.confine.hide_files`): opening it reads nothing.
+        self._hidden = hidden
         #: The target's file as the run compiled it, and resolved: compared as text.
         self.paths = frozenset({path, normal(path), os.path.realpath(path)})
         self.module = target.module
@@ -666,7 +683,10 @@ class Watch:
         mode, flags = (*args[1:], None, 0)[:2]
         writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
             type(flags) is int and flags & _WRITE_FLAGS)
-        if not writing:  # a write is the guard's and the sources check's business
+        # A write is the guard's and the sources check's business. Where the kernel hides the
+        # file the open fails and reads nothing: hypothesis reads every local module's source
+        # for constants to try and goes on without them (calibration of python-dateutil).
+        if not writing and not self._hidden:
             self._saw("opened the target's source file")
 
     def _compiled(self, source: Any, filename: Any) -> None:

@@ -53,7 +53,10 @@ BEFORE_OR_OUTSIDE = {
                            ("__init__", "sys.path"), ("_codes_of", "types.CodeType"),
                            ("_modules", "sys.modules"),
                            ("readers", "types.CodeType"), ("readers", "types.coroutine"),
-                           ("_modules", "types.ModuleType")},
+                           ("_modules", "types.ModuleType"),
+                           # hypothesis's maker of code, found as the readers are made
+                           ("_hypothesis_makers", "sys.modules"),
+                           ("_hypothesis_makers", "types.FunctionType")},
     # folder_prefixes: called as a hook is made (a Guard's or a Watch's constructor)
     "pytest_quest.hooked": {("folder_prefixes", "os.sep"), ("folder_prefixes", "os.path"),
                             ("code", "types.CodeType"), ("code_objects", "types.CodeType"),

@@ -62,6 +62,19 @@ def test_watch_sees_the_source_file_opened_and_its_text_compiled(tmp_path: Path)
     ]
 
 
+def test_opening_a_file_the_kernel_hides_is_no_read(tmp_path: Path) -> None:
+    # hypothesis reads every local module's source for constants (calibration of
+    # python-dateutil): where the run's Landlock layer hides the target's file the open
+    # fails and reads nothing. Its text compiled stays a read, hidden or not.
+    path = tmp_path / "shop.py"
+    path.write_bytes(SHOP)
+    hidden = watching(TARGET, str(path), fingerprint("def price(x):\n    return x * 2"),
+                      hidden=True)
+    hidden("open", (str(path), "r", 0))
+    hidden("compile", (SHOP.decode(), "<copy>"))
+    assert hidden.reads == ["compiled the target's source text"]
+
+
 def _load(path: Path, source: str) -> Any:
     """The target ``price`` written to ``path`` and loaded, as a run's module has it."""
     path.write_text(source)
@@ -1240,6 +1253,43 @@ def test_types_coroutine_makes_code_for_asyncio_and_is_no_finding(tmp_path: Path
     assert watch.reads == ["made a code object (types.CodeType or code.replace)"]
     copy = types.FunctionType(types.coroutine.__code__, dict(vars(types)))
     assert not READERS.code_makers.owns(copy) and READERS.code_makers.owns(types.coroutine)
+
+
+def test_hypothesis_renaming_its_wrapper_is_no_finding_and_its_name_stays_the_tests(
+        tmp_path: Path) -> None:
+    """Calibration of python-dateutil: ``@given`` gives its wrapper the test's file and first
+    line with ``code.replace`` (``impersonate``), and every honest ``@given`` test FAILed "made
+    a code object". That maker, loaded before the readers are made (the judge preloads it for
+    a test that imports hypothesis), is quiet; the name it gives is kept as the test's."""
+    from hypothesis.internal import reflection
+
+    from pytest_quest.hooked import Phase
+    from pytest_quest.watch import readers as make_readers
+
+    def library() -> None:
+        pass
+
+    def wrapper() -> None:
+        pass
+
+    known = make_readers()
+    watch = _watch_on(tmp_path / "shop.py", known=known)
+    sys.addaudithook(watch)
+    try:
+        reflection.impersonate(library)(wrapper)  # library's file here is this test file
+        fake = types.FunctionType(compile("def f(): pass", "/opt/lib/site.py", "exec")
+                                  .co_consts[0], {})
+        reflection.impersonate(fake)(wrapper)  # a library's name taken: made, as the test's
+        quiet = list(watch.reads)
+        wrapper.__code__.replace(co_name="other")  # the test's own code.replace
+    finally:
+        watch._phase = Phase()  # never started: it judges nothing from here on
+    assert quiet == [] and "/opt/lib/site.py" in watch.made
+    assert watch.reads == ["made a code object (types.CodeType or code.replace)"]
+    accept = reflection.impersonate(library)
+    assert known.code_makers.owns(accept)
+    assert not known.code_makers.owns(  # its code run with globals of the test's
+        types.FunctionType(accept.__code__, {}, None, None, accept.__closure__))
 
 
 def test_data_loaded_with_marshal_in_the_tests_time_is_a_finding(tmp_path: Path) -> None:
