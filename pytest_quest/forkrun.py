@@ -1374,7 +1374,8 @@ class Judge:
 #: the project's): each run would import them again (hypothesis: a fifth of a second), and
 #: the watch trusts a maker of code only when it is loaded before the fork (hypothesis's
 #: ``impersonate``: :func:`pytest_quest.watch.readers`).
-PRELOADED = {"hypothesis": ("hypothesis", "hypothesis.strategies")}
+PRELOADED = {"hypothesis": ("hypothesis", "hypothesis.strategies",
+                            "hypothesis.strategies._internal.types")}
 
 
 def preload(test_path: str, sandbox: str) -> None:
@@ -1766,13 +1767,25 @@ class _ChildRun:
 
     def _swap(self) -> None:
         """A conftest imported the module in the judge: put the run's code into the function."""
-        func = resolve(self.judge.target)
+        func = self._resolved()
         code = self.function
         if func is not None and code is not None:
             func.__code__ = code
 
     def _remember(self) -> None:
-        self.original = resolve(self.judge.target)
+        self.original = self._resolved()
+
+    def _resolved(self) -> types.FunctionType | None:
+        """The function the module binds to the quest's name, if it is the quest's def: a name
+        defined twice (``if PY_3_14_PLUS: def f ... else: def f ...``) binds the other one,
+        which the run's code must not replace (calibration of attrs: the dead def's code ran
+        in the live function, a NameError); then, as for a function not found, the quest
+        goes to a person (``run-target-unreachable``)."""
+        func = resolve(self.judge.target)
+        first = self.judge.first_line
+        if func is not None and first and func.__code__.co_firstlineno != first:
+            return None
+        return func
 
     def check_target(self, item: pytest.Item) -> None:
         """Was the target function replaced while the test ran? (monkeypatch, mock.patch). Its

@@ -92,18 +92,24 @@ def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in IGNORED_DIRS
-            and not d.endswith(".egg-info")
+            and not d.endswith(_METADATA_DIRS)
             and not (here / d / "pyvenv.cfg").exists()
             and (here / d).resolve() != quest_dir
             and (here / d).resolve() not in skipped
         )
         rel_dir = here.relative_to(root).as_posix()
         for name in sorted(filenames):
-            if name.endswith((".pyc", ".pyo")) or name in (".coverage",):
+            if name.endswith((".pyc", ".pyo", *_METADATA_DIRS, ".egg-link")) or \
+                    name in (".coverage",):
                 continue
             yield name if rel_dir == "." else f"{rel_dir}/{name}"
 
 
+#: Installed distributions' metadata (folders, or an ``.egg-info`` file): never copied. The
+#: sandbox's root is on the import path, and pytest loads every ``pytest11`` entry point
+#: ``importlib.metadata`` finds there, into the judge, before the runs and the watch (red
+#: team 73 planted a ``dist-info`` naming its test module a plugin: two data files).
+_METADATA_DIRS = (".dist-info", ".egg-info")
 #: How files the dynamic loader loads begin (ELF; Mach-O in both byte orders, 32 and 64 bits,
 #: and fat): native code, whatever its name, which no audit hook sees once loaded.
 _NATIVE_MAGIC = (b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xce\xfa\xed\xfe", b"\xfe\xed\xfa\xcf",

@@ -324,7 +324,8 @@ def readers(loader: Iterable[types.CodeType] = (), installers: Iterable[types.Co
         reporters=code_objects(_modules(("_pytest", "pluggy", "pytest"))),
         keepers=kept,
         passing=code_objects(_modules(("inspect", "types")))
-        | Codes.of([logging.currentframe]),  # a lambda of sys._getframe(1)
+        | Codes.of([logging.currentframe])  # a lambda of sys._getframe(1)
+        | _hypothesis_walkers(homes),
         walkers=code_objects(_modules(("traceback",))),
         signature=Codes.of([inspect._has_code_flag]),  # type: ignore[attr-defined]
         tracers=coverage | recorder, measuring=coverage | recorder,
@@ -348,6 +349,18 @@ def _hypothesis_makers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
     if type(impersonate) is not types.FunctionType:
         return Codes()
     return Codes(with_nested(impersonate.__code__), by_file=homes)
+
+
+def _hypothesis_walkers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
+    """hypothesis's resolver of a forward reference, when loaded before the fork: it walks the
+    stack and returns what a frame holds under a name, its own frame for ``"frame"`` (red team
+    73 took a frame so and walked up to the watch). Like ``inspect``'s, its walk is judged by
+    its caller: hypothesis's own code may, the test may not."""
+    module = sys.modules.get("hypothesis.strategies._internal.types")
+    resolver = getattr(module, "_resolve_forward_ref_in_caller", None) if module else None
+    if type(resolver) is not types.FunctionType:
+        return Codes()
+    return Codes(with_nested(resolver.__code__), by_file=homes)
 
 
 def _builtins_named(modules: Iterable[str]) -> tuple[str, ...]:

@@ -291,3 +291,41 @@ def test_code_compiled_from_a_non_python_file_does_not_cost_the_baseline(tmp_pat
     assert code == 0, scan
     assert scan["locked_by_baseline"] == 2, scan
     assert "note" not in scan["baseline"]
+
+
+@pytest.mark.parametrize("conftest", [False, True])
+def test_a_def_the_module_does_not_bind_goes_to_a_person(tmp_path: Path, conftest: bool
+                                                         ) -> None:
+    # Calibration of attrs (`_get_annotations`, defined for Python 3.14+ and again for the
+    # rest): the quest is the first def, the module binds the second. With a conftest that
+    # imports the module, the run put the first def's code into the second (a NameError, a
+    # FAIL); without one, the first def's lines ran nowhere (coverage-lines, a FAIL). It is a
+    # quest no test can reach on this Python: a person decides, no try spent on a FAIL.
+    _tree(tmp_path, {"flags.py": '''
+        import sys
+
+        FUTURE = sys.version_info[:2] >= (3, 99)
+
+        if FUTURE:
+
+            def bump(x):
+                return not_here.bump(x)
+
+        else:
+
+            def bump(x):
+                return x + 1
+        ''', **({"conftest.py": "import flags\n"} if conftest else {})})
+    code, scan = _cli(tmp_path, "scan")
+    assert code == 0 and scan["total"] == 1  # one quest: the first def
+    quest = "flags.py::bump"
+    _tree(tmp_path, {"tests/quest/test_flags__bump.py": '''
+        from flags import bump
+
+        def test_bump():
+            assert bump(1) == 2
+            assert bump(-1) == 0
+        '''})
+    code, result = _cli(tmp_path, "submit", quest, "--dry-run")
+    assert result["verdict"] == "REVIEW", result
+    assert [f["rule"] for f in result["facts"]] == ["run-target-unreachable"]

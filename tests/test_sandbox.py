@@ -51,6 +51,16 @@ def test_copy_skips_vcs_caches_venvs_and_the_quest_folder(tmp_path: Path) -> Non
         "pkg/a.py", "tests/test_a.py"]
 
 
+def test_copy_skips_installed_distributions_metadata(tmp_path: Path) -> None:
+    # Red team 73: a dist-info planted at the root (two data files) named the test module a
+    # pytest11 plugin, and pytest loaded it into the judge before the runs and the watch.
+    _tree(tmp_path, {"pkg/a.py": "", "rt-0.0.dist-info/METADATA": "Name: rt\n",
+                     "rt-0.0.dist-info/entry_points.txt": "[pytest11]\nrt = tests.quest.t\n",
+                     "old.egg-info/PKG-INFO": "", "single.egg-info": "", "dev.egg-link": "",
+                     "tests/x.dist-info/entry_points.txt": ""})
+    assert list(iter_project_files(tmp_path, "tests/quest")) == ["pkg/a.py"]
+
+
 def test_protected_files(tmp_path: Path) -> None:
     settings = Settings(root=tmp_path, sources=("pkg",))
     assert is_protected("pkg/data.json", settings)
