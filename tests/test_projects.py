@@ -317,8 +317,8 @@ def test_a_def_the_module_does_not_bind_goes_to_a_person(tmp_path: Path, conftes
                 return x + 1
         ''', **({"conftest.py": "import flags\n"} if conftest else {})})
     code, scan = _cli(tmp_path, "scan")
-    assert code == 0 and scan["total"] == 1  # one quest: the first def
-    quest = "flags.py::bump"
+    assert code == 0 and scan["total"] == 2  # a quest for each def
+    quest = "flags.py::bump"  # the first
     _tree(tmp_path, {"tests/quest/test_flags__bump.py": '''
         from flags import bump
 
