@@ -697,10 +697,24 @@ class Watch:
         writing = (type(mode) is str and any(c in mode for c in "wax+")) or (
             type(flags) is int and flags & _WRITE_FLAGS)
         # A write is the guard's and the sources check's business. Where the kernel hides the
-        # file the open fails and reads nothing: hypothesis reads every local module's source
-        # for constants to try and goes on without them (calibration of python-dateutil).
-        if not writing and not self._hidden:
+        # file the open fails and reads nothing: only the test's own open is told (its fact
+        # names the trick); a library's is not (hypothesis reads every local module's source
+        # for constants to try and goes on without them: calibration of python-dateutil).
+        if not writing and (not self._hidden or self._opened_by_test(self._raiser(3))):
             self._saw("opened the target's source file")
+
+    def _opened_by_test(self, frame: types.FrameType | None) -> bool:
+        """The first frame above the standard library's (``pathlib``, ``io``, the import
+        system) that asked for the open is the test's."""
+        for _ in range(_DEPTH):
+            if frame is None:
+                return False
+            if self._made_by_test(frame):
+                return True
+            if not self._in_stdlib(frame) or frame.f_code.co_filename in self.made:
+                return False
+            frame = frame.f_back
+        return True
 
     def _compiled(self, source: Any, filename: Any) -> None:
         if self._is_target(filename):
