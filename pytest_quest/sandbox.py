@@ -65,8 +65,8 @@ __all__ = [
 ]
 
 _CONFIG_NAMES = frozenset({
-    "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", ".coveragerc",
-    "conftest.py", "noxfile.py", "requirements.txt",
+    "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", ".pytest.ini",
+    ".coveragerc", "conftest.py", "noxfile.py", "requirements.txt",
 })
 #: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")

@@ -67,6 +67,9 @@ def test_protected_files(tmp_path: Path) -> None:
     assert is_protected("tools/x.py", settings)
     assert is_protected("tests/data/in.txt", settings)
     assert is_protected("setup.cfg", settings) and is_protected("sub/conftest.py", settings)
+    # pytest reads it before pyproject.toml: planted at the root, its addopts would load any
+    # module as a plugin into the judge (as red team 73's dist-info did)
+    assert is_protected(".pytest.ini", settings)
     assert not is_protected("docs/index.md", settings)
 
 
