@@ -101,14 +101,14 @@ def changed_sources(ledger: Ledger, settings: Settings) -> list[tuple[str, str]]
     Only sources: a changed or new test, conftest or config is still the scope
     rule's to judge (that is where an agent's tampering shows).
     """
-    from pytest_quest.sandbox import file_sha256
+    from pytest_quest.sandbox import entry_sha256
     from pytest_quest.scanner import iter_source_files
 
     out = []
     for rel, digest in sorted(ledger.snapshot.items()):
         if not _is_source(rel, settings):
             continue
-        now = file_sha256(settings.root / rel)
+        now = entry_sha256(settings.root / rel)
         if now != digest:
             out.append((rel, "deleted" if now is None else "changed"))
     for rel in iter_source_files(settings.root, settings.sources, settings.test_dir):

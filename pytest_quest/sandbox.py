@@ -21,6 +21,7 @@ import os
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -66,7 +67,8 @@ __all__ = [
 
 _CONFIG_NAMES = frozenset({
     "pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", ".pytest.ini",
-    ".coveragerc", "conftest.py", "noxfile.py", "requirements.txt",
+    "pytest.toml", ".pytest.toml", ".coveragerc", "conftest.py", "noxfile.py",
+    "requirements.txt",
 })
 #: Variables a test run may see; everything else (tokens, COVERAGE_*, PYTEST_*) is dropped.
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TERM")
@@ -92,14 +94,14 @@ def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in IGNORED_DIRS
-            and not d.endswith(_METADATA_DIRS)
+            and not d.lower().endswith(_METADATA_DIRS)
             and not (here / d / "pyvenv.cfg").exists()
             and (here / d).resolve() != quest_dir
             and (here / d).resolve() not in skipped
         )
         rel_dir = here.relative_to(root).as_posix()
         for name in sorted(filenames):
-            if name.endswith((".pyc", ".pyo", *_METADATA_DIRS, ".egg-link")) or \
+            if name.lower().endswith((".pyc", ".pyo", *_METADATA_DIRS, ".egg-link")) or \
                     name in (".coverage",):
                 continue
             yield name if rel_dir == "." else f"{rel_dir}/{name}"
@@ -108,7 +110,8 @@ def iter_project_files(root: Path, test_dir: str, exclude: tuple[str, ...] = ()
 #: Installed distributions' metadata (folders, or an ``.egg-info`` file): never copied. The
 #: sandbox's root is on the import path, and pytest loads every ``pytest11`` entry point
 #: ``importlib.metadata`` finds there, into the judge, before the runs and the watch (red
-#: team 73 planted a ``dist-info`` naming its test module a plugin: two data files).
+#: team 73 planted a ``dist-info`` naming its test module a plugin: two data files), in any
+#: case (``importlib.metadata`` lowers it: red team 74's ``.DIST-INFO``).
 _METADATA_DIRS = (".dist-info", ".egg-info")
 #: How files the dynamic loader loads begin (ELF; Mach-O in both byte orders, 32 and 64 bits,
 #: and fat): native code, whatever its name, which no audit hook sees once loaded.
@@ -123,11 +126,55 @@ def is_native(head: bytes) -> bool:
 
 
 def _head(path: Path) -> bytes:
+    """The first bytes of a regular file reached without a link; nothing for anything else
+    (a FIFO planted in the project hung ``scan``: red team 74)."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(4)
+        return safeio.read_regular(path, 4)[0]
     except OSError:
         return b""
+
+
+#: What a copied symlink's own text is hashed and folded with (never the bytes it leads to).
+_LINK = b"\0symlink\0"
+#: More than any project file: read whole.
+_WHOLE = 1 << 40
+
+
+def project_entry(path: Path) -> tuple[bool, bytes] | None:
+    """What the sandbox copies of one project file (is it a link, and its bytes), and what its
+    hash covers (:func:`entry_bytes`): a regular file's bytes, or a symlink's own text (the
+    copy is a link again), never what a link leads to; None for anything else. Red team 74
+    planted links at the root: to the target's file (copied as text no Landlock layer hides)
+    and to ``/proc/self/environ`` (read by the caller's process: its environment in the
+    facts); and a FIFO, which hung the copy."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            return True, os.fsencode(os.readlink(path))
+        except OSError:
+            return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    try:
+        return False, safeio.read_regular(path, _WHOLE)[0]
+    except OSError:
+        return None
+
+
+def entry_bytes(entry: tuple[bool, bytes]) -> bytes:
+    """What an entry's hash covers: a link's text marked as one, a file's bytes."""
+    link, data = entry
+    return _LINK + data if link else data
+
+
+def entry_sha256(path: Path) -> str | None:
+    """The digest the scan's snapshot records for a project file (a link's own text), or None
+    when there is none to copy."""
+    entry = project_entry(path)
+    return None if entry is None else sha256(entry_bytes(entry))
 
 
 def is_protected(rel: str, settings: Settings) -> bool:
@@ -169,11 +216,10 @@ def sha256(data: bytes) -> str:
 
 
 def file_sha256(path: Path) -> str | None:
-    """``path``'s digest, or None when it cannot be read (deleted, a folder)."""
-    try:
-        return sha256(path.read_bytes())
-    except OSError:
-        return None
+    """``path``'s digest, or None when it is no regular file reached without a link (deleted,
+    a folder, a link, a FIFO: opened, it would hang the command)."""
+    entry = project_entry(path)
+    return None if entry is None or entry[0] else sha256(entry[1])
 
 
 def snapshot(settings: Settings) -> dict[str, str]:
@@ -183,7 +229,7 @@ def snapshot(settings: Settings) -> dict[str, str]:
     out = {}
     for rel in iter_project_files(root, settings.test_dir, settings.exclude):
         if is_protected(rel, settings) or is_native(_head(root / rel)):
-            digest = file_sha256(root / rel)
+            digest = entry_sha256(root / rel)
             if digest is not None:
                 out[rel] = digest
     return out
@@ -223,14 +269,16 @@ class Sandbox:
         copied = hashlib.sha256()
         files = list(iter_project_files(root, settings.test_dir, settings.exclude))
         for rel in files:
-            source = root / rel
-            try:
-                data = source.read_bytes()
-            except OSError:
+            entry = project_entry(root / rel)
+            if entry is None:
                 continue
-            box._write(rel, data, made)
+            if entry[0]:  # a link again: followed in the run, as the kernel finds it
+                box._link(rel, entry[1], made)
+            else:
+                box._write(rel, entry[1], made)
+            data = entry_bytes(entry)
             _fold(copied, rel, data)
-            if is_protected(rel, settings) or is_native(data):
+            if is_protected(rel, settings) or (not entry[0] and is_native(data)):
                 box.hashes[rel] = sha256(data)
                 if not runs_code(rel, data[:4]):
                     box.data.add(rel)
@@ -247,6 +295,12 @@ class Sandbox:
             target.parent.mkdir(parents=True, exist_ok=True)
             made.add(parent)
         target.write_bytes(data)
+
+    def _link(self, rel: str, text: bytes, made: set[str]) -> None:
+        self._write(rel, b"", made)  # its folder, as for a file
+        target = self.path / rel
+        target.unlink()
+        os.symlink(os.fsdecode(text), target)
 
     @property
     def base(self) -> Path:

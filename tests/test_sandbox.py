@@ -111,6 +111,41 @@ def test_native_code_is_protected_whatever_its_name(tmp_path: Path) -> None:
     assert not is_native(b"PK\x03\x04") and not is_native(b"") and not is_native(b"n")
 
 
+def test_links_are_copied_as_links_and_nothing_but_files_is_read(tmp_path: Path) -> None:
+    # Red team 74: a link at the root to the target's file was copied as its text (no Landlock
+    # layer hides that copy), a link to /proc/self/environ was read by the caller's process,
+    # and a FIFO hung the copy and the scan. A link is a link again in the sandbox (followed
+    # in the run, as the kernel finds it), its text hashed, never what it leads to.
+    _tree(tmp_path, {"pkg/a.py": "x = 1\n", "tests/test_a.py": ""})
+    (tmp_path / "notes.txt").symlink_to("pkg/a.py")
+    (tmp_path / "env.txt").symlink_to("/proc/self/environ")
+    (tmp_path / "tests" / "link.py").symlink_to("../pkg/a.py")
+    os.mkfifo(tmp_path / "pipe")
+    os.mkfifo(tmp_path / "tests" / "pipe.py")
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    recorded = snapshot(settings)  # returns: the FIFOs are not opened
+    assert "tests/pipe.py" not in recorded and "tests/link.py" in recorded
+    box = Sandbox.create(settings)
+    try:
+        assert box.hashes == recorded
+        assert os.readlink(box.path / "notes.txt") == "pkg/a.py"
+        assert os.readlink(box.path / "env.txt") == "/proc/self/environ"
+        assert (box.path / "tests" / "link.py").read_text() == "x = 1\n"  # the copy's
+        assert not (box.path / "pipe").exists() and not (box.path / "tests" / "pipe.py").exists()
+    finally:
+        box.cleanup()
+
+
+def test_distribution_metadata_in_any_case_and_pytest_toml(tmp_path: Path) -> None:
+    # Red team 74: `.DIST-INFO` (importlib.metadata lowers the name) and a root pytest.toml
+    # (pytest 9 reads it before pyproject.toml) loaded the test module into the judge.
+    _tree(tmp_path, {"pkg/a.py": "", "rt-0.0.DIST-INFO/entry_points.txt": "",
+                     "x.Egg-Info/PKG-INFO": ""})
+    assert list(iter_project_files(tmp_path, "tests/quest")) == ["pkg/a.py"]
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    assert is_protected("pytest.toml", settings) and is_protected(".pytest.toml", settings)
+
+
 def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PYTEST_QUEST_MEASURE_SELF", raising=False)
     monkeypatch.setenv("COVERAGE_PROCESS_CONFIG", "e30=")
