@@ -136,6 +136,25 @@ def test_links_are_copied_as_links_and_nothing_but_files_is_read(tmp_path: Path)
         box.cleanup()
 
 
+def test_a_second_name_of_a_protected_file_is_not_copied(tmp_path: Path) -> None:
+    # Red team 75: a hard link at the root to the target's source was copied as a data file
+    # (no Landlock layer hides it), always holding the source's current text.
+    _tree(tmp_path, {"pkg/a.py": "x = 1\n", "data/rates.csv": "1\n"})
+    os.link(tmp_path / "pkg" / "a.py", tmp_path / "notes.txt")
+    (tmp_path / "tests").mkdir()
+    os.link(tmp_path / "pkg" / "a.py", tmp_path / "tests" / "notes.txt")  # protected folder
+    os.link(tmp_path / "data" / "rates.csv", tmp_path / "rates_copy.csv")  # data twice: kept
+    settings = Settings(root=tmp_path, sources=("pkg",))
+    box = Sandbox.create(settings)
+    try:
+        assert (box.path / "pkg" / "a.py").read_text() == "x = 1\n"
+        assert not (box.path / "notes.txt").exists()
+        assert not (box.path / "tests" / "notes.txt").exists()
+        assert (box.path / "rates_copy.csv").read_text() == "1\n"
+    finally:
+        box.cleanup()
+
+
 def test_distribution_metadata_in_any_case_and_pytest_toml(tmp_path: Path) -> None:
     # Red team 74: `.DIST-INFO` (importlib.metadata lowers the name) and a root pytest.toml
     # (pytest 9 reads it before pyproject.toml) loaded the test module into the judge.
