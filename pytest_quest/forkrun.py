@@ -1169,7 +1169,6 @@ class Judge:
         of the shipped text. Names the run gives for any other file are left out.
         """
         import io
-        import warnings
 
         from coverage.jsonreport import JsonReporter
 
@@ -1187,9 +1186,7 @@ class Judge:
             else:
                 data.add_lines({name: list(entry.get("lines", ())) for name, entry in mine.items()})
             out = io.StringIO()
-            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text), \
-                    _reporters(cov, prepared[1] if prepared is not None else {}):
-                warnings.simplefilter("ignore")
+            with self._reading(), _reporters(cov, prepared[1] if prepared is not None else {}):
                 JsonReporter(cov).report(self._measured_files(), out)
         except Exception as exc:
             return {}, str(exc)
@@ -1198,20 +1195,27 @@ class Judge:
     def _measured_files(self) -> list[str]:
         return [os.path.join(self.spec.sandbox, f) for f in self.spec.measure_files]
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """coverage.py reading the measured files: the target's from the shipped text, its
+        warnings (a file it cannot parse) left to the report's error."""
+        import warnings
+
+        with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text):
+            warnings.simplefilter("ignore")
+            yield
+
     def _prepare_report(self) -> None:
         """Read the measured files as coverage.py's report will (parsing is most of its cost,
         24 ms of the demo's): called once the measuring run is under way, when the judge has
         nothing else to do and a core is free (the run is alone). A failure here leaves the
         report to do it all, and to say what went wrong."""
-        import warnings
-
         if self._prepared is not None:
             return
         try:
             cov = self.fresh_coverage()
             cov.get_data()
-            with warnings.catch_warnings(), _served(self.pristine.path, self.pristine.text):
-                warnings.simplefilter("ignore")
+            with self._reading():
                 reporters = {name: cov._get_file_reporter(name)
                              for name in self._measured_files()}
                 for reporter in reporters.values():

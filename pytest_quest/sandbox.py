@@ -140,17 +140,19 @@ _LINK = b"\0symlink\0"
 _WHOLE = 1 << 40
 
 
-def project_entry(path: Path) -> tuple[bool, bytes] | None:
+def project_entry(path: Path, info: os.stat_result | None = None
+                  ) -> tuple[bool, bytes] | None:
     """What the sandbox copies of one project file (is it a link, and its bytes), and what its
     hash covers (:func:`entry_bytes`): a regular file's bytes, or a symlink's own text (the
     copy is a link again), never what a link leads to; None for anything else. Red team 74
     planted links at the root: to the target's file (copied as text no Landlock layer hides)
     and to ``/proc/self/environ`` (read by the caller's process: its environment in the
-    facts); and a FIFO, which hung the copy."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
+    facts); and a FIFO, which hung the copy. ``info``: its ``lstat``, when taken already."""
+    if info is None:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return None
     if stat.S_ISLNK(info.st_mode):
         try:
             return True, os.fsencode(os.readlink(path))
@@ -164,23 +166,26 @@ def project_entry(path: Path) -> tuple[bool, bytes] | None:
         return None
 
 
-def _without_second_names(root: Path, files: list[str]) -> list[str]:
-    """``files`` without the data names of a file that a name of code names too (a hard link):
-    red team 75 linked ``rt_notes.txt`` to the target's source at the root, copied as a data
-    file no Landlock layer hides, always the source's current text (anywhere: a new data file
-    under ``tests/`` is no new protected file)."""
+def _without_second_names(root: Path, files: list[str]) -> dict[str, os.stat_result]:
+    """``files`` (each with its ``lstat``) without the data names of a file that a name of code
+    names too (a hard link): red team 75 linked ``rt_notes.txt`` to the target's source at the
+    root, copied as a data file no Landlock layer hides, always the source's current text
+    (anywhere: a new data file under ``tests/`` is no new protected file)."""
+    found: dict[str, os.stat_result] = {}
     names: dict[tuple[int, int], list[str]] = {}
     for rel in files:
         try:
-            info = os.lstat(root / rel)
+            info = found[rel] = os.lstat(root / rel)
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
             names.setdefault((info.st_dev, info.st_ino), []).append(rel)
-    dropped = {rel for group in names.values() if len(group) > 1
-               and any(runs_code(rel, b"") for rel in group)
-               for rel in group if not runs_code(rel, b"")}
-    return [rel for rel in files if rel not in dropped]
+    for group in names.values():
+        if len(group) > 1 and any(runs_code(rel, b"") for rel in group):
+            for rel in group:
+                if not runs_code(rel, b""):
+                    del found[rel]
+    return found
 
 
 def entry_bytes(entry: tuple[bool, bytes]) -> bytes:
@@ -288,8 +293,8 @@ class Sandbox:
         copied = hashlib.sha256()
         files = _without_second_names(
             root, list(iter_project_files(root, settings.test_dir, settings.exclude)))
-        for rel in files:
-            entry = project_entry(root / rel)
+        for rel, info in files.items():
+            entry = project_entry(root / rel, info)
             if entry is None:
                 continue
             if entry[0]:  # a link again: followed in the run, as the kernel finds it
@@ -309,18 +314,19 @@ class Sandbox:
         return box
 
     def _write(self, rel: str, data: bytes, made: set[str]) -> None:
+        self._place(rel, made).write_bytes(data)
+
+    def _link(self, rel: str, text: bytes, made: set[str]) -> None:
+        os.symlink(os.fsdecode(text), self._place(rel, made))
+
+    def _place(self, rel: str, made: set[str]) -> Path:
+        """Where ``rel`` goes in the copy, its folder made (once: ``made``)."""
         target = self.path / rel
         parent = target.parent.as_posix()
         if parent not in made:
             target.parent.mkdir(parents=True, exist_ok=True)
             made.add(parent)
-        target.write_bytes(data)
-
-    def _link(self, rel: str, text: bytes, made: set[str]) -> None:
-        self._write(rel, b"", made)  # its folder, as for a file
-        target = self.path / rel
-        target.unlink()
-        os.symlink(os.fsdecode(text), target)
+        return target
 
     @property
     def base(self) -> Path:

@@ -344,11 +344,7 @@ def _hypothesis_makers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
     test's file name and first line with ``code.replace``, which changes no instruction nor
     table (calibration of python-dateutil: every honest ``@given`` test FAILed "made a code
     object"). Code made so is still the test's (its file name is kept as made)."""
-    module = sys.modules.get("hypothesis.internal.reflection")
-    impersonate = getattr(module, "impersonate", None) if module is not None else None
-    if type(impersonate) is not types.FunctionType:
-        return Codes()
-    return Codes(with_nested(impersonate.__code__), by_file=homes)
+    return _loaded_function("hypothesis.internal.reflection", "impersonate", homes)
 
 
 def _hypothesis_walkers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
@@ -356,11 +352,19 @@ def _hypothesis_walkers(homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
     stack and returns what a frame holds under a name, its own frame for ``"frame"`` (red team
     73 took a frame so and walked up to the watch). Like ``inspect``'s, its walk is judged by
     its caller: hypothesis's own code may, the test may not."""
-    module = sys.modules.get("hypothesis.strategies._internal.types")
-    resolver = getattr(module, "_resolve_forward_ref_in_caller", None) if module else None
-    if type(resolver) is not types.FunctionType:
+    return _loaded_function("hypothesis.strategies._internal.types",
+                            "_resolve_forward_ref_in_caller", homes)
+
+
+def _loaded_function(module_name: str, name: str,
+                     homes: dict[str, tuple[dict[str, Any], ...]]) -> Codes:
+    """The code of the plain function ``name`` of a module loaded now, with its nested code
+    (none when the module is not loaded: nothing of it is trusted then)."""
+    module = sys.modules.get(module_name)
+    function = getattr(module, name, None) if module is not None else None
+    if type(function) is not types.FunctionType:
         return Codes()
-    return Codes(with_nested(resolver.__code__), by_file=homes)
+    return Codes(with_nested(function.__code__), by_file=homes)
 
 
 def _builtins_named(modules: Iterable[str]) -> tuple[str, ...]:

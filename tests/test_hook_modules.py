@@ -54,11 +54,9 @@ BEFORE_OR_OUTSIDE = {
                            ("_modules", "sys.modules"),
                            ("readers", "types.CodeType"), ("readers", "types.coroutine"),
                            ("_modules", "types.ModuleType"),
-                           # hypothesis's maker of code, found as the readers are made
-                           ("_hypothesis_makers", "sys.modules"),
-                           ("_hypothesis_makers", "types.FunctionType"),
-                           ("_hypothesis_walkers", "sys.modules"),
-                           ("_hypothesis_walkers", "types.FunctionType")},
+                           # hypothesis's functions, found as the readers are made
+                           ("_loaded_function", "sys.modules"),
+                           ("_loaded_function", "types.FunctionType")},
     # folder_prefixes: called as a hook is made (a Guard's or a Watch's constructor)
     "pytest_quest.hooked": {("folder_prefixes", "os.sep"), ("folder_prefixes", "os.path"),
                             ("code", "types.CodeType"), ("code_objects", "types.CodeType"),
